@@ -1,0 +1,39 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const root = import.meta.dirname;
+const alias = { '@shared': resolve(root, 'shared') };
+
+export default defineConfig({
+  main: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        // main.ts is the Electron app; cli.ts is the headless server for scripts (plain Node).
+        input: { main: resolve(root, 'electron/main.ts'), cli: resolve(root, 'electron/cli.ts') },
+      },
+    },
+  },
+  preload: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { preload: resolve(root, 'electron/preload.ts') },
+        // A sandboxed preload cannot load ES modules.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'renderer'),
+    resolve: { alias },
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rollupOptions: { input: resolve(root, 'renderer/index.html') },
+    },
+  },
+});
