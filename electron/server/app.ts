@@ -1,0 +1,132 @@
+/**
+ * The Express application: security checks, the API namespace under its roots, and the calendar
+ * UI with its login URL. Kept apart from listening so tests can drive it directly.
+ */
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Store } from './store';
+import { allRoutes } from './routes';
+import { dispatch, locateApi, sendError, toApiError } from './http/dispatch';
+import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
+import { ApiError } from './errors';
+import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
+import { loginHelpPage } from './http/login-page';
+
+export type LogLevel = 'info' | 'warn' | 'error';
+export type Logger = (level: LogLevel, line: string) => void;
+
+export interface AppOptions {
+  store: Store;
+  auth: Auth;
+  /** Anonymous GETs behave as the original's public reader (published records only). */
+  publicRead: boolean;
+  /** Built renderer (out/renderer); the UI is not served when absent. */
+  rendererDir?: string;
+  /** Host names accepted besides the loopback ones (when bound to another interface on purpose). */
+  extraHosts: string[];
+  log: Logger;
+  now: () => Date;
+}
+
+const BODY_LIMIT = '1mb';
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+export function createApp(opts: AppOptions) {
+  const app = express();
+  const routes = allRoutes();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended'); // PHP-style `categories[]=1&categories[]=2`, as clients of the original send
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const level: LogLevel = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
+      opts.log(level, `${req.method} ${loggableUrl(req.originalUrl)} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+
+  app.use((req, res, next) => {
+    const refused = checkHost(req, opts.extraHosts) ?? checkOrigin(req);
+    if (refused) return sendError(res, refused, DEFAULT_LANGUAGE);
+    next();
+  });
+
+  const jsonBody = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: false });
+  const formBody = express.urlencoded({ limit: BODY_LIMIT, extended: true, parameterLimit: 5000 });
+
+  app.use((req, res, next) => {
+    const loc = locateApi(req.path);
+    if (!loc) return next();
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    const authed = opts.auth.authenticated(req);
+    if (!authed && !(opts.publicRead && isRead)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
+      return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), loc.prefixLang ?? DEFAULT_LANGUAGE);
+    }
+    if (hasBody(req) && !req.is([...JSON_TYPES, 'application/x-www-form-urlencoded'])) {
+      // Only JSON and form bodies are read; a text/plain body is what a cross-site form would send.
+      return sendError(res, new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type'), loc.prefixLang ?? DEFAULT_LANGUAGE);
+    }
+    jsonBody(req, res, (err1?: unknown) => {
+      if (err1) return sendError(res, toApiError(err1), loc.prefixLang ?? DEFAULT_LANGUAGE);
+      formBody(req, res, (err2?: unknown) => {
+        if (err2) return sendError(res, toApiError(err2), loc.prefixLang ?? DEFAULT_LANGUAGE);
+        dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now });
+      });
+    });
+  });
+
+  mountUi(app, opts);
+
+  app.use((req: Request, res: Response) => sendError(res, new ApiError('rest_no_route', 404, 'rest_no_route'), DEFAULT_LANGUAGE));
+  // Anything thrown past the routes: never a stack trace or an HTML page.
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    void next;
+    const apiErr = toApiError(err);
+    if (apiErr.status >= 500) opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} failed: ${(err as Error)?.stack ?? String(err)}`);
+    sendError(res, apiErr, DEFAULT_LANGUAGE);
+  });
+  return app;
+}
+
+function hasBody(req: Request): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The calendar UI in a browser tab. `/?token=…` (the login URL the server prints) trades the token
+ * for an HttpOnly session cookie and redirects to `/` so the token leaves the address bar.
+ */
+function mountUi(app: express.Express, opts: AppOptions) {
+  const dir = opts.rendererDir;
+  const index = dir ? join(dir, 'index.html') : undefined;
+  const uiBuilt = !!index && existsSync(index);
+
+  app.get('/', (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const token = req.query.token;
+    if (token !== undefined) {
+      if (!opts.auth.tokenMatches(token)) return res.status(401).type('html').send(loginHelpPage('wrong-token'));
+      res.setHeader('Set-Cookie', opts.auth.setCookieHeader());
+      return res.redirect(302, '/');
+    }
+    if (!opts.auth.authenticated(req)) return res.status(401).type('html').send(loginHelpPage('no-session'));
+    if (!uiBuilt) return res.status(503).type('html').send(loginHelpPage('not-built'));
+    res.sendFile(index!);
+  });
+
+  // Permalinks (`url` of records) open the record in the calendar.
+  app.get(['/event/:slug', '/venue/:slug', '/organizer/:slug'], (req, res) => {
+    const kind = req.path.split('/')[1];
+    res.redirect(302, `/#/${kind}/${encodeURIComponent(String(req.params.slug))}`);
+  });
+
+  if (uiBuilt) app.use(express.static(dir!, { index: false, fallthrough: true, maxAge: '1h' }));
+}

@@ -1,0 +1,35 @@
+/**
+ * Errors with the original API's codes and statuses. They carry message keys, not texts, so the
+ * HTTP layer can word them in the request's language (the code never changes).
+ */
+import type { MessageKey } from '../../shared/i18n/messages';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    readonly messageKey: MessageKey,
+    readonly vars: Record<string, string | number> = {},
+    /** Extra keys of `data` (e.g. `term_id`), or per-parameter messages for rest_invalid_param. */
+    readonly data: Record<string, unknown> = {},
+    readonly invalid?: Record<string, MessageKey>,
+    readonly missing?: string[],
+  ) {
+    super(`${code}: ${messageKey}`);
+  }
+}
+
+/** 400 rest_invalid_param naming each bad parameter with the reason. */
+export function invalidParams(params: Record<string, MessageKey>, details: Record<string, unknown> = {}): ApiError {
+  return new ApiError('rest_invalid_param', 400, 'rest_invalid_param', { params: Object.keys(params).join(', ') }, { details }, params);
+}
+
+export function invalidParam(name: string, reason: MessageKey = 'invalid_param'): ApiError {
+  return invalidParams({ [name]: reason });
+}
+
+export function missingParams(names: string[]): ApiError {
+  return new ApiError('rest_missing_callback_param', 400, 'rest_missing_callback_param', { params: names.join(', ') }, {}, undefined, names);
+}
+
+export const noRoute = () => new ApiError('rest_no_route', 404, 'rest_no_route');

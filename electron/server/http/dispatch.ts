@@ -1,0 +1,151 @@
+/**
+ * Serves the namespace: finds the route and endpoint for a request, reads its language, checks its
+ * arguments against their declarations, runs the handler and sends JSON. Every failure leaves in
+ * the API's error shape; nothing here sends HTML or a stack trace.
+ */
+import type { Request, Response } from 'express';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../../shared/i18n/languages';
+import { languageParam } from '../../../shared/schema/queries';
+import { message, isMessageKey } from '../../../shared/i18n/messages';
+import { ApiError, noRoute } from '../errors';
+import { validateFields } from '../validate';
+import type { Store } from '../store';
+import type { Viewer } from '../store/posts';
+import type { ApiRequest, Method, RouteDef, Endpoint } from './route-table';
+
+/** `/pt-br/wp-json/cal/events/v1/events/12` → prefix language, root path and route path. */
+const API_PATH = /^(?:\/(en|pt-br|es))?(\/wp-json)?\/cal\/events\/v1(\/.*)?$/i;
+
+export interface ApiLocation {
+  prefixLang?: Language;
+  /** Everything before the route path: `/pt-br/wp-json/cal/events/v1`. */
+  root: string;
+  routePath: string;
+}
+
+export function locateApi(path: string): ApiLocation | undefined {
+  const m = API_PATH.exec(path);
+  if (!m) return undefined;
+  const routePath = m[3] && m[3] !== '/' ? m[3].replace(/\/+$/, '') : '';
+  const root = path.slice(0, path.length - (m[3]?.length ?? 0));
+  return { prefixLang: m[1]?.toLowerCase() as Language | undefined, root, routePath };
+}
+
+export function findRoute(routes: RouteDef[], method: string, routePath: string) {
+  for (const r of routes) {
+    const m = r.regex.exec(routePath);
+    if (!m) continue;
+    const endpoint = r.endpoints.find((e) => e.methods.includes(method as Method));
+    if (!endpoint) return undefined; // a known path with a method it lacks is rest_no_route too
+    const path: Record<string, string> = {};
+    r.pathParams.forEach((p, i) => {
+      path[p.name] = decodeURIComponent(m[i + 1]);
+    });
+    return { route: r, endpoint, path };
+  }
+  return undefined;
+}
+
+/** The error body, worded in the request's language. */
+export function errorBody(err: ApiError, lang: Language) {
+  const data: Record<string, unknown> = { status: err.status };
+  if (err.missing) data.params = err.missing;
+  if (err.invalid) {
+    data.params = Object.fromEntries(Object.entries(err.invalid).map(([k, key]) => [k, message(lang, key)]));
+    const details = (err.data.details ?? {}) as Record<string, Record<string, unknown>>;
+    const worded = Object.fromEntries(
+      Object.entries(details).map(([k, d]) => {
+        const { messageKey, vars, ...rest } = d;
+        const text = typeof messageKey === 'string' && isMessageKey(messageKey) ? message(lang, messageKey, (vars ?? {}) as Record<string, string>) : '';
+        return [k, { code: rest.code, message: text, data: rest.data }];
+      }),
+    );
+    // The original sends an empty JSON array when there are no details.
+    data.details = Object.keys(worded).length ? worded : [];
+  }
+  for (const [k, v] of Object.entries(err.data)) if (k !== 'details') data[k] = v;
+  return { code: err.code, message: message(lang, err.messageKey, err.vars), data };
+}
+
+export interface DispatchOptions {
+  routes: RouteDef[];
+  store: Store;
+  now: () => Date;
+}
+
+/** Requests reach this after the security checks; `viewer` says what the caller may do. */
+export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: Viewer, opts: DispatchOptions): void {
+  let lang: Language = loc.prefixLang ?? DEFAULT_LANGUAGE;
+  try {
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const rawLang = query.i18n_language ?? (req.body as Record<string, unknown> | undefined)?.i18n_language;
+    if (rawLang !== undefined) {
+      const checked = validateFields(languageParam, { i18n_language: rawLang }, 'update');
+      lang = checked.i18n_language as Language;
+    }
+    if (!isLanguage(lang)) lang = DEFAULT_LANGUAGE;
+
+    const found = findRoute(opts.routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
+    if (!found) throw noRoute();
+    const { endpoint, path } = found;
+    const raw = endpoint.body ? { ...query, ...bodyObject(req) } : query;
+    const values = validateFields(endpoint.args, raw, endpoint.body && !endpoint.creates ? 'update' : 'create');
+    applyDefaults(endpoint, values);
+
+    const origin = `${req.protocol}://${req.headers.host}`;
+    const now = opts.now();
+    const settings = opts.store.settings.get();
+    const apiReq: ApiRequest = {
+      method: req.method as Method,
+      path,
+      values,
+      raw,
+      lang,
+      viewer,
+      url: { origin, apiRoot: `${origin}${loc.root}/`, settings },
+      now,
+      store: opts.store,
+      write: { lang, now, siteZone: settings.timezone },
+    };
+    const out = endpoint.handler(apiReq);
+    res.status(out.status ?? 200);
+    for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+    res.json(out.body);
+  } catch (err) {
+    sendError(res, err, lang);
+  }
+}
+
+function bodyObject(req: Request): Record<string, unknown> {
+  const b: unknown = req.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b !== 'object' || Array.isArray(b)) throw new ApiError('rest_invalid_json', 400, 'rest_invalid_json');
+  return b as Record<string, unknown>;
+}
+
+function applyDefaults(endpoint: Endpoint, values: Record<string, unknown>) {
+  if (endpoint.body) return;
+  for (const [name, d] of Object.entries(endpoint.args)) {
+    if (values[name] === undefined && d.default !== undefined && name !== 'per_page') values[name] = d.default;
+  }
+}
+
+export function sendError(res: Response, err: unknown, lang: Language): void {
+  if (res.headersSent) return;
+  const apiErr = err instanceof ApiError ? err : toApiError(err);
+  res.status(apiErr.status).json(errorBody(apiErr, lang));
+}
+
+/** Errors from Express's body parsers and anything unexpected, as API errors. */
+export function toApiError(err: unknown): ApiError {
+  const e = err as { type?: string; status?: number; limit?: number };
+  if (e?.type === 'entity.parse.failed') return new ApiError('rest_invalid_json', 400, 'rest_invalid_json');
+  if (e?.type === 'entity.too.large') return new ApiError('rest_body_too_large', 413, 'rest_body_too_large', { limit: '1 MB' });
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
+    return new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type');
+  }
+  if (e?.type === 'request.aborted') return new ApiError('rest_request_timeout', 408, 'rest_request_timeout');
+  if (e?.type === 'parameters.too.many') return new ApiError('rest_body_too_large', 413, 'rest_body_too_large', { limit: '1 MB' });
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return new ApiError('rest_invalid_json', 400, 'rest_invalid_json');
+  return new ApiError('internal_error', 500, 'internal_error');
+}

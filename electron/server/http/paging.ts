@@ -1,0 +1,56 @@
+/**
+ * List envelopes: `rest_url`, `next_rest_url`, `previous_rest_url`, `total`, `total_pages` and the
+ * count headers, by the original's rules (reference §2).
+ */
+import { MAX_PER_PAGE } from '../store/settings';
+import type { ApiRequest } from './route-table';
+
+export function pageSize(req: ApiRequest): number {
+  const asked = (req.values.per_page as number | undefined) ?? req.store.settings.get().per_page;
+  return Math.min(asked, MAX_PER_PAGE);
+}
+
+export function countHeaders(total: number, totalPages: number): Record<string, string> {
+  return {
+    'X-Cal-Total': String(total),
+    'X-Cal-TotalPages': String(totalPages),
+    'X-WP-Total': String(total),
+    'X-WP-TotalPages': String(totalPages),
+  };
+}
+
+function queryString(params: Record<string, unknown>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || v === null) continue;
+    qs.set(k, Array.isArray(v) ? v.join(',') : typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v));
+  }
+  const s = qs.toString();
+  return s ? `?${s}` : '';
+}
+
+/**
+ * Envelope keys of an events/venues/organizers list. `echo` is the effective query (request
+ * parameter names), `page` included; next/previous exist only when that page has items.
+ */
+export function postListLinks(collectionUrl: string, echo: Record<string, unknown>, page: number, total: number, perPage: number) {
+  const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
+  const restUrl = collectionUrl + queryString(echo);
+  const out: { rest_url: string; next_rest_url?: string; previous_rest_url?: string } = { rest_url: restUrl };
+  const rest = { ...echo };
+  delete rest.page;
+  if (page < totalPages) out.next_rest_url = collectionUrl + queryString({ ...rest, page: page + 1 });
+  if (page > 1 && page - 1 <= totalPages) {
+    out.previous_rest_url = collectionUrl + queryString(page - 1 >= 2 ? { ...rest, page: page - 1 } : rest);
+  }
+  return { links: out, totalPages };
+}
+
+/** Term lists link pages of the bare collection URL, without the other filters (reference §2.2). */
+export function termListLinks(collectionUrl: string, page: number, total: number, perPage: number) {
+  const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
+  const out: { next_rest_url?: string; previous_rest_url?: string } = {};
+  if (page < totalPages) out.next_rest_url = `${collectionUrl}?page=${page + 1}`;
+  if (page > 1) out.previous_rest_url = page === 2 ? collectionUrl : `${collectionUrl}?page=${page - 1}`;
+  return { links: out, totalPages };
+}

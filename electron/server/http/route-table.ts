@@ -1,0 +1,96 @@
+/**
+ * The shape of a route declaration. Every route of the namespace is one `RouteDef`; the dispatcher
+ * matches requests against them, and the namespace index and `/doc` are generated from the same
+ * list, so what is documented is exactly what is served.
+ */
+import type { Language } from '../../../shared/i18n/languages';
+import type { Kind } from '../../../shared/schema/kinds';
+import type { Store } from '../store';
+import type { Viewer } from '../store/posts';
+import type { UrlContext } from '../serialize/context';
+import type { WriteContext } from '../store/post-fields';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ArgDecl {
+  kind: Kind;
+  description: string;
+  required?: boolean;
+  default?: unknown;
+}
+
+export interface ApiRequest {
+  method: Method;
+  /** Path parameters (`id`, `slug`), as matched. */
+  path: Record<string, string>;
+  /** Declared arguments, validated and normalised. */
+  values: Record<string, unknown>;
+  /** The raw parameters (query, merged with the body on writes). */
+  raw: Record<string, unknown>;
+  lang: Language;
+  viewer: Viewer;
+  url: UrlContext;
+  now: Date;
+  store: Store;
+  /** Context for store writes made by this request. */
+  write: WriteContext;
+}
+
+export interface ApiResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What a response body is, for `/doc`. */
+export type ResponseShape = 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'object';
+
+export interface Endpoint {
+  methods: Method[];
+  summary: string;
+  /** Query (GET, DELETE) or body (POST, PUT, PATCH) arguments. */
+  args: Record<string, ArgDecl>;
+  /** Arguments are read from the request body (writes) rather than the query. */
+  body?: boolean;
+  /** Creates a record: required body fields must be present (updates need none). */
+  creates?: boolean;
+  /** Whether a token is needed even when the server allows public reads. */
+  write: boolean;
+  response: ResponseShape;
+  /** Statuses besides 200/201 this endpoint answers with, for `/doc`. */
+  errors: number[];
+  handler(req: ApiRequest): ApiResponse;
+}
+
+export interface RouteDef {
+  /** The pattern the original registers, as its namespace index shows it. */
+  pattern: string;
+  /** The OpenAPI path (`/events/{id}`). */
+  docPath: string;
+  regex: RegExp;
+  pathParams: Array<{ name: string; type: 'integer' | 'string'; description: string }>;
+  endpoints: Endpoint[];
+}
+
+/** `'/events/{id}'` → the RouteDef fields derived from it. */
+export function route(docPath: string, endpoints: Endpoint[]): RouteDef {
+  const pathParams: RouteDef['pathParams'] = [];
+  let pattern = '';
+  let regex = '';
+  for (const part of docPath.split('/').filter(Boolean)) {
+    const m = /^\{(\w+)\}$/.exec(part);
+    if (m && m[1] === 'id') {
+      pathParams.push({ name: 'id', type: 'integer', description: 'Unique identifier of the record.' });
+      pattern += '/(?P<id>\\d+)';
+      regex += '/(\\d+)';
+    } else if (m) {
+      pathParams.push({ name: m[1], type: 'string', description: 'The slug of the record.' });
+      pattern += `/(?P<${m[1]}>[^/]+)`;
+      regex += '/([^/]+)';
+    } else {
+      pattern += `/${part}`;
+      regex += `/${part.replace(/[-.]/g, (c) => `\\${c}`)}`;
+    }
+  }
+  return { pattern, docPath: docPath || '/', regex: new RegExp(`^${regex}/?$`), pathParams, endpoints };
+}

@@ -1,0 +1,86 @@
+/**
+ * Localhost is not a security boundary: any web page the user opens can send requests to
+ * 127.0.0.1, and DNS rebinding can make a foreign name resolve there. So every request must name a
+ * loopback host, must not come from another origin, and must carry the API token (or the session
+ * cookie the login URL set). There is no CORS: no other origin is ever allowed.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { ApiError } from '../errors';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** `127.0.0.1:4780` → `127.0.0.1`; `[::1]:80` → `[::1]`. */
+export function hostName(hostHeader: string | undefined): string | undefined {
+  if (!hostHeader) return undefined;
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(hostHeader.trim().toLowerCase());
+  return m ? m[1] : undefined;
+}
+
+export function checkHost(req: Request, extraHosts: string[]): ApiError | undefined {
+  const name = hostName(req.headers.host);
+  if (name && (LOOPBACK_HOSTS.has(name) || extraHosts.includes(name))) return undefined;
+  return new ApiError('rest_forbidden', 403, 'rest_bad_host');
+}
+
+/** A browser sends `Origin` on cross-origin requests and on same-origin writes; only our own passes. */
+export function checkOrigin(req: Request): ApiError | undefined {
+  const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  if (origin !== undefined && origin !== `${req.protocol}://${req.headers.host}`) return new ApiError('rest_forbidden', 403, 'rest_bad_origin');
+  if (site === 'cross-site' || (site === 'same-site' && req.method !== 'GET' && req.method !== 'HEAD')) {
+    return new ApiError('rest_forbidden', 403, 'rest_bad_origin');
+  }
+  return undefined;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class Auth {
+  /** The cookie proves the browser once presented the token, without holding the token itself. */
+  readonly cookieValue: string;
+
+  constructor(
+    private readonly token: string,
+    readonly cookieName: string,
+  ) {
+    this.cookieValue = createHmac('sha256', token).update('almanac-session-v1').digest('base64url');
+  }
+
+  tokenMatches(candidate: unknown): boolean {
+    return typeof candidate === 'string' && sameSecret(candidate, this.token);
+  }
+
+  /** True when the request carries the token or a valid session cookie. */
+  authenticated(req: Request): boolean {
+    const header = req.headers.authorization;
+    if (header) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      return !!m && this.tokenMatches(m[1]);
+    }
+    const cookie = readCookie(req.headers.cookie, this.cookieName);
+    return cookie !== undefined && sameSecret(cookie, this.cookieValue);
+  }
+
+  setCookieHeader(): string {
+    return `${this.cookieName}=${this.cookieValue}; HttpOnly; SameSite=Strict; Path=/`;
+  }
+}
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+/** The request line for logs, with a login token in the query blanked out. */
+export function loggableUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+}

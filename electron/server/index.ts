@@ -1,0 +1,167 @@
+/**
+ * Almanac's server: the cal/events/v1 API and the calendar UI over one SQLite file. Plain Node: the
+ * Electron main process, the headless CLI and the tests all start it through `createServer`.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openDatabase, closeDatabase, type DB } from './store/db';
+import { createStore, type Store } from './store';
+import { createApp, type Logger } from './app';
+import { Auth } from './http/security';
+import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery } from './data-dir';
+
+export type { Logger, LogLevel } from './app';
+
+export interface ServerOptions {
+  /** Folder holding the database, the token file and the discovery file. */
+  dataDir?: string;
+  /** The database file, when there is no data directory (tests). */
+  dbPath?: string;
+  /** The API token; by default the one in the data directory (created on first start). */
+  token?: string;
+  publicRead?: boolean;
+  /** Interface to listen on; loopback unless told otherwise. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** When `port` is taken, listen on a free one instead of failing. */
+  fallbackToFreePort?: boolean;
+  /** Built renderer folder; defaults to `out/renderer` of this checkout when it exists. */
+  rendererDir?: string;
+  log?: Logger;
+  /** Path of a better-sqlite3 addon for another runtime (the Electron app's). */
+  nativeBinding?: string;
+  /** The clock, for tests. */
+  now?: () => Date;
+}
+
+export interface AlmanacServer {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `http://127.0.0.1:PORT/cal/events/v1/` */
+  apiRoot: string;
+  /** Opening it in a browser signs that browser in. Contains the token: show it only to the owner. */
+  loginUrl: string;
+  port: number;
+  host: string;
+  token: string;
+  tokenFile?: string;
+  dataDir?: string;
+  dbPath: string;
+  store: Store;
+  db: DB;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4780;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export const consoleLogger: Logger = (level, line) => {
+  const text = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${line}\n`;
+  (level === 'info' ? process.stdout : process.stderr).write(text);
+};
+
+export const silentLogger: Logger = () => {};
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    const onError = (err: Error) => {
+      server.off('listening', onListening);
+      reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolveListen();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function createServer(opts: ServerOptions = {}): Promise<AlmanacServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const log = opts.log ?? consoleLogger;
+  let dbPath: string;
+  let token: string;
+  let tokenFile: string | undefined;
+  if (opts.dataDir) {
+    ensureDataDir(opts.dataDir);
+    dbPath = join(opts.dataDir, DB_FILE);
+    const t = resolveToken(opts.dataDir, opts.token);
+    token = t.token;
+    tokenFile = t.file;
+  } else if (opts.dbPath) {
+    dbPath = opts.dbPath;
+    token = opts.token ?? randomBytes(32).toString('base64url');
+  } else {
+    throw new Error('createServer needs a dataDir or a dbPath');
+  }
+
+  const db = openDatabase(dbPath, { nativeBinding: opts.nativeBinding });
+  const store = createStore(db);
+  const httpServer = createHttpServer();
+  try {
+    try {
+      await listen(httpServer, opts.port ?? 0, host);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !opts.fallbackToFreePort) throw err;
+      log('warn', `Port ${opts.port} is in use; listening on a free port instead.`);
+      await listen(httpServer, 0, host);
+    }
+  } catch (err) {
+    closeDatabase(db);
+    throw err;
+  }
+  const port = (httpServer.address() as AddressInfo).port;
+  const urlHost = host === '::1' ? '[::1]' : host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${urlHost}:${port}`;
+
+  const auth = new Auth(token, `almanac_session_${port}`);
+  const app = createApp({
+    store,
+    auth,
+    publicRead: !!opts.publicRead,
+    rendererDir: opts.rendererDir ?? resolve(import.meta.dirname, '../../out/renderer'),
+    extraHosts: LOOPBACK.has(host) ? [] : [host.toLowerCase()],
+    log,
+    now: opts.now ?? (() => new Date()),
+  });
+  httpServer.on('request', app);
+  // Slow or stalled clients must not hold connections open forever.
+  httpServer.headersTimeout = 10_000;
+  httpServer.requestTimeout = 30_000;
+  httpServer.keepAliveTimeout = 5_000;
+
+  const apiRoot = `${url}/cal/events/v1/`;
+  if (opts.dataDir) writeDiscovery(opts.dataDir, { pid: process.pid, port, url, apiRoot, startedAt: new Date().toISOString() });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    apiRoot,
+    loginUrl: `${url}/?token=${encodeURIComponent(token)}`,
+    port,
+    host,
+    token,
+    tokenFile,
+    dataDir: opts.dataDir,
+    dbPath,
+    store,
+    db,
+    close() {
+      closing ??= new Promise<void>((done) => {
+        httpServer.close(() => {
+          closeDatabase(db);
+          if (opts.dataDir) removeDiscovery(opts.dataDir);
+          done();
+        });
+        httpServer.closeIdleConnections();
+        setTimeout(() => httpServer.closeAllConnections(), 2000).unref();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,207 @@
+/** The events routes: list, create, and read/update/delete by id or by slug. */
+import { eventFields } from '../../../shared/schema/resources';
+import { eventListParams, deleteParams } from '../../../shared/schema/queries';
+import type { PostStatus, RefList } from '../../../shared/schema/kinds';
+import { parseDate } from '../../../shared/dates/parse';
+import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format';
+import { ApiError, invalidParam, invalidParams } from '../errors';
+import { defaultStatuses } from '../store/posts';
+import type { EventRow, EventListQuery } from '../store/events';
+import { serializeEvent, serializeEvents } from '../serialize/event';
+import { pageSize, postListLinks, countHeaders } from '../http/paging';
+import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
+
+/** Statuses a list shows: the default for the viewer, or the ones asked for if the viewer may. */
+export function listStatuses(req: ApiRequest): PostStatus[] {
+  const asked = req.values.status as PostStatus[] | undefined;
+  if (!asked) return defaultStatuses(req.viewer);
+  if (!req.viewer.canEdit && (asked.length !== 1 || asked[0] !== 'publish')) throw invalidParam('status', 'invalid_status');
+  return asked;
+}
+
+/** Reads a list date in the site's zone; whole-day normalisation unless `strict_dates`. */
+function listDate(req: ApiRequest, name: string, edge: 'start' | 'end'): string | undefined {
+  const raw = req.values[name];
+  if (raw === undefined) return undefined;
+  const zone = req.store.settings.get().timezone;
+  const dt = parseDate(raw as string | number, { zone, now: req.now });
+  if (!dt) throw invalidParam(name, 'invalid_date');
+  const local = formatLocal(dt.setZone(zone));
+  if (req.values.strict_dates) return local;
+  return edge === 'start' ? startOfDay(local) : endOfDay(local);
+}
+
+function resolveTermFilter(req: ApiRequest, name: 'categories' | 'tags'): number[] | undefined {
+  const refs = req.values[name] as RefList | undefined;
+  if (!refs) return undefined;
+  const taxonomy = name === 'categories' ? 'category' : 'tag';
+  return refs.map((ref) => {
+    // A value is tried as a slug first, then as an id (reference §4.1).
+    const row = req.store.terms.getBySlug(taxonomy, String(ref)) ?? (typeof ref === 'number' ? req.store.terms.get(taxonomy, ref) : undefined);
+    if (!row) throw invalidParam(name, 'invalid_term_ref');
+    return row.id;
+  });
+}
+
+function checkLinked(req: ApiRequest, name: 'venue' | 'organizer'): number[] | undefined {
+  const ids = req.values[name] as number[] | undefined;
+  if (!ids) return undefined;
+  const store = name === 'venue' ? req.store.venues : req.store.organizers;
+  for (const id of ids) if (!store.get(id)) throw invalidParam(name, name === 'venue' ? 'invalid_venue_ref' : 'invalid_organizer_ref');
+  return ids;
+}
+
+function listEvents(req: ApiRequest): ApiResponse {
+  const v = req.values;
+  if (v.ticketed === true) {
+    throw invalidParams({ ticketed: 'event-tickets-not-active' }, {
+      ticketed: { code: 'event-tickets-not-active', messageKey: 'event-tickets-not-active', data: { status: 400 } },
+    });
+  }
+  if ((v.geoloc_lat === undefined) !== (v.geoloc_lng === undefined)) {
+    throw invalidParam(v.geoloc_lat === undefined ? 'geoloc_lat' : 'geoloc_lng', 'invalid_number');
+  }
+  if (v.post_parent !== undefined && !req.store.events.get(v.post_parent as number)) throw invalidParam('post_parent', 'invalid_event_ref');
+
+  const page = v.page as number;
+  const perPage = pageSize(req);
+  const q: EventListQuery = {
+    lang: req.lang,
+    statuses: listStatuses(req),
+    page,
+    perPage,
+    search: v.search as string | undefined,
+    categories: resolveTermFilter(req, 'categories'),
+    tags: resolveTermFilter(req, 'tags'),
+    venues: checkLinked(req, 'venue'),
+    organizers: checkLinked(req, 'organizer'),
+    featured: v.featured as boolean | undefined,
+    include: v.include as number[] | undefined,
+    postParent: v.post_parent as number | undefined,
+    geoloc: v.geoloc === true ? true : undefined,
+  };
+  if (v.geoloc_lat !== undefined && v.geoloc_lng !== undefined) {
+    q.near = { lat: v.geoloc_lat as number, lng: v.geoloc_lng as number, radiusKm: (v.geoloc_radius as number | undefined) ?? 10 };
+  }
+  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((n) => v[n] !== undefined);
+  if (!q.include) {
+    q.startDate = listDate(req, 'start_date', 'start');
+    q.endDate = listDate(req, 'end_date', 'end');
+    if (!relative) {
+      // The default window: from the start of yesterday to the end of the day 24 months ahead.
+      const zone = req.store.settings.get().timezone;
+      const now = parseDate(Math.floor(req.now.getTime() / 1000), { zone })!;
+      q.startDate ??= startOfDay(formatLocal(now.minus({ days: 1 })));
+      q.endDate ??= endOfDay(formatLocal(now.plus({ months: 24 })));
+    }
+    q.startsBefore = listDate(req, 'starts_before', 'end');
+    q.startsAfter = listDate(req, 'starts_after', 'end');
+    q.endsBefore = listDate(req, 'ends_before', 'end');
+    q.endsAfter = listDate(req, 'ends_after', 'end');
+  }
+
+  const { rows, total } = req.store.events.list(q);
+  if (rows.length === 0 && page > 1) throw new ApiError('event-archive-page-not-found', 404, 'event-archive-page-not-found');
+
+  const echo: Record<string, unknown> = {
+    page,
+    per_page: perPage,
+    start_date: relative && v.start_date === undefined ? undefined : q.startDate,
+    end_date: relative && v.end_date === undefined ? undefined : q.endDate,
+    starts_before: q.startsBefore,
+    starts_after: q.startsAfter,
+    ends_before: q.endsBefore,
+    ends_after: q.endsAfter,
+    strict_dates: v.strict_dates ? 'true' : undefined,
+    search: v.search,
+    status: v.status,
+    include: v.include,
+    post_parent: v.post_parent,
+    categories: v.categories,
+    tags: v.tags,
+    venue: v.venue,
+    organizer: v.organizer,
+    featured: v.featured,
+    geoloc: v.geoloc,
+    geoloc_lat: v.geoloc_lat,
+    geoloc_lng: v.geoloc_lng,
+    geoloc_radius: q.near ? q.near.radiusKm : undefined,
+  };
+  const { links, totalPages } = postListLinks(`${req.url.apiRoot}events/`, echo, page, total, perPage);
+  const body: Record<string, unknown> = { events: serializeEvents(rows, req.url, req.store) };
+  if (rows.length === 0) body.rest_url = links.rest_url;
+  else Object.assign(body, links);
+  body.total = total;
+  body.total_pages = totalPages;
+  return { body, headers: countHeaders(total, totalPages) };
+}
+
+/** The event a by-id or by-slug route names, with the original's errors when there is none. */
+function findEvent(req: ApiRequest): EventRow {
+  if (req.path.slug !== undefined) {
+    const row = req.store.events.getBySlug(req.path.slug);
+    if (!row) throw invalidParam('slug', 'invalid_slug_ref');
+    return row;
+  }
+  const id = Number(req.path.id);
+  const row = req.store.events.get(id);
+  if (row) return row;
+  if (req.store.registry.kindOf(id)) throw new ApiError('rest-invalid-event-id', 400, 'rest-invalid-event-id', { id });
+  throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id });
+}
+
+function readEvent(req: ApiRequest): ApiResponse {
+  const row = findEvent(req);
+  if (row.status === 'trash') throw new ApiError('event-no-longer-available', 403, 'event-no-longer-available', { id: row.id });
+  if (row.status !== 'publish' && !req.viewer.canEdit) throw new ApiError('event-not-accessible', 403, 'event-not-accessible');
+  return { body: serializeEvent(row, req.url, req.store, { jsonLd: true }) };
+}
+
+function createEvent(req: ApiRequest): ApiResponse {
+  const values = req.values;
+    const id = req.store.write(() => req.store.events.create(values, req.write));
+  return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+}
+
+function updateEvent(req: ApiRequest): ApiResponse {
+  const row = findEvent(req);
+  const values = req.values;
+    req.store.write(() => req.store.events.update(row.id, values, req.write));
+  return { body: serializeEvent(req.store.events.get(row.id)!, req.url, req.store) };
+}
+
+function deleteEvent(req: ApiRequest): ApiResponse {
+  const row = findEvent(req);
+  if (row.status === 'trash') {
+    if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
+    const before = serializeEvent(row, req.url, req.store);
+    req.store.write(() => req.store.events.deleteForever(row.id));
+    return { body: before };
+  }
+  req.store.write(() => req.store.events.trash(row.id, req.write));
+  return { body: serializeEvent(req.store.events.get(row.id)!, req.url, req.store) };
+}
+
+const single = (name: string) => [
+  { methods: ['GET' as const], summary: `Read an event by ${name}.`, args: {}, write: false, response: 'Event' as const, errors: [400, 403, 404], handler: readEvent },
+  {
+    methods: ['POST' as const, 'PUT' as const, 'PATCH' as const],
+    summary: `Update an event by ${name}; fields left out stay as they are.`,
+    args: eventFields,
+    body: true,
+    write: true,
+    response: 'Event' as const,
+    errors: [400, 404],
+    handler: updateEvent,
+  },
+  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: deleteParams, write: true, response: 'Event' as const, errors: [400, 404, 410], handler: deleteEvent },
+];
+
+export const eventRoutes: RouteDef[] = [
+  route('/events', [
+    { methods: ['GET'], summary: 'List events.', args: eventListParams, write: false, response: 'EventList', errors: [400, 404], handler: listEvents },
+    { methods: ['POST'], summary: 'Create an event.', args: eventFields, body: true, creates: true, write: true, response: 'Event', errors: [400], handler: createEvent },
+  ]),
+  route('/events/{id}', single('id')),
+  route('/events/by-slug/{slug}', single('slug')),
+];

@@ -1,0 +1,44 @@
+/**
+ * Every route of the cal/events/v1 namespace, in the original's registration order. The
+ * dispatcher serves this list; the namespace index and `/doc` describe it.
+ */
+import { indexParams } from '../../../shared/schema/queries';
+import { route, type RouteDef } from '../http/route-table';
+import { namespaceIndex, openApiDocument } from '../http/describe';
+import { eventRoutes } from './events';
+import { linkedRoutes } from './linked-posts';
+import { termRoutes } from './terms';
+
+export function allRoutes(): RouteDef[] {
+  const routes: RouteDef[] = [];
+  routes.push(
+    route('', [
+      {
+        methods: ['GET'],
+        summary: 'The namespace index: every route with its methods and arguments.',
+        args: indexParams,
+        write: false,
+        response: 'object',
+        errors: [],
+        handler: (req) => ({ body: namespaceIndex(routes, req.url.apiRoot) }),
+      },
+    ]),
+    route('/doc', [
+      {
+        methods: ['GET'],
+        summary: 'This API as an OpenAPI 3 document.',
+        args: {},
+        write: false,
+        response: 'object',
+        errors: [],
+        handler: (req) => ({ body: openApiDocument(routes, req.url.apiRoot) }),
+      },
+    ]),
+    ...eventRoutes,
+    ...linkedRoutes('venue'),
+    ...linkedRoutes('organizer'),
+    ...termRoutes('category'),
+    ...termRoutes('tag'),
+  );
+  return routes;
+}

@@ -1,0 +1,117 @@
+/**
+ * Events as the original returns them (reference §7.1). Lists serialise a page at once, loading
+ * the venues, organizers and terms of all its events in one query each.
+ */
+import { DateTime } from 'luxon';
+import type { Event } from '../../../shared/api/records';
+import { describeCost } from '../../../shared/cost';
+import { dateDetails } from '../../../shared/dates/format';
+import { timezoneAbbr, zoneFor } from '../../../shared/dates/zones';
+import type { EventRow } from '../store/events';
+import type { VenueRow, OrganizerRow } from '../store/linked-posts';
+import type { Store } from '../store';
+import { renderContent, plainText } from './content';
+import { permalink, globalId, type UrlContext } from './context';
+import { serializeVenue, serializeOrganizer, venueJsonLd, organizerJsonLd } from './linked-posts';
+import { embedTerm } from './terms';
+
+function isoWithOffset(utc: string, zone: string): string {
+  return DateTime.fromSQL(utc, { zone: 'UTC' }).setZone(zoneFor(zone)).toISO({ suppressMilliseconds: true }) ?? '';
+}
+
+function jsonLd(e: EventRow, out: Event, venue: VenueRow | undefined, organizers: OrganizerRow[], ctx: UrlContext) {
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Event',
+    name: e.title,
+    description: plainText(out.description),
+    url: out.url,
+    eventStatus: 'https://schema.org/EventScheduled',
+    startDate: isoWithOffset(e.start_utc, e.timezone),
+    endDate: isoWithOffset(e.end_utc, e.timezone),
+  };
+  if (out.image) ld.image = out.image.url;
+  if (venue) ld.location = venueJsonLd(venue, ctx);
+  if (organizers.length) ld.organizer = organizers.map((o) => organizerJsonLd(o, ctx));
+  if (out.cost_details.values.length) {
+    ld.offers = {
+      '@type': 'Offer',
+      price: out.cost_details.values[0],
+      priceCurrency: out.cost_details.currency_code || ctx.settings.currency_code,
+      url: out.url,
+    };
+  }
+  return ld;
+}
+
+export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event[] {
+  const ids = rows.map((r) => r.id);
+  const venueIds = [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))];
+  const venues = store.venues.byIds(venueIds) as Map<number, VenueRow>;
+  const organizerIds = store.events.organizersFor(ids);
+  const organizers = store.organizers.byIds([...new Set([...organizerIds.values()].flat())]) as Map<number, OrganizerRow>;
+  const terms = store.terms.forEvents(ids);
+  const s = ctx.settings;
+
+  return rows.map((e) => {
+    const url = permalink(ctx, 'event', e.slug);
+    const venue = e.venue_id !== null ? venues.get(e.venue_id) : undefined;
+    const eventOrganizers = (organizerIds.get(e.id) ?? []).map((id) => organizers.get(id)).filter((o): o is OrganizerRow => !!o);
+    const eventTerms = terms.get(e.id) ?? [];
+    const { cost, cost_details } = describeCost(JSON.parse(e.cost) as string[], {
+      symbol: s.currency_symbol,
+      position: s.currency_position,
+      code: s.currency_code,
+    });
+    const out: Event = {
+      id: e.id,
+      global_id: globalId(ctx, e.id),
+      global_id_lineage: [globalId(ctx, e.id)],
+      author: String(e.author),
+      status: e.status,
+      date: e.date_local,
+      date_utc: e.date_utc,
+      modified: e.modified_local,
+      modified_utc: e.modified_utc,
+      url,
+      rest_url: `${ctx.apiRoot}events/${e.id}`,
+      title: e.title,
+      description: renderContent(e.content),
+      excerpt: renderContent(e.excerpt),
+      slug: e.slug,
+      image: store.images.toApi(e.image_id),
+      all_day: !!e.all_day,
+      start_date: e.start_local,
+      start_date_details: dateDetails(e.start_local),
+      end_date: e.end_local,
+      end_date_details: dateDetails(e.end_local),
+      utc_start_date: e.start_utc,
+      utc_start_date_details: dateDetails(e.start_utc),
+      utc_end_date: e.end_utc,
+      utc_end_date_details: dateDetails(e.end_utc),
+      timezone: e.timezone,
+      timezone_abbr: timezoneAbbr(e.timezone, e.start_utc),
+      cost,
+      cost_details,
+      website: e.website ?? url,
+      show_map: !!e.show_map,
+      show_map_link: !!e.show_map_link,
+      hide_from_listings: !!e.hide_from_listings,
+      sticky: !!e.sticky,
+      featured: !!e.featured,
+      categories: eventTerms.filter((t) => t.taxonomy === 'category').map((t) => embedTerm(t, ctx)),
+      tags: eventTerms.filter((t) => t.taxonomy === 'tag').map((t) => embedTerm(t, ctx)),
+      venue: venue ? serializeVenue(venue, ctx, store) : [],
+      organizer: eventOrganizers.map((o) => serializeOrganizer(o, ctx, store)),
+      custom_fields: [],
+      i18n_language: e.lang,
+      translations: store.registry.translations('event', e.translation_group, e.id),
+    };
+    if (opts.jsonLd) out.json_ld = jsonLd(e, out, venue, eventOrganizers, ctx);
+    return out;
+  });
+}
+
+export function serializeEvent(row: EventRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event {
+  return serializeEvents([row], ctx, store, opts)[0];
+}

@@ -1,0 +1,118 @@
+/**
+ * Venues and organizers as the original returns them (reference §7.2, §7.3): every falsy value is
+ * left out, then the keys that are always there are appended.
+ */
+import type { Venue, Organizer } from '../../../shared/api/records';
+import type { LinkedRow, VenueRow, OrganizerRow, LinkedKind } from '../store/linked-posts';
+import type { Store } from '../store';
+import { renderContent, plainText } from './content';
+import { permalink, globalId, type UrlContext } from './context';
+
+function dropFalsy(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (v === '' || v === false || v === null || v === undefined || v === 0 || v === '0') continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function header(row: LinkedRow, kind: LinkedKind, ctx: UrlContext, store: Store) {
+  return {
+    id: row.id,
+    author: String(row.author),
+    status: row.status,
+    date: row.date_local,
+    date_utc: row.date_utc,
+    modified: row.modified_local,
+    modified_utc: row.modified_utc,
+    url: permalink(ctx, kind, row.slug),
+    [kind]: row.title,
+    description: renderContent(row.content),
+    excerpt: renderContent(row.excerpt),
+    slug: row.slug,
+    image: store.images.toApi(row.image_id),
+  };
+}
+
+export function venueJsonLd(v: VenueRow, ctx: UrlContext) {
+  const ld: Record<string, unknown> = {
+    '@context': 'http://schema.org',
+    '@type': 'Place',
+    name: v.title,
+    description: plainText(renderContent(v.content)),
+    url: permalink(ctx, 'venue', v.slug),
+    address: dropFalsy({
+      '@type': 'PostalAddress',
+      streetAddress: v.address,
+      addressLocality: v.city,
+      addressRegion: v.stateprovince || v.state || v.province,
+      postalCode: v.zip,
+      addressCountry: v.country,
+    }),
+    telephone: v.phone,
+    sameAs: v.website,
+  };
+  if (v.geo_lat !== null && v.geo_lng !== null) ld.geo = { '@type': 'GeoCoordinates', latitude: v.geo_lat, longitude: v.geo_lng };
+  return dropFalsy(ld);
+}
+
+export function organizerJsonLd(o: OrganizerRow, ctx: UrlContext) {
+  return dropFalsy({
+    '@context': 'http://schema.org',
+    '@type': 'Person',
+    name: o.title,
+    description: plainText(renderContent(o.content)),
+    url: permalink(ctx, 'organizer', o.slug),
+    telephone: o.phone,
+    email: o.email,
+    sameAs: o.website,
+  });
+}
+
+export function serializeVenue(v: VenueRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Venue {
+  const base: Record<string, unknown> = {
+    ...header(v, 'venue', ctx, store),
+    address: v.address,
+    city: v.city,
+    country: v.country,
+    province: v.province,
+    state: v.state,
+    zip: v.zip,
+    phone: v.phone,
+    website: v.website,
+    stateprovince: v.stateprovince,
+  };
+  const out = dropFalsy(base);
+  // Coordinates are Almanac's own keys; 0 is a real latitude, so they are kept whenever set.
+  if (v.geo_lat !== null && v.geo_lng !== null) {
+    out.geo_lat = v.geo_lat;
+    out.geo_lng = v.geo_lng;
+  }
+  if (opts.jsonLd) out.json_ld = venueJsonLd(v, ctx);
+  return {
+    ...out,
+    show_map: !!v.show_map,
+    show_map_link: !!v.show_map_link,
+    global_id: globalId(ctx, v.id),
+    global_id_lineage: [globalId(ctx, v.id)],
+    i18n_language: v.lang,
+    translations: store.registry.translations('venue', v.translation_group, v.id),
+  } as Venue;
+}
+
+export function serializeOrganizer(o: OrganizerRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Organizer {
+  const out = dropFalsy({ ...header(o, 'organizer', ctx, store), phone: o.phone, website: o.website, email: o.email });
+  if (opts.jsonLd) out.json_ld = organizerJsonLd(o, ctx);
+  return {
+    ...out,
+    global_id: globalId(ctx, o.id),
+    global_id_lineage: [globalId(ctx, o.id)],
+    i18n_language: o.lang,
+    translations: store.registry.translations('organizer', o.translation_group, o.id),
+  } as Organizer;
+}
+
+export function serializeLinked(kind: LinkedKind, row: LinkedRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}) {
+  return kind === 'venue' ? serializeVenue(row as VenueRow, ctx, store, opts) : serializeOrganizer(row as OrganizerRow, ctx, store, opts);
+}

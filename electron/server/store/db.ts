@@ -1,0 +1,87 @@
+/**
+ * The one place the SQLite file is opened. Everything that reads or writes calendar data gets its
+ * connection from here, so the pragmas and migrations are never skipped.
+ */
+import Database from 'better-sqlite3';
+import type { Database as DB, Statement } from 'better-sqlite3';
+import { migrations, LATEST_VERSION } from './migrations';
+
+export type { DB };
+/** A prepared statement taking positional parameters. */
+export type Stmt = Statement<unknown[], unknown>;
+
+export interface OpenOptions {
+  /**
+   * Path of a better-sqlite3 addon built for another runtime. The Electron app passes its
+   * Electron-ABI build here; Node (tests, CLI) uses the default one.
+   */
+  nativeBinding?: string;
+}
+
+export class NewerSchemaError extends Error {
+  constructor(found: number) {
+    super(`The database was written by a newer Almanac (schema ${found}, this one knows ${LATEST_VERSION}). Update Almanac to open it.`);
+  }
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): DB {
+  const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  try {
+    // WAL lets the UI read while a script writes; NORMAL sync is durable across app crashes in WAL
+    // mode (only an OS crash can lose the last commits, never corrupt the file).
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    // A second process (the CLI importing into the same data dir) may hold the write lock briefly.
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+export function schemaVersion(db: DB): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Brings the schema up to date. Each step commits on its own, so a failure keeps the last good version. */
+export function migrate(db: DB): void {
+  const current = schemaVersion(db);
+  if (current > LATEST_VERSION) throw new NewerSchemaError(current);
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}
+
+/** Closes the database after folding the WAL back into the main file, so the file stands alone. */
+export function closeDatabase(db: DB): void {
+  if (!db.open) return;
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Prepared statements for SQL built at run time (list filters, partial updates). The set of
+ * shapes is small and bounded by the parameters a list accepts, so the cache stays small.
+ */
+export function statementCache(db: DB) {
+  const cache = new Map<string, Stmt>();
+  return (sql: string): Stmt => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare<unknown[]>(sql);
+      if (cache.size > 500) cache.clear();
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+}

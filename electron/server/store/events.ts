@@ -1,0 +1,352 @@
+/**
+ * Events: writing them (dates in the event's zone, venue, organizers, terms, cost) and the events
+ * list query. Dates are stored twice, local to the event's zone (what lists compare, as the
+ * original does) and UTC (what calendars place events by).
+ */
+import { eventFields } from '../../../shared/schema/resources';
+import type { Language } from '../../../shared/i18n/languages';
+import type { PostStatus, RefList } from '../../../shared/schema/kinds';
+import { parseDate } from '../../../shared/dates/parse';
+import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
+import { statementCache, type DB } from './db';
+import type { PostRegistry, PostRow, Viewer } from './posts';
+import type { PostFieldWriter, Values, WriteContext } from './post-fields';
+import type { LinkedPostStore } from './linked-posts';
+import { likePattern, FIELDS } from './linked-posts';
+import type { TermStore } from './terms';
+import { ApiError, invalidParam, invalidParams } from '../errors';
+import { validateFields, isEmptyLink } from '../validate';
+import { toInteger } from '../../../shared/schema/kinds';
+
+export interface EventRow extends PostRow {
+  parent_id: number | null;
+  start_local: string;
+  end_local: string;
+  start_utc: string;
+  end_utc: string;
+  timezone: string;
+  all_day: number;
+  cost: string;
+  currency_symbol: string;
+  currency_code: string;
+  currency_position: string;
+  website: string | null;
+  show_map: number;
+  show_map_link: number;
+  hide_from_listings: number;
+  sticky: number;
+  featured: number;
+  venue_id: number | null;
+  ics_uid: string | null;
+}
+
+export interface EventListQuery {
+  lang: Language;
+  statuses: PostStatus[];
+  page: number;
+  perPage: number;
+  /** Local `Y-m-d H:i:s` bounds: start ≥ startDate, end ≤ endDate, and the relative ones. */
+  startDate?: string;
+  endDate?: string;
+  startsBefore?: string;
+  startsAfter?: string;
+  endsBefore?: string;
+  endsAfter?: string;
+  search?: string;
+  categories?: number[];
+  tags?: number[];
+  venues?: number[];
+  organizers?: number[];
+  featured?: boolean;
+  include?: number[];
+  postParent?: number;
+  geoloc?: boolean;
+  near?: { lat: number; lng: number; radiusKm: number };
+}
+
+/** Fields an import may set that the API body does not offer. */
+export interface EventInternals {
+  icsUid?: string;
+  parentId?: number | null;
+}
+
+const EARTH_RADIUS_KM = 6371.0088;
+
+/** Great-circle distance (haversine), used by the geoloc filter. */
+export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLng = (lng2 - lng1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Search words: quoted phrases stay whole, as in the original's post search. */
+export function eventSearchTerms(search: string): string[] {
+  const terms: string[] = [];
+  for (const m of search.matchAll(/"([^"]+)"|(\S+)/g)) terms.push((m[1] ?? m[2]).trim());
+  return terms.filter(Boolean);
+}
+
+export function createEventStore(
+  db: DB,
+  registry: PostRegistry,
+  writer: PostFieldWriter,
+  venues: LinkedPostStore,
+  organizers: LinkedPostStore,
+  terms: TermStore,
+) {
+  const stmt = statementCache(db);
+  const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
+  const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
+  const byUid = db.prepare<[string], EventRow>('SELECT * FROM events WHERE ics_uid = ? ORDER BY id LIMIT 1');
+  const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
+  const clearOrganizers = db.prepare('DELETE FROM event_organizers WHERE event_id = ?');
+  const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
+  const organizersOf = db.prepare<[number], { organizer_id: number }>('SELECT organizer_id FROM event_organizers WHERE event_id = ? ORDER BY position');
+  db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
+    a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
+  );
+
+  /** The stored dates after a create or update (reference §5.1; corrections 5 and 8). */
+  function resolveDates(values: Values, existing: EventRow | undefined, ctx: WriteContext) {
+    const zone = values.timezone !== undefined ? (values.timezone as string) || ctx.siteZone : (existing?.timezone ?? ctx.siteZone);
+    const read = (name: 'start_date' | 'end_date', stored: string | undefined): string => {
+      if (values[name] === undefined) return stored!;
+      const dt = parseDate(values[name] as string | number, { zone, now: ctx.now });
+      if (!dt) throw invalidParam(name, 'invalid_date');
+      return formatLocal(dt.setZone(zone));
+    };
+    let start = read('start_date', existing?.start_local);
+    let end = read('end_date', existing?.end_local);
+    const allDay = values.all_day !== undefined ? (values.all_day as boolean) : !!existing?.all_day;
+    if (allDay) {
+      start = startOfDay(start);
+      end = endOfDay(end);
+    }
+    if (end < start) end = start;
+    return {
+      timezone: zone,
+      all_day: allDay ? 1 : 0,
+      start_local: start,
+      end_local: end,
+      start_utc: localToUtc(start, zone),
+      end_utc: localToUtc(end, zone),
+    };
+  }
+
+  /** Venue in an event body: an id, `{id}`, venue data to create (or reuse), or empty (reference §5.3). */
+  function resolveVenue(input: unknown, ctx: WriteContext): number | null {
+    if (isEmptyLink(input)) return null;
+    if (Array.isArray(input)) {
+      // The base product links one venue; a list of one is accepted for clients that send lists.
+      if (input.length !== 1) throw invalidParam('venue', 'invalid_venue');
+      input = input[0];
+    }
+    const asId = toInteger(input);
+    if (asId !== undefined) {
+      const row = venues.get(asId);
+      if (!row || row.status === 'trash') throw invalidParam('venue', 'invalid_venue');
+      return asId;
+    }
+    if (typeof input !== 'object' || input === null) throw invalidParam('venue', 'invalid_venue');
+    const obj = input as Record<string, unknown>;
+    if (obj.id !== undefined && obj.id !== null && obj.id !== '') {
+      const id = toInteger(obj.id);
+      if (id === undefined || !venues.get(id)) throw invalidParam('venue', 'invalid_venue');
+      return id;
+    }
+    return createLinked(venues, 'venue', obj, ctx);
+  }
+
+  function createLinked(store: LinkedPostStore, param: string, data: Record<string, unknown>, ctx: WriteContext): number {
+    let values: Values;
+    try {
+      values = validateFields(FIELDS[store.kind], data, 'create');
+    } catch (err) {
+      if (err instanceof ApiError) {
+        throw invalidParams({ [param]: store.kind === 'venue' ? 'invalid_venue' : 'invalid_organizer' }, {
+          [param]: {
+            code: `could-not-create-${store.kind}`,
+            messageKey: `could-not-create-${store.kind}`,
+            vars: { reason: Object.keys(err.invalid ?? {}).concat(err.missing ?? []).join(', ') },
+            data: { status: 400, params: err.invalid ?? err.missing },
+          },
+        });
+      }
+      throw err;
+    }
+    return store.create(values, ctx).id;
+  }
+
+  /** Organizers in an event body: ids, a CSV of ids, `{id}` objects, data objects, or a mix. */
+  function resolveOrganizers(input: unknown, ctx: WriteContext): number[] {
+    if (isEmptyLink(input)) return [];
+    let items: unknown[];
+    if (Array.isArray(input)) items = input;
+    else if (typeof input === 'string') items = input.split(',').map((s) => s.trim()).filter(Boolean);
+    else items = [input];
+    if (items.length > 100) throw invalidParam('organizer', 'invalid_organizer');
+    const ids: number[] = [];
+    for (const item of items) {
+      let id = toInteger(item);
+      if (id !== undefined) {
+        const row = organizers.get(id);
+        if (!row || row.status === 'trash') throw invalidParam('organizer', 'invalid_organizer');
+      } else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+        const obj = item as Record<string, unknown>;
+        if (obj.id !== undefined && obj.id !== null && obj.id !== '') {
+          id = toInteger(obj.id);
+          if (id === undefined || !organizers.get(id)) throw invalidParam('organizer', 'invalid_organizer');
+        } else if (isEmptyLink(obj)) continue;
+        else id = createLinked(organizers, 'organizer', obj, ctx);
+      } else throw invalidParam('organizer', 'invalid_organizer');
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  function eventColumns(values: Values, existing: EventRow | undefined, id: number, ctx: WriteContext): Record<string, unknown> {
+    const dates = resolveDates(values, existing, ctx);
+    const cols = writer.columns('event', eventFields, values, id, dates.timezone, ctx, existing);
+    Object.assign(cols, dates);
+    if (values.cost !== undefined) cols.cost = JSON.stringify(values.cost);
+    if (values.venue !== undefined) cols.venue_id = resolveVenue(values.venue, ctx);
+    return cols;
+  }
+
+  function writeLinks(id: number, values: Values, ctx: WriteContext) {
+    if (values.organizer !== undefined) {
+      const ids = resolveOrganizers(values.organizer, ctx);
+      clearOrganizers.run(id);
+      ids.forEach((oid, i) => addOrganizer.run(id, oid, i));
+    }
+    if (values.categories !== undefined) terms.setEventTerms(id, 'category', terms.resolveRefs('category', values.categories as RefList, 'categories', ctx));
+    if (values.tags !== undefined) terms.setEventTerms(id, 'tag', terms.resolveRefs('tag', values.tags as RefList, 'tags', ctx));
+  }
+
+  function internalColumns(internals: EventInternals): Record<string, unknown> {
+    const cols: Record<string, unknown> = {};
+    if (internals.icsUid !== undefined) cols.ics_uid = internals.icsUid;
+    if (internals.parentId !== undefined) cols.parent_id = internals.parentId;
+    return cols;
+  }
+
+  return {
+    get(id: number): EventRow | undefined {
+      return byId.get(id);
+    },
+    getBySlug(slug: string): EventRow | undefined {
+      return bySlug.get(slug);
+    },
+    getByIcsUid(uid: string): EventRow | undefined {
+      return byUid.get(uid);
+    },
+    /** Creates an event and whatever it links to that does not exist yet. Call in a transaction. */
+    create(values: Values, ctx: WriteContext, internals: EventInternals = {}): number {
+      const id = registry.allocate('event');
+      const cols: Record<string, unknown> = { id, ...eventColumns(values, undefined, id, ctx), ...internalColumns(internals) };
+      const keys = Object.keys(cols);
+      stmt(`INSERT INTO events (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => cols[k]));
+      writeLinks(id, values, ctx);
+      return id;
+    },
+    /** Partial update: fields left out stay as they are (decisions page). Call in a transaction. */
+    update(id: number, values: Values, ctx: WriteContext, internals: EventInternals = {}): void {
+      const existing = byId.get(id)!;
+      const cols = { ...eventColumns(values, existing, id, ctx), ...internalColumns(internals) };
+      const keys = Object.keys(cols);
+      stmt(`UPDATE events SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
+      writeLinks(id, values, ctx);
+    },
+    trash(id: number, ctx: WriteContext): void {
+      this.update(id, { status: 'trash' }, ctx);
+    },
+    deleteForever(id: number): void {
+      deleteRow.run(id);
+    },
+    organizerIds(id: number): number[] {
+      return organizersOf.all(id).map((r) => r.organizer_id);
+    },
+    /** Organizers of many events, in their order. */
+    organizersFor(eventIds: number[]): Map<number, number[]> {
+      const out = new Map<number, number[]>();
+      if (eventIds.length === 0) return out;
+      const rows = stmt(
+        `SELECT event_id, organizer_id FROM event_organizers WHERE event_id IN (${eventIds.map(() => '?').join(',')}) ORDER BY event_id, position`,
+      ).all(...eventIds) as Array<{ event_id: number; organizer_id: number }>;
+      for (const r of rows) {
+        const list = out.get(r.event_id) ?? [];
+        list.push(r.organizer_id);
+        out.set(r.event_id, list);
+      }
+      return out;
+    },
+    list(q: EventListQuery): { rows: EventRow[]; total: number } {
+      const where: string[] = ['e.lang = ?', `e.status IN (${q.statuses.map(() => '?').join(',')})`];
+      const params: unknown[] = [q.lang, ...q.statuses];
+      const add = (sql: string, ...p: unknown[]) => {
+        where.push(sql);
+        params.push(...p);
+      };
+      if (q.include) add(`e.id IN (${q.include.map(() => '?').join(',')})`, ...q.include);
+      else {
+        if (q.startDate !== undefined) add('e.start_local >= ?', q.startDate);
+        if (q.endDate !== undefined) add('e.end_local <= ?', q.endDate);
+        if (q.startsAfter !== undefined) add('e.start_local >= ?', q.startsAfter);
+        if (q.startsBefore !== undefined) add('e.start_local <= ?', q.startsBefore);
+        if (q.endsAfter !== undefined) add('e.end_local >= ?', q.endsAfter);
+        if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
+      }
+      if (q.search !== undefined) {
+        for (const term of eventSearchTerms(q.search)) {
+          const p = likePattern(term);
+          add("(e.title LIKE ? ESCAPE '\\' OR e.excerpt LIKE ? ESCAPE '\\' OR e.content LIKE ? ESCAPE '\\')", p, p, p);
+        }
+      }
+      for (const [ids, taxonomy] of [
+        [q.categories, 'category'],
+        [q.tags, 'tag'],
+      ] as const) {
+        if (ids) add(`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = e.id AND et.term_id IN (${ids.map(() => '?').join(',')}))`, ...ids);
+        void taxonomy;
+      }
+      if (q.venues) add(`e.venue_id IN (${q.venues.map(() => '?').join(',')})`, ...q.venues);
+      if (q.organizers) {
+        add(`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (${q.organizers.map(() => '?').join(',')}))`, ...q.organizers);
+      }
+      if (q.featured !== undefined) add('e.featured = ?', q.featured ? 1 : 0);
+      if (q.postParent !== undefined) add('e.parent_id = ?', q.postParent);
+      let from = 'events e';
+      let order = q.include ? 'e.date_utc ASC, e.id ASC' : 'e.start_local ASC, e.id ASC';
+      if (q.geoloc || q.near) {
+        from = 'events e JOIN venues v ON v.id = e.venue_id';
+        add('v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL');
+      }
+      let select = 'e.*';
+      if (q.near) {
+        // A bounding box first lets SQLite skip the trigonometry for far venues.
+        const dLat = q.near.radiusKm / 111.2;
+        const cosLat = Math.max(Math.cos((q.near.lat * Math.PI) / 180), 0.01);
+        const dLng = Math.min(180, q.near.radiusKm / (111.32 * cosLat));
+        add('v.geo_lat BETWEEN ? AND ?', q.near.lat - dLat, q.near.lat + dLat);
+        if (q.near.lng - dLng >= -180 && q.near.lng + dLng <= 180) add('v.geo_lng BETWEEN ? AND ?', q.near.lng - dLng, q.near.lng + dLng);
+        add('distance_km(v.geo_lat, v.geo_lng, ?, ?) <= ?', q.near.lat, q.near.lng, q.near.radiusKm);
+        select = 'e.*, distance_km(v.geo_lat, v.geo_lng, ?, ?) AS distance';
+        order = `distance ASC, ${order}`;
+      }
+      const whereSql = where.join(' AND ');
+      const total = (stmt(`SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`).get(...params) as { n: number }).n;
+      const selectParams = q.near ? [q.near.lat, q.near.lng] : [];
+      const rows = stmt(`SELECT ${select} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+        ...selectParams,
+        ...params,
+        q.perPage,
+        (q.page - 1) * q.perPage,
+      ) as EventRow[];
+      return { rows, total };
+    },
+  };
+}
+
+export type EventStore = ReturnType<typeof createEventStore>;

@@ -1,0 +1,39 @@
+/**
+ * The calendar store: every read and write of calendar data goes through here. It knows nothing
+ * of HTTP; the routes, the importers and the CLI all call it.
+ */
+import type { DB } from './db';
+import { createPostRegistry } from './posts';
+import { createImageStore } from './images';
+import { createPostFieldWriter } from './post-fields';
+import { createLinkedPostStore } from './linked-posts';
+import { createTermStore } from './terms';
+import { createEventStore } from './events';
+import { createSettingsStore } from './settings';
+
+export function createStore(db: DB) {
+  const registry = createPostRegistry(db);
+  const images = createImageStore(db, registry);
+  const writer = createPostFieldWriter(db, registry, images);
+  const venues = createLinkedPostStore('venue', db, registry, writer);
+  const organizers = createLinkedPostStore('organizer', db, registry, writer);
+  const terms = createTermStore(db);
+  const events = createEventStore(db, registry, writer, venues, organizers, terms);
+  const settings = createSettingsStore(db);
+  return {
+    db,
+    registry,
+    images,
+    venues,
+    organizers,
+    terms,
+    events,
+    settings,
+    /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
+    write<T>(fn: () => T): T {
+      return db.transaction(fn).immediate();
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;

@@ -1,0 +1,198 @@
+/**
+ * Venues and organizers: the records an event links to. Both are posts with a handful of plain
+ * fields, so one implementation serves both, driven by their field declarations.
+ */
+import { venueFields, organizerFields, plainColumns } from '../../../shared/schema/resources';
+import type { FieldSet } from '../../../shared/schema/resources';
+import type { Language } from '../../../shared/i18n/languages';
+import type { PostStatus } from '../../../shared/schema/kinds';
+import { statementCache, type DB } from './db';
+import { TABLE, type PostRow, type PostRegistry, type Viewer } from './posts';
+import type { PostFieldWriter, Values, WriteContext } from './post-fields';
+import { formatLocal } from '../../../shared/dates/format';
+import { DateTime } from 'luxon';
+
+export type LinkedKind = 'venue' | 'organizer';
+
+export interface VenueRow extends PostRow {
+  address: string;
+  city: string;
+  country: string;
+  province: string;
+  state: string;
+  zip: string;
+  phone: string;
+  stateprovince: string;
+  website: string;
+  show_map: number;
+  show_map_link: number;
+  geo_lat: number | null;
+  geo_lng: number | null;
+}
+
+export interface OrganizerRow extends PostRow {
+  phone: string;
+  website: string;
+  email: string;
+}
+
+export type LinkedRow = VenueRow | OrganizerRow;
+
+export interface LinkedListQuery {
+  lang: Language;
+  statuses: PostStatus[];
+  page: number;
+  perPage: number;
+  search?: string;
+  event?: number;
+  hasEvents?: boolean;
+  onlyWithUpcoming?: boolean;
+}
+
+export const FIELDS: Record<LinkedKind, FieldSet> = { venue: venueFields, organizer: organizerFields };
+
+/** Fields a venue/organizer search looks in (reference §4.2). */
+const SEARCH_COLUMNS: Record<LinkedKind, string[]> = {
+  venue: ['title', 'content', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
+  organizer: ['title', 'content', 'excerpt', 'phone', 'email', 'website'],
+};
+
+/** `%`, `_` and `\` are literal in user search text. */
+export function likePattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Words of a venue/organizer search: runs of letters, digits and `-`. */
+export function searchWords(search: string): string[] {
+  return search.split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
+}
+
+export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRegistry, writer: PostFieldWriter) {
+  const table = TABLE[kind];
+  const fields = FIELDS[kind];
+  const stmt = statementCache(db);
+  const byId = db.prepare<[number], LinkedRow>(`SELECT * FROM ${table} WHERE id = ?`);
+  const bySlug = db.prepare<[string], LinkedRow>(`SELECT * FROM ${table} WHERE slug = ?`);
+  const unlinkVenue = db.prepare('UPDATE events SET venue_id = NULL WHERE venue_id = ?');
+  const unlinkOrganizer = db.prepare('DELETE FROM event_organizers WHERE organizer_id = ?');
+  const deleteRow = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
+  const dedupeColumns = plainColumns(fields).filter(([, c]) => c !== 'status' && c !== 'author');
+
+  function insert(cols: Record<string, unknown>) {
+    const keys = Object.keys(cols);
+    stmt(`INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => cols[k]));
+  }
+
+  function updateColumns(id: number, cols: Record<string, unknown>) {
+    const keys = Object.keys(cols);
+    if (keys.length === 0) return;
+    stmt(`UPDATE ${table} SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
+  }
+
+  /** An existing record (same language, not trashed) whose supplied fields all match, ignoring case. */
+  function findDuplicate(values: Values, lang: Language): number | undefined {
+    const where: string[] = ['lang = ?', "status != 'trash'"];
+    const params: unknown[] = [lang];
+    for (const [field, column] of dedupeColumns) {
+      if (!(field in values)) continue;
+      const v = values[field];
+      if (typeof v === 'string') {
+        where.push(`lower(trim(${column})) = lower(trim(?))`);
+        params.push(v);
+      } else if (v === null) {
+        where.push(`${column} IS NULL`);
+      } else {
+        where.push(`${column} = ?`);
+        params.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+      }
+    }
+    const row = stmt(`SELECT id FROM ${table} WHERE ${where.join(' AND ')} ORDER BY id LIMIT 1`).get(...params) as { id: number } | undefined;
+    return row?.id;
+  }
+
+  return {
+    kind,
+    get(id: number): LinkedRow | undefined {
+      return byId.get(id);
+    },
+    getBySlug(slug: string): LinkedRow | undefined {
+      return bySlug.get(slug);
+    },
+    /**
+     * Creates a record, or returns an identical one that already exists (the original's
+     * duplicate avoidance, reference §5.7). Call inside a write transaction.
+     */
+    create(values: Values, ctx: WriteContext): { id: number; reused: boolean } {
+      const dup = findDuplicate(values, ctx.lang);
+      if (dup !== undefined) return { id: dup, reused: true };
+      const id = registry.allocate(kind);
+      insert({ id, ...writer.columns(kind, fields, values, id, ctx.siteZone, ctx) });
+      return { id, reused: false };
+    },
+    update(id: number, values: Values, ctx: WriteContext): void {
+      const existing = byId.get(id)!;
+      const cols = writer.columns(kind, fields, values, id, ctx.siteZone, ctx, existing);
+      updateColumns(id, cols);
+      if (cols.status === 'trash' && existing.status !== 'trash') this.unlink(id);
+    },
+    /** Trashing unlinks the record from its events (only this one: reference correction 12). */
+    trash(id: number, ctx: WriteContext): void {
+      const existing = byId.get(id)!;
+      updateColumns(id, writer.columns(kind, fields, { status: 'trash' }, id, ctx.siteZone, ctx, existing));
+      this.unlink(id);
+    },
+    unlink(id: number): void {
+      (kind === 'venue' ? unlinkVenue : unlinkOrganizer).run(id);
+    },
+    deleteForever(id: number): void {
+      this.unlink(id);
+      deleteRow.run(id);
+    },
+    byIds(ids: number[]): Map<number, LinkedRow> {
+      const out = new Map<number, LinkedRow>();
+      if (ids.length === 0) return out;
+      const rows = stmt(`SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as LinkedRow[];
+      for (const r of rows) out.set(r.id, r);
+      return out;
+    },
+    list(q: LinkedListQuery, viewer: Viewer, now: Date): { rows: LinkedRow[]; total: number } {
+      const where: string[] = ['t.lang = ?', `t.status IN (${q.statuses.map(() => '?').join(',')})`];
+      const params: unknown[] = [q.lang, ...q.statuses];
+      if (q.search !== undefined) {
+        const words = searchWords(q.search);
+        if (words.length === 0) where.push('0');
+        else {
+          const perColumn = SEARCH_COLUMNS[kind].map((c) => `(${words.map(() => `t.${c} LIKE ? ESCAPE '\\'`).join(' AND ')})`);
+          where.push(`(${perColumn.join(' OR ')})`);
+          for (let i = 0; i < SEARCH_COLUMNS[kind].length; i++) params.push(...words.map(likePattern));
+        }
+      }
+      const linkedEvents =
+        kind === 'venue'
+          ? 'SELECT 1 FROM events e WHERE e.venue_id = t.id'
+          : 'SELECT 1 FROM event_organizers eo JOIN events e ON e.id = eo.event_id WHERE eo.organizer_id = t.id';
+      if (q.event !== undefined) {
+        where.push(`EXISTS (${linkedEvents} AND e.id = ?)`);
+        params.push(q.event);
+      }
+      if (q.hasEvents !== undefined) {
+        where.push(`${q.hasEvents ? '' : 'NOT '}EXISTS (${linkedEvents} AND e.status NOT IN ('draft', 'pending', 'trash'))`);
+      }
+      if (q.onlyWithUpcoming) {
+        const visible = viewer.canEdit ? "e.status != 'trash'" : "e.status = 'publish'";
+        where.push(`EXISTS (${linkedEvents} AND ${visible} AND e.start_utc >= ?)`);
+        params.push(formatLocal(DateTime.fromJSDate(now, { zone: 'UTC' })));
+      }
+      const whereSql = where.join(' AND ');
+      const total = (stmt(`SELECT count(*) AS n FROM ${table} t WHERE ${whereSql}`).get(...params) as { n: number }).n;
+      const rows = stmt(`SELECT t.* FROM ${table} t WHERE ${whereSql} ORDER BY t.date_utc DESC, t.id DESC LIMIT ? OFFSET ?`).all(
+        ...params,
+        q.perPage,
+        (q.page - 1) * q.perPage,
+      ) as LinkedRow[];
+      return { rows, total };
+    },
+  };
+}
+
+export type LinkedPostStore = ReturnType<typeof createLinkedPostStore>;

@@ -1,0 +1,154 @@
+/**
+ * Schema versions. Each migration runs once, in order, inside a transaction, and moves
+ * `PRAGMA user_version` to its number. Never edit a migration that has shipped: add a new one.
+ *
+ * Events, venues, organizers and images share one id space (the `posts` registry) as they do in the
+ * original, where they are all posts: an id tells what kind of record it is, so the API can answer
+ * "that id is not an event" (400) apart from "no such id" (404).
+ */
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}
+
+const postColumns = `
+  id INTEGER PRIMARY KEY REFERENCES posts(id),
+  lang TEXT NOT NULL DEFAULT 'en',
+  status TEXT NOT NULL DEFAULT 'publish',
+  status_before_trash TEXT,
+  author INTEGER NOT NULL DEFAULT 1 REFERENCES users(id),
+  slug TEXT NOT NULL UNIQUE,
+  title TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL DEFAULT '',
+  excerpt TEXT NOT NULL DEFAULT '',
+  date_local TEXT NOT NULL,
+  date_utc TEXT NOT NULL,
+  modified_local TEXT NOT NULL,
+  modified_utc TEXT NOT NULL,
+  image_id INTEGER REFERENCES images(id) ON DELETE SET NULL,
+  translation_group INTEGER NOT NULL`;
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    up(db) {
+      db.exec(`
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+        CREATE TABLE users (
+          id INTEGER PRIMARY KEY,
+          login TEXT NOT NULL UNIQUE,
+          display_name TEXT NOT NULL,
+          role TEXT NOT NULL DEFAULT 'administrator'
+        );
+        INSERT INTO users (id, login, display_name, role) VALUES (1, 'owner', 'Owner', 'administrator');
+
+        CREATE TABLE posts (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          type TEXT NOT NULL CHECK (type IN ('event', 'venue', 'organizer', 'image'))
+        );
+
+        CREATE TABLE images (
+          id INTEGER PRIMARY KEY REFERENCES posts(id),
+          url TEXT NOT NULL UNIQUE,
+          extension TEXT NOT NULL DEFAULT '',
+          width INTEGER,
+          height INTEGER,
+          filesize INTEGER,
+          mime TEXT NOT NULL DEFAULT ''
+        );
+
+        CREATE TABLE venues (${postColumns},
+          address TEXT NOT NULL DEFAULT '',
+          city TEXT NOT NULL DEFAULT '',
+          country TEXT NOT NULL DEFAULT '',
+          province TEXT NOT NULL DEFAULT '',
+          state TEXT NOT NULL DEFAULT '',
+          zip TEXT NOT NULL DEFAULT '',
+          phone TEXT NOT NULL DEFAULT '',
+          stateprovince TEXT NOT NULL DEFAULT '',
+          website TEXT NOT NULL DEFAULT '',
+          show_map INTEGER NOT NULL DEFAULT 1,
+          show_map_link INTEGER NOT NULL DEFAULT 1,
+          geo_lat REAL,
+          geo_lng REAL
+        );
+        CREATE INDEX venues_lang_date ON venues (lang, date_utc DESC, id DESC);
+        CREATE INDEX venues_translation ON venues (translation_group);
+
+        CREATE TABLE organizers (${postColumns},
+          phone TEXT NOT NULL DEFAULT '',
+          website TEXT NOT NULL DEFAULT '',
+          email TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX organizers_lang_date ON organizers (lang, date_utc DESC, id DESC);
+        CREATE INDEX organizers_translation ON organizers (translation_group);
+
+        CREATE TABLE events (${postColumns},
+          parent_id INTEGER REFERENCES events(id) ON DELETE SET NULL,
+          start_local TEXT NOT NULL,
+          end_local TEXT NOT NULL,
+          start_utc TEXT NOT NULL,
+          end_utc TEXT NOT NULL,
+          timezone TEXT NOT NULL,
+          all_day INTEGER NOT NULL DEFAULT 0,
+          cost TEXT NOT NULL DEFAULT '[]',
+          currency_symbol TEXT NOT NULL DEFAULT '',
+          currency_code TEXT NOT NULL DEFAULT '',
+          currency_position TEXT NOT NULL DEFAULT '',
+          website TEXT,
+          show_map INTEGER NOT NULL DEFAULT 0,
+          show_map_link INTEGER NOT NULL DEFAULT 0,
+          hide_from_listings INTEGER NOT NULL DEFAULT 0,
+          sticky INTEGER NOT NULL DEFAULT 0,
+          featured INTEGER NOT NULL DEFAULT 0,
+          venue_id INTEGER REFERENCES venues(id) ON DELETE SET NULL,
+          ics_uid TEXT
+        );
+        -- The default list: one language, ordered by start, windowed on start.
+        CREATE INDEX events_lang_start ON events (lang, start_local, id);
+        CREATE INDEX events_venue ON events (venue_id);
+        CREATE INDEX events_parent ON events (parent_id);
+        CREATE INDEX events_translation ON events (translation_group);
+        CREATE INDEX events_ics_uid ON events (ics_uid) WHERE ics_uid IS NOT NULL;
+
+        CREATE TABLE event_organizers (
+          event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+          organizer_id INTEGER NOT NULL REFERENCES organizers(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          PRIMARY KEY (event_id, organizer_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX event_organizers_organizer ON event_organizers (organizer_id, event_id);
+
+        CREATE TABLE terms (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          taxonomy TEXT NOT NULL CHECK (taxonomy IN ('category', 'tag')),
+          lang TEXT NOT NULL DEFAULT 'en',
+          name TEXT NOT NULL,
+          slug TEXT NOT NULL,
+          description TEXT NOT NULL DEFAULT '',
+          parent INTEGER NOT NULL DEFAULT 0,
+          translation_group INTEGER NOT NULL,
+          UNIQUE (taxonomy, slug)
+        );
+        CREATE INDEX terms_lang_name ON terms (taxonomy, lang, name COLLATE NOCASE);
+        CREATE INDEX terms_parent ON terms (taxonomy, parent);
+        CREATE INDEX terms_translation ON terms (translation_group);
+
+        CREATE TABLE event_terms (
+          event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+          term_id INTEGER NOT NULL REFERENCES terms(id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          PRIMARY KEY (event_id, term_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX event_terms_term ON event_terms (term_id, event_id);
+      `);
+    },
+  },
+];
+
+export const LATEST_VERSION = migrations[migrations.length - 1].version;

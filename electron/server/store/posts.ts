@@ -1,0 +1,115 @@
+/**
+ * What events, venues and organizers have in common: one id space, slugs unique per kind,
+ * publication dates, translation groups, trash, and who may see which status.
+ */
+import type { DB, Stmt } from './db';
+import type { Language } from '../../../shared/i18n/languages';
+import type { PostStatus } from '../../../shared/schema/kinds';
+import { invalidParam } from '../errors';
+
+export type PostKind = 'event' | 'venue' | 'organizer';
+export const TABLE: Record<PostKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers' };
+
+/** Who is asking. A token holder is the owner (the original's administrator). */
+export interface Viewer {
+  canEdit: boolean;
+}
+
+/** Statuses a viewer sees when a list is not filtered by status (reference §6). */
+export function defaultStatuses(viewer: Viewer): PostStatus[] {
+  return viewer.canEdit ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
+}
+
+/** The columns every post table has, as stored. */
+export interface PostRow {
+  id: number;
+  lang: Language;
+  status: PostStatus;
+  status_before_trash: PostStatus | null;
+  author: number;
+  slug: string;
+  title: string;
+  content: string;
+  excerpt: string;
+  date_local: string;
+  date_utc: string;
+  modified_local: string;
+  modified_utc: string;
+  image_id: number | null;
+  translation_group: number;
+}
+
+/** Lower-case, accent-free, dash-separated: the slug WordPress would make from a title. */
+export function slugify(text: string): string {
+  return text
+    .replace(/<[^>]*>/g, '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&[a-z0-9#]+;/g, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 190);
+}
+
+export function createPostRegistry(db: DB) {
+  const insertPost = db.prepare<[string]>('INSERT INTO posts (type) VALUES (?)');
+  const typeOf = db.prepare<[number], { type: string }>('SELECT type FROM posts WHERE id = ?');
+  const slugTaken: Record<PostKind, Stmt> = {
+    event: db.prepare<unknown[]>('SELECT id FROM events WHERE slug = ?'),
+    venue: db.prepare<unknown[]>('SELECT id FROM venues WHERE slug = ?'),
+    organizer: db.prepare<unknown[]>('SELECT id FROM organizers WHERE slug = ?'),
+  };
+  const groupOf: Record<PostKind, Stmt> = {
+    event: db.prepare<unknown[]>('SELECT lang, translation_group AS grp FROM events WHERE id = ?'),
+    venue: db.prepare<unknown[]>('SELECT lang, translation_group AS grp FROM venues WHERE id = ?'),
+    organizer: db.prepare<unknown[]>('SELECT lang, translation_group AS grp FROM organizers WHERE id = ?'),
+  };
+  const groupHasLang: Record<PostKind, Stmt> = {
+    event: db.prepare<unknown[]>('SELECT id FROM events WHERE translation_group = ? AND lang = ? AND id != ?'),
+    venue: db.prepare<unknown[]>('SELECT id FROM venues WHERE translation_group = ? AND lang = ? AND id != ?'),
+    organizer: db.prepare<unknown[]>('SELECT id FROM organizers WHERE translation_group = ? AND lang = ? AND id != ?'),
+  };
+  const translationsOf: Record<PostKind, Stmt> = {
+    event: db.prepare<unknown[]>('SELECT id, lang FROM events WHERE translation_group = ? AND id != ? ORDER BY id'),
+    venue: db.prepare<unknown[]>('SELECT id, lang FROM venues WHERE translation_group = ? AND id != ? ORDER BY id'),
+    organizer: db.prepare<unknown[]>('SELECT id, lang FROM organizers WHERE translation_group = ? AND id != ? ORDER BY id'),
+  };
+
+  return {
+    allocate(kind: PostKind | 'image'): number {
+      return Number(insertPost.run(kind).lastInsertRowid);
+    },
+    kindOf(id: number): string | undefined {
+      return typeOf.get(id)?.type;
+    },
+    /** A slug free in this kind: the wanted one, or it with -2, -3… appended. */
+    uniqueSlug(kind: PostKind, wanted: string, selfId: number): string {
+      const base = slugify(wanted) || String(selfId);
+      let slug = base;
+      for (let n = 2; ; n++) {
+        const row = slugTaken[kind].get(slug) as { id: number } | undefined;
+        if (!row || row.id === selfId) return slug;
+        slug = `${base}-${n}`;
+      }
+    },
+    /**
+     * The translation group a record joins when it says it translates `of`: that record must be
+     * of the same kind, in another language, with no other record of this language in its group.
+     */
+    translationGroup(kind: PostKind, of: number, lang: Language, selfId: number): number {
+      const target = groupOf[kind].get(of) as { lang: string; grp: number } | undefined;
+      if (!target || target.lang === lang || groupHasLang[kind].get(target.grp, lang, selfId)) {
+        throw invalidParam('translation_of', 'invalid_translation');
+      }
+      return target.grp;
+    },
+    translations(kind: PostKind, group: number, selfId: number): Record<string, number> {
+      const out: Record<string, number> = {};
+      for (const r of translationsOf[kind].all(group, selfId) as { id: number; lang: string }[]) out[r.lang] = r.id;
+      return out;
+    },
+  };
+}
+
+export type PostRegistry = ReturnType<typeof createPostRegistry>;

@@ -1,0 +1,258 @@
+/**
+ * The records the cal/events/v1 API returns, declared once.
+ *
+ * The server's serialisers are typed by these, the renderer reads them, the `/doc` route turns them
+ * into OpenAPI component schemas, and the tests check live responses against them key by key.
+ * Shapes follow the original API (reference §7): `author` is a string, `*_details` hold zero-padded
+ * strings, venue is an object or `[]`, organizer is always a list.
+ */
+import { z } from 'zod';
+
+export const DateDetails = z
+  .object({
+    year: z.string(),
+    month: z.string(),
+    day: z.string(),
+    hour: z.string(),
+    minutes: z.string(),
+    seconds: z.string(),
+  })
+  .strict()
+  .meta({ id: 'DateDetails', description: 'A date split into zero-padded string parts.' });
+export type DateDetails = z.infer<typeof DateDetails>;
+
+export const ImageSize = z
+  .object({
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    'mime-type': z.string().optional(),
+    filesize: z.number().int().optional(),
+    url: z.string(),
+  })
+  .meta({ id: 'ImageSize' });
+
+export const Image = z
+  .object({
+    url: z.string(),
+    id: z.number().int().optional(),
+    extension: z.string().optional(),
+    width: z.number().int().optional(),
+    height: z.number().int().optional(),
+    filesize: z.number().int().optional(),
+    sizes: z.record(z.string(), ImageSize).optional(),
+  })
+  .strict()
+  .meta({ id: 'Image', description: 'Featured image; `false` when the record has none.' });
+export type Image = z.infer<typeof Image>;
+
+export const CostDetails = z
+  .object({
+    currency_symbol: z.string(),
+    currency_code: z.string(),
+    currency_position: z.enum(['prefix', 'postfix', '']),
+    values: z.array(z.string()),
+  })
+  .strict()
+  .meta({ id: 'CostDetails' });
+export type CostDetails = z.infer<typeof CostDetails>;
+
+const TermUrls = z
+  .object({ self: z.string(), collection: z.string(), up: z.string().optional() })
+  .strict();
+
+/** A category or tag as the term endpoints return it (reference §7.4a). */
+export const Term = z
+  .object({
+    id: z.number().int(),
+    count: z.number().int(),
+    description: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    taxonomy: z.string(),
+    parent: z.number().int().optional(),
+    meta: z.array(z.never()),
+    url: z.string(),
+    urls: TermUrls,
+    i18n_language: z.string(),
+    translations: z.record(z.string(), z.number().int()),
+  })
+  .strict()
+  .meta({ id: 'Term', description: 'An event category or tag.' });
+export type Term = z.infer<typeof Term>;
+
+/** A category or tag as embedded in an event (reference §7.4b). */
+export const EmbeddedTerm = z
+  .object({
+    name: z.string(),
+    slug: z.string(),
+    term_group: z.number().int(),
+    term_taxonomy_id: z.number().int(),
+    taxonomy: z.string(),
+    description: z.string(),
+    parent: z.number().int(),
+    count: z.number().int(),
+    filter: z.literal('raw'),
+    id: z.number().int(),
+    urls: TermUrls,
+  })
+  .strict()
+  .meta({ id: 'EmbeddedTerm' });
+export type EmbeddedTerm = z.infer<typeof EmbeddedTerm>;
+
+const postHeader = {
+  id: z.number().int(),
+  author: z.string().optional(),
+  status: z.string(),
+  date: z.string(),
+  date_utc: z.string(),
+  modified: z.string(),
+  modified_utc: z.string(),
+  url: z.string(),
+};
+
+const globalIds = {
+  global_id: z.string(),
+  global_id_lineage: z.array(z.string()),
+};
+
+/** Almanac additions: the record's language and its translations (language code → id). */
+const languageKeys = {
+  i18n_language: z.string(),
+  translations: z.record(z.string(), z.number().int()),
+};
+
+/**
+ * Venue. Falsy values are dropped from the output as in the original, so nearly every key is
+ * optional; `show_map`, `show_map_link` and the global ids are always present.
+ */
+export const Venue = z
+  .object({
+    ...postHeader,
+    venue: z.string().optional(),
+    description: z.string().optional(),
+    excerpt: z.string().optional(),
+    slug: z.string().optional(),
+    image: Image.optional(),
+    address: z.string().optional(),
+    city: z.string().optional(),
+    country: z.string().optional(),
+    province: z.string().optional(),
+    state: z.string().optional(),
+    zip: z.string().optional(),
+    phone: z.string().optional(),
+    website: z.string().optional(),
+    stateprovince: z.string().optional(),
+    geo_lat: z.number().optional(),
+    geo_lng: z.number().optional(),
+    json_ld: z.record(z.string(), z.unknown()).optional(),
+    show_map: z.boolean(),
+    show_map_link: z.boolean(),
+    ...globalIds,
+    ...languageKeys,
+  })
+  .strict()
+  .meta({ id: 'Venue', description: 'A place where events happen.' });
+export type Venue = z.infer<typeof Venue>;
+
+export const Organizer = z
+  .object({
+    ...postHeader,
+    organizer: z.string().optional(),
+    description: z.string().optional(),
+    excerpt: z.string().optional(),
+    slug: z.string().optional(),
+    image: Image.optional(),
+    phone: z.string().optional(),
+    website: z.string().optional(),
+    email: z.string().optional(),
+    json_ld: z.record(z.string(), z.unknown()).optional(),
+    ...globalIds,
+    ...languageKeys,
+  })
+  .strict()
+  .meta({ id: 'Organizer', description: 'A person or group that organizes events.' });
+export type Organizer = z.infer<typeof Organizer>;
+
+export const Event = z
+  .object({
+    id: z.number().int(),
+    ...globalIds,
+    author: z.string(),
+    status: z.string(),
+    date: z.string(),
+    date_utc: z.string(),
+    modified: z.string(),
+    modified_utc: z.string(),
+    url: z.string(),
+    rest_url: z.string(),
+    title: z.string(),
+    description: z.string(),
+    excerpt: z.string(),
+    slug: z.string(),
+    image: z.union([Image, z.literal(false)]),
+    all_day: z.boolean(),
+    start_date: z.string(),
+    start_date_details: DateDetails,
+    end_date: z.string(),
+    end_date_details: DateDetails,
+    utc_start_date: z.string(),
+    utc_start_date_details: DateDetails,
+    utc_end_date: z.string(),
+    utc_end_date_details: DateDetails,
+    timezone: z.string(),
+    timezone_abbr: z.string(),
+    cost: z.string(),
+    cost_details: CostDetails,
+    website: z.string(),
+    show_map: z.boolean(),
+    show_map_link: z.boolean(),
+    hide_from_listings: z.boolean(),
+    sticky: z.boolean(),
+    featured: z.boolean(),
+    categories: z.array(EmbeddedTerm),
+    tags: z.array(EmbeddedTerm),
+    venue: z.union([Venue, z.tuple([])]),
+    organizer: z.array(Organizer),
+    custom_fields: z.union([z.record(z.string(), z.unknown()), z.tuple([])]),
+    ...languageKeys,
+    json_ld: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict()
+  .meta({ id: 'Event', description: 'A calendar event.' });
+export type Event = z.infer<typeof Event>;
+
+/** The error body every failure uses. */
+export const ApiErrorBody = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    data: z
+      .object({
+        status: z.number().int(),
+        params: z.union([z.array(z.string()), z.record(z.string(), z.string())]).optional(),
+        details: z.union([z.record(z.string(), z.unknown()), z.tuple([])]).optional(),
+        term_id: z.number().int().optional(),
+      })
+      .passthrough(),
+  })
+  .meta({ id: 'Error', description: 'Error body: a stable code, a message in the request language, the HTTP status.' });
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+const listEnvelope = {
+  rest_url: z.string(),
+  next_rest_url: z.string().optional(),
+  previous_rest_url: z.string().optional(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+};
+
+export const EventList = z.object({ events: z.array(Event), ...listEnvelope }).strict();
+export const VenueList = z.object({ venues: z.array(Venue), ...listEnvelope }).strict();
+export const OrganizerList = z.object({ organizers: z.array(Organizer), ...listEnvelope }).strict();
+export const CategoryList = z.object({ categories: z.array(Term), ...listEnvelope }).strict();
+export const TagList = z.object({ tags: z.array(Term), ...listEnvelope }).strict();
+export type EventList = z.infer<typeof EventList>;
+export type VenueList = z.infer<typeof VenueList>;
+export type OrganizerList = z.infer<typeof OrganizerList>;
+export type CategoryList = z.infer<typeof CategoryList>;
+export type TagList = z.infer<typeof TagList>;

@@ -1,0 +1,337 @@
+/**
+ * Field kinds: what a body field or query parameter may hold.
+ *
+ * Each kind is declared once with three faces: a zod schema that validates and normalises a raw
+ * request value, the OpenAPI type that `/doc` publishes, and the form input the renderer draws.
+ * Issues carry a message key (see shared/i18n/messages.ts) so the error text can be given in the
+ * request's language while the check itself stays here.
+ */
+import { z } from 'zod';
+import { isValidTimeZone } from '../dates/zones';
+import { looksLikeDate } from '../dates/parse';
+
+export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+export type PostStatus = (typeof STATUSES)[number];
+
+/** Longest accepted single-line value; longer input is refused rather than stored. */
+export const MAX_LINE = 1000;
+/** Longest accepted free text (description, excerpt); the 1 MB body limit applies as well. */
+export const MAX_TEXT = 200_000;
+
+type FormInput =
+  | 'text'
+  | 'textarea'
+  | 'checkbox'
+  | 'number'
+  | 'datetime'
+  | 'url'
+  | 'email'
+  | 'tel'
+  | 'timezone'
+  | 'select'
+  | 'terms'
+  | 'venue'
+  | 'organizers'
+  | 'image'
+  | 'cost'
+  | 'hidden';
+
+export interface OpenApiType {
+  type: 'string' | 'integer' | 'boolean' | 'number' | 'array' | 'object';
+  format?: string;
+  enum?: readonly string[];
+  items?: OpenApiType;
+  oneOf?: OpenApiType[];
+}
+
+export interface Kind<T = unknown> {
+  schema: z.ZodType<T>;
+  openapi: OpenApiType;
+  input: FormInput;
+}
+
+const fail = (ctx: z.RefinementCtx, key: string) => {
+  ctx.addIssue({ code: 'custom', message: key });
+  return z.NEVER;
+};
+
+function checkText(value: string, ctx: z.RefinementCtx, max: number): string {
+  if (value.includes('\u0000')) return fail(ctx, 'invalid_nul');
+  if (value.length > max) return fail(ctx, 'invalid_too_long');
+  return value;
+}
+
+/** A single line of text. `nonEmpty` refuses "" (the original does so for names and titles). */
+export const text = (opts: { nonEmpty?: boolean; max?: number } = {}): Kind<string> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v === 'number' && Number.isFinite(v)) v = String(v);
+    if (typeof v !== 'string') return fail(ctx, 'invalid_string');
+    if (opts.nonEmpty && v.trim() === '') return fail(ctx, 'invalid_empty');
+    return checkText(v, ctx, opts.max ?? MAX_LINE);
+  }),
+  openapi: { type: 'string' },
+  input: 'text',
+});
+
+export const longText = (opts: { nonEmpty?: boolean } = {}): Kind<string> => ({
+  ...text({ ...opts, max: MAX_TEXT }),
+  input: 'textarea',
+});
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);
+
+export function toBoolean(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === 0) return v === 1;
+  if (typeof v === 'string') {
+    const w = v.trim().toLowerCase();
+    if (TRUE_WORDS.has(w)) return true;
+    if (FALSE_WORDS.has(w)) return false;
+  }
+  return undefined;
+}
+
+export const boolean = (): Kind<boolean> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    const b = toBoolean(v);
+    return b === undefined ? fail(ctx, 'invalid_boolean') : b;
+  }),
+  openapi: { type: 'boolean' },
+  input: 'checkbox',
+});
+
+export function toInteger(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  if (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v)) return Number(v);
+  return undefined;
+}
+
+export const integer = (opts: { min?: number } = {}): Kind<number> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    const n = toInteger(v);
+    if (n === undefined) return fail(ctx, 'invalid_integer');
+    if (opts.min !== undefined && n < opts.min) return fail(ctx, 'invalid_integer');
+    return n;
+  }),
+  openapi: { type: 'integer' },
+  input: 'number',
+});
+
+export const number = (opts: { min: number; max: number }): Kind<number | null> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (v === '') return null; // an empty value clears the coordinate
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (!Number.isFinite(n) || n < opts.min || n > opts.max) return fail(ctx, 'invalid_number');
+    return n;
+  }),
+  openapi: { type: 'number' },
+  input: 'number',
+});
+
+/** A date: a unix timestamp (number or numeric string) or text in a form strtotime knows. */
+export const dateTime = (opts: { nonEmpty?: boolean } = {}): Kind<string | number> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v !== 'string') return fail(ctx, 'invalid_date');
+    if (v.trim() === '') return opts.nonEmpty ? fail(ctx, 'invalid_date') : '';
+    if (v.length > 100 || !looksLikeDate(v)) return fail(ctx, 'invalid_date');
+    return v;
+  }),
+  openapi: { type: 'string', format: 'date-time' },
+  input: 'datetime',
+});
+
+const URL_SCHEMES = new Set(['http:', 'https:']);
+
+export function isAbsoluteUrl(v: string, schemes: Set<string> = URL_SCHEMES): boolean {
+  if (/\s/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return schemes.has(u.protocol) && (u.protocol === 'file:' || u.hostname !== '');
+  } catch {
+    return false;
+  }
+}
+
+/** A web address, or "" to clear it. */
+export const url = (): Kind<string> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v !== 'string') return fail(ctx, 'invalid_url');
+    const s = v.trim();
+    if (s === '') return '';
+    if (s.length > 2048 || !isAbsoluteUrl(s)) return fail(ctx, 'invalid_url');
+    return s;
+  }),
+  openapi: { type: 'string', format: 'uri' },
+  input: 'url',
+});
+
+export const email = (): Kind<string> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v !== 'string') return fail(ctx, 'invalid_email');
+    const s = v.trim();
+    if (s === '') return '';
+    if (s.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s)) return fail(ctx, 'invalid_email');
+    return s;
+  }),
+  openapi: { type: 'string', format: 'email' },
+  input: 'email',
+});
+
+/** An IANA zone id (`Europe/Lisbon`), `UTC`, or a fixed offset (`UTC+2`); "" means the site's. */
+export const timezone = (): Kind<string> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v !== 'string') return fail(ctx, 'invalid_timezone');
+    const s = v.trim();
+    if (s === '') return '';
+    if (!isValidTimeZone(s)) return fail(ctx, 'invalid_timezone');
+    return s;
+  }),
+  openapi: { type: 'string' },
+  input: 'timezone',
+});
+
+export const status = (): Kind<PostStatus> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v !== 'string' || !(STATUSES as readonly string[]).includes(v)) return fail(ctx, 'invalid_status');
+    return v as PostStatus;
+  }),
+  openapi: { type: 'string', enum: STATUSES },
+  input: 'select',
+});
+
+const IMAGE_SCHEMES = new Set(['http:', 'https:', 'file:']);
+
+/** An image: the id of an image already known, or an absolute http/https/file URL; "" clears. */
+export type ImageInput = { id: number } | { url: string } | null;
+export const image = (): Kind<ImageInput> => ({
+  schema: z.unknown().transform((v, ctx): ImageInput => {
+    if (v === '' || v === false || v === 0 || v === '0') return null;
+    const id = toInteger(v);
+    if (id !== undefined) return id > 0 ? { id } : fail(ctx, 'invalid_image');
+    if (typeof v === 'string' && v.length <= 2048 && isAbsoluteUrl(v.trim(), IMAGE_SCHEMES)) return { url: v.trim() };
+    return fail(ctx, 'invalid_image');
+  }),
+  openapi: { type: 'string', description: 'Image id or absolute http, https or file URL' } as OpenApiType,
+  input: 'image',
+});
+
+/** A cost: one value or a list of values, each text such as `20`, `$20`, `20€`, `Free`. */
+export const cost = (): Kind<string[]> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    const list = Array.isArray(v) ? v : [v];
+    const out: string[] = [];
+    for (const item of list) {
+      if (typeof item === 'number' && Number.isFinite(item)) out.push(String(item));
+      else if (typeof item === 'string') out.push(checkText(item.trim(), ctx, 100));
+      else return fail(ctx, 'invalid_cost');
+    }
+    if (out.length > 50) return fail(ctx, 'invalid_cost');
+    return out.filter((s) => s !== '');
+  }),
+  openapi: { type: 'string', oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+  input: 'cost',
+});
+
+/** Splits `a, b` or `[a, b]` into a list of ids and names. Empty input means "none". */
+export type RefList = Array<number | string>;
+function toRefList(v: unknown, ctx: z.RefinementCtx, allowNames: boolean): RefList {
+  if (v === '' || v === 0 || v === '0' || v === null || v === false) return [];
+  const raw: unknown[] = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v];
+  if (raw.length > 200) return fail(ctx, 'invalid_list');
+  const out: RefList = [];
+  for (const item of raw) {
+    const id = toInteger(typeof item === 'string' ? item.trim() : item);
+    if (id !== undefined) {
+      if (id <= 0) return fail(ctx, 'invalid_list');
+      out.push(id);
+    } else if (allowNames && typeof item === 'string') {
+      const name = item.trim();
+      if (name === '') continue;
+      if (name.length > 200 || name.includes('\u0000')) return fail(ctx, 'invalid_list');
+      out.push(name);
+    } else return fail(ctx, 'invalid_list');
+  }
+  return out;
+}
+
+/** Categories or tags in an event body: ids, names or slugs; unknown names create terms. */
+export const termRefs = (): Kind<RefList> => ({
+  schema: z.unknown().transform((v, ctx) => toRefList(v, ctx, true)),
+  openapi: { type: 'array', items: { type: 'string' } },
+  input: 'terms',
+});
+
+/** A list of ids (query filters such as `venue=1,2` or `include`). */
+export const idList = (): Kind<number[]> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    const list = toRefList(v, ctx, false) as number[];
+    if (list.length === 0) return fail(ctx, 'invalid_list');
+    return list;
+  }),
+  openapi: { type: 'array', items: { type: 'integer' } },
+  input: 'hidden',
+});
+
+/** A list of slugs or ids (`categories=music,12`). */
+export const slugOrIdList = (): Kind<RefList> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    const list = toRefList(v, ctx, true);
+    if (list.length === 0) return fail(ctx, 'invalid_list');
+    return list;
+  }),
+  openapi: { type: 'array', items: { type: 'string' } },
+  input: 'hidden',
+});
+
+/** One of a fixed set of words (query parameters such as `order`). */
+export const oneOf = <T extends string>(values: readonly T[]): Kind<T> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) return fail(ctx, 'invalid_choice');
+    return v as T;
+  }),
+  openapi: { type: 'string', enum: values },
+  input: 'select',
+});
+
+/**
+ * A linked venue or organizer in an event body, kept raw here: it may be an id, an `{id}` object,
+ * or a whole record to create, so the resource's own field rules check it where it is resolved.
+ */
+export const linkedRecords = (input: 'venue' | 'organizers'): Kind<unknown> => ({
+  schema: z.unknown(),
+  openapi:
+    input === 'venue'
+      ? { type: 'integer', oneOf: [{ type: 'integer' }, { type: 'object' }] }
+      : { type: 'array', items: { type: 'integer' } },
+  input,
+});
+
+/** A status filter: one status, a CSV, or a list; every entry must be a known status. */
+export const statusList = (): Kind<PostStatus[]> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    const raw = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : null;
+    if (!raw || raw.length === 0 || raw.length > 10) return fail(ctx, 'invalid_status');
+    const out: PostStatus[] = [];
+    for (const item of raw) {
+      const s = typeof item === 'string' ? item.trim() : item;
+      if (s === 'any') out.push('publish', 'future', 'draft', 'pending', 'private');
+      else if (typeof s === 'string' && (STATUSES as readonly string[]).includes(s)) out.push(s as PostStatus);
+      else return fail(ctx, 'invalid_status');
+    }
+    return [...new Set(out)];
+  }),
+  openapi: { type: 'array', items: { type: 'string', enum: STATUSES } },
+  input: 'select',
+});
+
+/** A language code of the multilingual layer. */
+export const language = (values: readonly string[]): Kind<string> => ({
+  schema: z.unknown().transform((v, ctx) => {
+    if (typeof v !== 'string' || !values.includes(v.toLowerCase())) return fail(ctx, 'invalid_language');
+    return v.toLowerCase();
+  }),
+  openapi: { type: 'string', enum: values },
+  input: 'select',
+});
