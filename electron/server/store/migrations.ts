@@ -109,8 +109,9 @@ export const migrations: Migration[] = [
           venue_id INTEGER REFERENCES venues(id) ON DELETE SET NULL,
           ics_uid TEXT
         );
-        -- The default list: one language, ordered by start, windowed on start.
-        CREATE INDEX events_lang_start ON events (lang, start_local, id);
+        -- The events list: one language, ordered by start, windowed on start and end, filtered by
+        -- status. Every column it filters on is in the index, so the count never reads a row.
+        CREATE INDEX events_list ON events (lang, start_local, status, end_local);
         CREATE INDEX events_venue ON events (venue_id);
         CREATE INDEX events_parent ON events (parent_id);
         CREATE INDEX events_translation ON events (translation_group);
@@ -133,6 +134,8 @@ export const migrations: Migration[] = [
           description TEXT NOT NULL DEFAULT '',
           parent INTEGER NOT NULL DEFAULT 0,
           translation_group INTEGER NOT NULL,
+          -- Published events using the term. Kept by the triggers below, never by application code.
+          count INTEGER NOT NULL DEFAULT 0,
           UNIQUE (taxonomy, slug)
         );
         CREATE INDEX terms_lang_name ON terms (taxonomy, lang, name COLLATE NOCASE);
@@ -146,6 +149,26 @@ export const migrations: Migration[] = [
           PRIMARY KEY (event_id, term_id)
         ) WITHOUT ROWID;
         CREATE INDEX event_terms_term ON event_terms (term_id, event_id);
+
+        CREATE TRIGGER event_terms_count_add AFTER INSERT ON event_terms
+        WHEN (SELECT status FROM events WHERE id = NEW.event_id) = 'publish'
+        BEGIN UPDATE terms SET count = count + 1 WHERE id = NEW.term_id; END;
+
+        CREATE TRIGGER event_terms_count_remove AFTER DELETE ON event_terms
+        WHEN (SELECT status FROM events WHERE id = OLD.event_id) = 'publish'
+        BEGIN UPDATE terms SET count = count - 1 WHERE id = OLD.term_id; END;
+
+        CREATE TRIGGER events_count_status AFTER UPDATE OF status ON events
+        WHEN (OLD.status = 'publish') != (NEW.status = 'publish')
+        BEGIN
+          UPDATE terms SET count = count + (CASE WHEN NEW.status = 'publish' THEN 1 ELSE -1 END)
+          WHERE id IN (SELECT term_id FROM event_terms WHERE event_id = NEW.id);
+        END;
+
+        -- Unlinks before the row goes, while the event's status is still there for the trigger above.
+        CREATE TRIGGER events_count_delete BEFORE DELETE ON events
+        WHEN OLD.status = 'publish'
+        BEGIN DELETE FROM event_terms WHERE event_id = OLD.id; END;
       `);
     },
   },

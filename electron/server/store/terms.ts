@@ -40,15 +40,13 @@ export interface TermListQuery {
   orderby: string;
 }
 
-const COUNT = `(SELECT count(*) FROM event_terms et JOIN events e ON e.id = et.event_id WHERE et.term_id = t.id AND e.status = 'publish')`;
-
 const ORDER_COLUMNS: Record<string, string> = {
   id: 't.id',
   term_id: 't.id',
   term_group: 't.id',
   name: 't.name COLLATE NOCASE',
   slug: 't.slug',
-  count: 'count',
+  count: 't.count',
   parent: 't.parent',
   description: 't.description COLLATE NOCASE',
   none: 't.id',
@@ -56,8 +54,8 @@ const ORDER_COLUMNS: Record<string, string> = {
 
 export function createTermStore(db: DB) {
   const stmt = statementCache(db);
-  const byId = db.prepare<[number, string], TermRow>(`SELECT t.*, ${COUNT} AS count FROM terms t WHERE t.id = ? AND t.taxonomy = ?`);
-  const bySlug = db.prepare<[string, string], TermRow>(`SELECT t.*, ${COUNT} AS count FROM terms t WHERE t.slug = ? AND t.taxonomy = ?`);
+  const byId = db.prepare<[number, string], TermRow>(`SELECT t.* FROM terms t WHERE t.id = ? AND t.taxonomy = ?`);
+  const bySlug = db.prepare<[string, string], TermRow>(`SELECT t.* FROM terms t WHERE t.slug = ? AND t.taxonomy = ?`);
   const byName = db.prepare<[string, string, string], { id: number }>(
     'SELECT id FROM terms WHERE taxonomy = ? AND lang = ? AND name = ? COLLATE NOCASE ORDER BY id LIMIT 1',
   );
@@ -185,7 +183,7 @@ export function createTermStore(db: DB) {
       const out = new Map<number, TermRow[]>();
       if (eventIds.length === 0) return out;
       const rows = stmt(
-        `SELECT et.event_id, t.*, ${COUNT} AS count FROM event_terms et JOIN terms t ON t.id = et.term_id
+        `SELECT et.event_id, t.* FROM event_terms et JOIN terms t ON t.id = et.term_id
          WHERE et.event_id IN (${eventIds.map(() => '?').join(',')}) ORDER BY et.event_id, et.position`,
       ).all(...eventIds) as Array<TermRow & { event_id: number }>;
       for (const r of rows) {
@@ -222,9 +220,9 @@ export function createTermStore(db: DB) {
         where.push('t.slug = ?');
         params.push(q.slug);
       }
-      const base = `SELECT t.*, ${COUNT} AS count FROM terms t WHERE ${where.join(' AND ')}`;
-      const filtered = q.hideEmpty ? `SELECT * FROM (${base}) t WHERE count > 0` : base;
-      const total = (stmt(`SELECT count(*) AS n FROM (${filtered})`).get(...params) as { n: number }).n;
+      if (q.hideEmpty) where.push('t.count > 0');
+      const whereSql = where.join(' AND ');
+      const total = (stmt(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`).get(...params) as { n: number }).n;
       let orderSql: string;
       if (q.orderby === 'include' && q.include) {
         orderSql = `CASE t.id ${q.include.map((id, i) => `WHEN ${Number(id)} THEN ${i}`).join(' ')} END`;
@@ -232,7 +230,7 @@ export function createTermStore(db: DB) {
         orderSql = ORDER_COLUMNS[q.orderby] ?? ORDER_COLUMNS.name;
       }
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-      const rows = stmt(`SELECT * FROM (${filtered}) t ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`).all(
+      const rows = stmt(`SELECT t.* FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`).all(
         ...params,
         q.perPage,
         (q.page - 1) * q.perPage,

@@ -1,0 +1,207 @@
+/**
+ * `npm run bench`: API latency and throughput on a 100,000-event calendar.
+ *
+ * Builds the calendar in a temporary data directory, starts the real headless server in a child
+ * process (so the client does not share its event loop), and measures over HTTP on loopback with
+ * keep-alive. For each list it also times the same SQL run directly in better-sqlite3 (the list
+ * query, its count, and the queries that load the page's venues, organizers and terms), so the
+ * cost of HTTP, validation and serialisation shows as a ratio.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir, cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openDatabase, closeDatabase } from '../electron/server/store/db';
+import { createStore, type Store } from '../electron/server/store';
+import type { EventListQuery } from '../electron/server/store/events';
+import { seed } from './seed';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
+const TOKEN = 'bench-token-0123456789abcdef';
+const root = resolve(import.meta.dirname, '..');
+
+interface Stats {
+  p50: number;
+  p99: number;
+  mean: number;
+  rps?: number;
+}
+
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+function request(base: URL, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((ok, fail) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: base.hostname,
+        port: base.port,
+        path,
+        method,
+        agent,
+        headers: { Authorization: `Bearer ${TOKEN}`, ...(data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', fail);
+    if (data) req.write(data);
+    req.end();
+  });
+}
+
+async function timeHttp(base: URL, make: (i: number) => [string, string, unknown?], n = ITERATIONS): Promise<Stats> {
+  for (let i = 0; i < 20; i++) await request(base, ...make(i)); // warm up
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const [method, path, body] = make(i);
+    const t = process.hrtime.bigint();
+    const res = await request(base, method, path, body);
+    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${res.body.slice(0, 300)}`);
+  }
+  // Throughput: 4 clients at once for the same number of requests.
+  const started = process.hrtime.bigint();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < n) {
+        const [method, path, body] = make(next++);
+        await request(base, method, path, body);
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { ...stats(samples), rps: n / seconds };
+}
+
+function timeSql(fn: () => void, n = ITERATIONS): Stats {
+  for (let i = 0; i < 20; i++) fn();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return stats(samples);
+}
+
+/** The SQL an events list runs: the page, its count, and the page's linked records. */
+function eventListSql(store: Store, q: EventListQuery) {
+  const { rows } = store.events.list(q);
+  const ids = rows.map((r) => r.id);
+  store.venues.byIds(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
+  store.organizers.byIds([...store.events.organizersFor(ids).values()].flat());
+  store.terms.forEvents(ids);
+}
+
+function startServer(dataDir: string): Promise<{ url: URL; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), '--data-dir', dataDir, '--port', '0', '--token', TOKEN], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /running at (http:\/\/\S+)/.exec(out);
+      if (m) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        ok({ url: new URL(m[1]), stop: () => new Promise((done) => (child.on('exit', () => done()), child.kill('SIGTERM'))) });
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'almanac-bench-'));
+  const now = new Date();
+  const db = openDatabase(join(dataDir, 'almanac.sqlite'));
+  const store = createStore(db);
+  store.settings.update({ timezone: 'Europe/Lisbon' });
+  const t0 = process.hrtime.bigint();
+  const seeded = seed(store, { events: EVENTS, now });
+  const seedSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  process.stdout.write(`Built ${EVENTS} events in ${seedSeconds.toFixed(1)} s\n`);
+
+  const cat = seeded.categoryIds.en[3];
+  const venue = seeded.venueIds.en[7];
+  const base = { lang: 'en' as const, statuses: ['publish' as const, 'future' as const, 'draft' as const, 'pending' as const, 'private' as const], perPage: 10 };
+  const zoneNow = (d: number) => {
+    const x = new Date(now.getTime() + d * 86400_000);
+    return x.toISOString().slice(0, 10);
+  };
+  const windowQ = { startDate: `${zoneNow(-1)} 00:00:00`, endDate: `${zoneNow(730)} 23:59:59` };
+  const sqlCases: Record<string, () => void> = {
+    'events: default list': () => eventListSql(store, { ...base, ...windowQ, page: 1 }),
+    'events: search': () => eventListSql(store, { ...base, ...windowQ, page: 1, search: 'tasting' }),
+    'events: category + venue': () => eventListSql(store, { ...base, ...windowQ, page: 1, categories: [cat], venues: [venue] }),
+    'events: page 500': () => eventListSql(store, { ...base, startDate: '2000-01-01 00:00:00', endDate: '2100-01-01 00:00:00', page: 500 }),
+    'venues: list': () => store.venues.list({ lang: 'en', statuses: base.statuses, page: 1, perPage: 10 }, { canEdit: true }, now),
+    'categories: list': () => store.terms.list('category', { lang: 'en', page: 1, perPage: 10, hideEmpty: true, order: 'asc', orderby: 'name' }),
+  };
+  const sql: Record<string, Stats> = {};
+  for (const [name, fn] of Object.entries(sqlCases)) sql[name] = timeSql(fn);
+  closeDatabase(db);
+
+  const server = await startServer(dataDir);
+  const ns = '/cal/events/v1';
+  const readId = seeded.venueIds.en.length + 1000; // some event id
+  const firstEvent = JSON.parse((await request(server.url, 'GET', `${ns}/events?per_page=1`)).body).events[0].id as number;
+  void readId;
+  const httpCases: Record<string, (i: number) => [string, string, unknown?]> = {
+    'events: default list': () => ['GET', `${ns}/events`],
+    'events: search': () => ['GET', `${ns}/events?search=tasting`],
+    'events: category + venue': () => ['GET', `${ns}/events?categories=${cat}&venue=${venue}`],
+    'events: page 500': () => ['GET', `${ns}/events?page=500&start_date=2000-01-01&end_date=2100-01-01`],
+    'events: single read': () => ['GET', `${ns}/events/${firstEvent}`],
+    'events: create': (i) => ['POST', `${ns}/events`, { title: `Bench ${i}`, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', venue, categories: [cat] }],
+    'events: update': (i) => ['PATCH', `${ns}/events/${firstEvent}`, { title: `Renamed ${i}` }],
+    'venues: list': () => ['GET', `${ns}/venues`],
+    'categories: list': () => ['GET', `${ns}/categories`],
+  };
+  const results: Array<{ name: string; http: Stats; sql?: Stats; ratio?: number }> = [];
+  for (const [name, make] of Object.entries(httpCases)) {
+    const h = await timeHttp(server.url, make);
+    const s = sql[name];
+    results.push({ name, http: h, sql: s, ratio: s ? h.p50 / s.p50 : undefined });
+  }
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+  const lines = [
+    `Almanac API benchmark: ${EVENTS} events, ${ITERATIONS} requests per case, ${machine}`,
+    '',
+    '| case | p50 ms | p99 ms | req/s (4 clients) | bare SQL p50 ms | HTTP / SQL |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...results.map((r) => `| ${r.name} | ${r.http.p50.toFixed(2)} | ${r.http.p99.toFixed(2)} | ${r.http.rps!.toFixed(0)} | ${r.sql ? r.sql.p50.toFixed(3) : '–'} | ${r.ratio ? `${r.ratio.toFixed(1)}×` : '–'} |`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  const file = join(root, 'bench/results/api.json');
+  writeFileSync(file, JSON.stringify({ events: EVENTS, iterations: ITERATIONS, machine, seedSeconds, date: now.toISOString(), results }, null, 2));
+  process.stdout.write(`Figures written to ${file}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

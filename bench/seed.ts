@@ -1,0 +1,82 @@
+/**
+ * Builds a calendar of realistic size for the benchmarks: events over three years in three
+ * languages, with venues, organizers, categories and tags, written through the store itself (the
+ * same code path as the API), in one transaction.
+ */
+import type { Store } from '../electron/server/store';
+import type { Language } from '../shared/i18n/languages';
+import { DateTime } from 'luxon';
+
+const WORDS = 'concert lecture workshop market festival meetup reading screening tasting tour class party exhibition recital fair walk talk game dinner brunch'.split(' ');
+const ADJ = 'spring summer autumn winter morning evening late early open community family jazz folk classical modern local annual weekly grand little'.split(' ');
+const CITIES = ['Lisbon', 'Porto', 'Madrid', 'Seville', 'São Paulo', 'Rio de Janeiro', 'Boston', 'Denver', 'Toronto', 'Dublin'];
+const LANGS: Language[] = ['en', 'pt-br', 'es'];
+
+/** Small deterministic PRNG so every run builds the same calendar. */
+export function rng(seed = 42) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SeedResult {
+  events: number;
+  venueIds: Record<Language, number[]>;
+  organizerIds: Record<Language, number[]>;
+  categoryIds: Record<Language, number[]>;
+  tagIds: Record<Language, number[]>;
+}
+
+export function seed(store: Store, opts: { events: number; now: Date; zone?: string }): SeedResult {
+  const rand = rng();
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const zone = opts.zone ?? 'Europe/Lisbon';
+  const start = DateTime.fromJSDate(opts.now, { zone }).minus({ years: 1 }).startOf('day');
+  const spanHours = 3 * 365 * 24;
+  const out: SeedResult = { events: 0, venueIds: { en: [], 'pt-br': [], es: [] }, organizerIds: { en: [], 'pt-br': [], es: [] }, categoryIds: { en: [], 'pt-br': [], es: [] }, tagIds: { en: [], 'pt-br': [], es: [] } };
+
+  store.write(() => {
+    for (const lang of LANGS) {
+      const ctx = { lang, now: opts.now, siteZone: zone };
+      for (let i = 0; i < 200; i++) {
+        out.venueIds[lang].push(
+          store.venues.create(
+            { venue: `${pick(ADJ)} hall ${lang} ${i}`, address: `${i + 1} ${pick(ADJ)} street`, city: pick(CITIES), zip: String(10000 + i), geo_lat: 38 + rand() * 4, geo_lng: -9 + rand() * 3 },
+            ctx,
+          ).id,
+        );
+      }
+      for (let i = 0; i < 100; i++) out.organizerIds[lang].push(store.organizers.create({ organizer: `${pick(ADJ)} society ${lang} ${i}`, email: `org${i}@example.org` }, ctx).id);
+      for (let i = 0; i < 30; i++) out.categoryIds[lang].push(store.terms.create('category', { name: `${pick(WORDS)} ${lang} ${i}` }, ctx));
+      for (let i = 0; i < 100; i++) out.tagIds[lang].push(store.terms.create('tag', { name: `tag ${lang} ${i}` }, ctx));
+    }
+    for (let i = 0; i < opts.events; i++) {
+      const lang = LANGS[i % 3];
+      const begins = start.plus({ hours: Math.floor(rand() * spanHours) });
+      const hours = 1 + Math.floor(rand() * 4);
+      store.events.create(
+        {
+          title: `${pick(ADJ)} ${pick(WORDS)} ${i}`,
+          description: `${pick(ADJ)} ${pick(WORDS)} with ${pick(ADJ)} ${pick(WORDS)} in ${pick(CITIES)}. ${'Bring friends. '.repeat(1 + (i % 5))}`,
+          start_date: begins.toFormat('yyyy-MM-dd HH:mm:ss'),
+          end_date: begins.plus({ hours }).toFormat('yyyy-MM-dd HH:mm:ss'),
+          timezone: zone,
+          cost: [`${5 * (i % 7)}€`],
+          featured: i % 17 === 0,
+          venue: pick(out.venueIds[lang]),
+          organizer: [pick(out.organizerIds[lang])],
+          categories: [pick(out.categoryIds[lang])],
+          tags: [pick(out.tagIds[lang]), pick(out.tagIds[lang])],
+        },
+        { lang, now: opts.now, siteZone: zone },
+      );
+      out.events++;
+    }
+  });
+  return out;
+}
