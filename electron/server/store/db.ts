@@ -4,13 +4,20 @@
  */
 import Database from 'better-sqlite3';
 import type { Database as DB, Statement } from 'better-sqlite3';
-import { migrations, LATEST_VERSION } from './migrations';
+import { migrations as allMigrations, type Migration } from './migrations';
 
 export type { DB };
 /** A prepared statement taking positional parameters. */
 export type Stmt = Statement<unknown[], unknown>;
 
 export interface OpenOptions {
+  /**
+   * Called with the path of the copy made before an existing database is migrated (the copy is
+   * how a user gets back to the old version if the new one misbehaves).
+   */
+  onBackup?: (path: string) => void;
+  /** The schema steps; tests pass their own to exercise upgrades. */
+  migrations?: Migration[];
   /**
    * Path of a better-sqlite3 addon built for another runtime. The Electron app passes its
    * Electron-ABI build here; Node (tests, CLI) uses the default one.
@@ -19,8 +26,8 @@ export interface OpenOptions {
 }
 
 export class NewerSchemaError extends Error {
-  constructor(found: number) {
-    super(`The database was written by a newer Almanac (schema ${found}, this one knows ${LATEST_VERSION}). Update Almanac to open it.`);
+  constructor(found: number, known: number) {
+    super(`The database was written by a newer Almanac (schema ${found}, this one knows ${known}). Update Almanac to open it.`);
   }
 }
 
@@ -34,7 +41,15 @@ export function openDatabase(file: string, opts: OpenOptions = {}): DB {
     db.pragma('foreign_keys = ON');
     // A second process (the CLI importing into the same data dir) may hold the write lock briefly.
     db.pragma('busy_timeout = 5000');
-    migrate(db);
+    const steps = opts.migrations ?? allMigrations;
+    const latest = steps[steps.length - 1].version;
+    const current = schemaVersion(db);
+    if (current > 0 && current < latest && file !== ':memory:') {
+      const copy = backupPath(file, `before-schema-${latest}`);
+      db.exec(`VACUUM INTO '${copy.replace(/'/g, "''")}'`);
+      opts.onBackup?.(copy);
+    }
+    migrate(db, steps);
     return db;
   } catch (err) {
     db.close();
@@ -42,15 +57,21 @@ export function openDatabase(file: string, opts: OpenOptions = {}): DB {
   }
 }
 
+/** `almanac.sqlite` → `almanac.sqlite.before-schema-2.2026-11-22T10-00-00.bak` beside it. */
+export function backupPath(file: string, reason: string): string {
+  return `${file}.${reason}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
+}
+
 export function schemaVersion(db: DB): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
 /** Brings the schema up to date. Each step commits on its own, so a failure keeps the last good version. */
-export function migrate(db: DB): void {
+export function migrate(db: DB, steps: Migration[] = allMigrations): void {
   const current = schemaVersion(db);
-  if (current > LATEST_VERSION) throw new NewerSchemaError(current);
-  for (const m of migrations) {
+  const latest = steps[steps.length - 1].version;
+  if (current > latest) throw new NewerSchemaError(current, latest);
+  for (const m of steps) {
     if (m.version <= current) continue;
     db.transaction(() => {
       m.up(db);

@@ -1,0 +1,71 @@
+/** Upgrading an older calendar file: in a transaction, with a copy kept first, never half-done. */
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openDatabase, closeDatabase, schemaVersion, NewerSchemaError } from '../../../electron/server/store/db';
+import { migrations, type Migration } from '../../../electron/server/store/migrations';
+
+const fileIn = () => join(mkdtempSync(join(tmpdir(), 'almanac-mig-')), 'almanac.sqlite');
+
+function makeOld(file: string) {
+  const db = openDatabase(file);
+  db.prepare("INSERT INTO settings (key, value) VALUES ('timezone', 'Europe/Lisbon')").run();
+  closeDatabase(db);
+}
+
+const addColour: Migration = { version: migrations.length + 1, name: 'colour', up: (db) => db.exec("ALTER TABLE terms ADD COLUMN colour TEXT NOT NULL DEFAULT ''") };
+const broken: Migration = {
+  version: migrations.length + 1,
+  name: 'broken',
+  up: (db) => {
+    db.exec("ALTER TABLE terms ADD COLUMN colour TEXT NOT NULL DEFAULT ''");
+    db.exec('UPDATE no_such_table SET x = 1');
+  },
+};
+
+describe('schema migrations', () => {
+  it('a new file gets the whole schema and the owner as user 1', () => {
+    const db = openDatabase(fileIn());
+    expect(schemaVersion(db)).toBe(migrations.length);
+    expect(db.prepare('SELECT id, login FROM users').all()).toEqual([{ id: 1, login: 'owner' }]);
+    closeDatabase(db);
+  });
+
+  it('upgrades an older file, keeping a copy of it first', () => {
+    const file = fileIn();
+    makeOld(file);
+    const copies: string[] = [];
+    const db = openDatabase(file, { migrations: [...migrations, addColour], onBackup: (p) => copies.push(p) });
+    expect(schemaVersion(db)).toBe(addColour.version);
+    expect(db.prepare("SELECT value FROM settings WHERE key = 'timezone'").get()).toEqual({ value: 'Europe/Lisbon' });
+    closeDatabase(db);
+    expect(copies).toHaveLength(1);
+    const old = new Database(copies[0], { readonly: true });
+    expect(old.pragma('user_version', { simple: true })).toBe(migrations.length);
+    old.close();
+  });
+
+  it('a failing migration leaves the file at its old version, unchanged', () => {
+    const file = fileIn();
+    makeOld(file);
+    expect(() => openDatabase(file, { migrations: [...migrations, broken] })).toThrow(/no_such_table/);
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    const columns = db.prepare('PRAGMA table_info(terms)').all().map((c) => (c as { name: string }).name);
+    expect(columns).not.toContain('colour');
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+    expect(readdirSync(join(file, '..')).some((f) => f.endsWith('.bak'))).toBe(true);
+  });
+
+  it('refuses a file from a newer Almanac instead of damaging it', () => {
+    const file = fileIn();
+    makeOld(file);
+    const raw = new Database(file);
+    raw.pragma('user_version = 99');
+    raw.close();
+    expect(() => openDatabase(file)).toThrow(NewerSchemaError);
+  });
+});
