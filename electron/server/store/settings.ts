@@ -51,6 +51,10 @@ export function createSettingsStore(db: DB) {
     get(): Settings {
       return (cache ??= load());
     },
+    /** Forgets the cached values after the table was rewritten behind the store (a restore). */
+    invalidate(): void {
+      cache = undefined;
+    },
     update(changes: Partial<Settings>): Settings {
       db.transaction(() => {
         for (const [key, value] of Object.entries(changes)) {

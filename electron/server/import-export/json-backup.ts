@@ -1,0 +1,120 @@
+/**
+ * The lossless JSON backup: every row of every calendar table (all kinds, all languages, the
+ * trash, settings, translations), so backup → restore → backup gives the same file.
+ *
+ * Restore policy: a restore replaces the whole calendar with the backup's, in one transaction,
+ * after a copy of the current file is kept beside it. Nothing is merged: a backup is a point in
+ * time, and merging two calendars is what the iCalendar and CSV imports are for.
+ */
+import type { DB } from '../store/db';
+import { backupPath, schemaVersion } from '../store/db';
+import { ApiError } from '../errors';
+
+export const BACKUP_FORMAT = 'almanac-backup';
+export const BACKUP_VERSION = 1;
+
+/** Tables in the order a restore inserts them (parents before children). */
+export const BACKUP_TABLES = ['users', 'settings', 'posts', 'images', 'venues', 'organizers', 'events', 'terms', 'event_terms', 'event_organizers'] as const;
+
+/** Columns that are derived from others and rebuilt on restore rather than stored. */
+const DERIVED: Record<string, string[]> = { terms: ['count'] };
+
+function columnsOf(db: DB, table: string): string[] {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => !DERIVED[table]?.includes(c));
+}
+
+function orderBy(table: string): string {
+  if (table === 'settings') return 'key';
+  if (table === 'event_terms' || table === 'event_organizers') return 'event_id, position';
+  return 'id';
+}
+
+/**
+ * The backup as text chunks, streamed table by table so a large calendar never sits in memory
+ * as one string. Reads run in one transaction, so the backup is a consistent snapshot.
+ */
+export function* backupChunks(db: DB, now = new Date()): Generator<string> {
+  const header = { format: BACKUP_FORMAT, version: BACKUP_VERSION, schema: schemaVersion(db), created: now.toISOString() };
+  yield `{${JSON.stringify(header).slice(1, -1)},"tables":{`;
+  db.exec('BEGIN');
+  try {
+    let first = true;
+    for (const table of BACKUP_TABLES) {
+      const cols = columnsOf(db, table);
+      yield `${first ? '' : ','}\n${JSON.stringify(table)}:{"columns":${JSON.stringify(cols)},"rows":[`;
+      first = false;
+      let n = 0;
+      for (const row of db.prepare(`SELECT ${cols.join(', ')} FROM ${table} ORDER BY ${orderBy(table)}`).raw().iterate()) {
+        yield `${n++ ? ',' : ''}\n${JSON.stringify(row)}`;
+      }
+      yield ']}';
+    }
+  } finally {
+    db.exec('COMMIT');
+  }
+  yield '\n}}\n';
+}
+
+export function backupText(db: DB, now?: Date): string {
+  return [...backupChunks(db, now)].join('');
+}
+
+interface BackupFile {
+  format: string;
+  version: number;
+  schema: number;
+  created: string;
+  tables: Record<string, { columns: string[]; rows: unknown[][] }>;
+}
+
+export interface RestoreReport {
+  /** The copy of the calendar as it was before the restore. */
+  previousCopy?: string;
+  counts: Record<string, number>;
+}
+
+const bad = (reason: string) => new ApiError('rest_invalid_param', 400, 'rest_invalid_param', { params: 'file' }, { details: { file: { code: 'invalid-backup', message: reason, data: { status: 400 } } } }, { file: 'invalid_param' });
+
+/** Checks a parsed backup against this Almanac's tables; throws a 400 naming what is wrong. */
+export function checkBackup(db: DB, data: unknown): BackupFile {
+  const b = data as BackupFile;
+  if (!b || typeof b !== 'object' || b.format !== BACKUP_FORMAT) throw bad('This is not an Almanac backup.');
+  if (b.version !== BACKUP_VERSION) throw bad(`Backup format ${String(b.version)} is not one this Almanac reads.`);
+  if (b.schema > schemaVersion(db)) throw bad('The backup was made by a newer Almanac.');
+  if (!b.tables || typeof b.tables !== 'object') throw bad('The backup has no tables.');
+  for (const table of BACKUP_TABLES) {
+    const t = b.tables[table];
+    if (!t || !Array.isArray(t.columns) || !Array.isArray(t.rows)) throw bad(`The backup has no "${table}" table.`);
+    const known = new Set(columnsOf(db, table));
+    for (const c of t.columns) if (!known.has(c)) throw bad(`Unknown column "${c}" in "${table}".`);
+    t.rows.forEach((row, i) => {
+      if (!Array.isArray(row) || row.length !== t.columns.length) throw bad(`Row ${i + 1} of "${table}" does not match its columns.`);
+    });
+  }
+  return b;
+}
+
+/**
+ * Replaces the calendar with the backup's. All or nothing: a row that breaks a constraint rolls
+ * the whole restore back and the calendar stays as it was.
+ */
+export function restoreBackup(db: DB, data: unknown, file?: string): RestoreReport {
+  const b = checkBackup(db, data);
+  const report: RestoreReport = { counts: {} };
+  if (file && file !== ':memory:') {
+    report.previousCopy = backupPath(file, 'before-restore');
+    db.exec(`VACUUM INTO '${report.previousCopy.replace(/'/g, "''")}'`);
+  }
+  db.transaction(() => {
+    // Links are checked at commit, so rows may come in any order within the transaction.
+    db.pragma('defer_foreign_keys = ON');
+    for (const table of [...BACKUP_TABLES].reverse()) db.prepare(`DELETE FROM ${table}`).run();
+    for (const table of BACKUP_TABLES) {
+      const { columns, rows } = b.tables[table];
+      const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+      for (const row of rows) insert.run(...row);
+      report.counts[table] = rows.length;
+    }
+  }).immediate();
+  return report;
+}

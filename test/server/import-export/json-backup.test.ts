@@ -1,0 +1,93 @@
+/** The JSON backup: lossless round trip, replace-everything restore, all or nothing. */
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, closeDatabase } from '../../../electron/server/store/db';
+import { createStore, type Store } from '../../../electron/server/store';
+import { backupText, restoreBackup } from '../../../electron/server/import-export/json-backup';
+import { ApiError } from '../../../electron/server/errors';
+
+const now = new Date('2026-03-01T12:00:00Z');
+const fresh = () => createStore(openDatabase(join(mkdtempSync(join(tmpdir(), 'almanac-bak-')), 'almanac.sqlite')));
+
+/** A calendar with something of everything a backup must keep. */
+function fill(store: Store) {
+  store.settings.update({ timezone: 'America/Sao_Paulo', per_page: 25, currency_symbol: 'R$' });
+  const en = { lang: 'en' as const, now, siteZone: 'America/Sao_Paulo' };
+  const pt = { ...en, lang: 'pt-br' as const };
+  store.write(() => {
+    const music = store.terms.create('category', { name: 'Music', description: 'Concerts' }, en);
+    store.terms.create('category', { name: 'Jazz', parent: music }, en);
+    store.terms.create('category', { name: 'Música', translation_of: music }, pt);
+    const a = store.events.create(
+      {
+        title: 'Concert',
+        start_date: '2031-05-01 19:00',
+        end_date: '2031-05-01 21:00',
+        timezone: 'Europe/Lisbon',
+        venue: { venue: 'Hall', city: 'Lisbon', geo_lat: 38.7, geo_lng: -9.1 },
+        organizer: [{ organizer: 'Arts Council', email: 'a@example.org' }],
+        categories: [music, 'Jazz'],
+        tags: ['outdoor'],
+        cost: ['10€', '20€'],
+        image: { url: 'https://example.org/poster.jpg' },
+        featured: true,
+      },
+      en,
+    );
+    store.events.create({ title: 'Concerto', start_date: '2031-05-01 19:00', end_date: '2031-05-01 21:00', translation_of: a }, pt);
+    const b = store.events.create({ title: 'Old', start_date: '2020-01-01', end_date: '2020-01-01', all_day: true, status: 'draft' }, en);
+    store.events.trash(b, en);
+    store.events.create({ title: 'Next week', start_date: '2031-05-08 19:00', end_date: '2031-05-08 21:00' }, en, { parentId: a, icsUid: 'uid-1@example.org' });
+  });
+}
+
+const tablesOf = (text: string) => JSON.parse(text).tables;
+
+describe('JSON backup', () => {
+  it('backup → restore → backup gives the same tables, counts rebuilt', () => {
+    const a = fresh();
+    fill(a);
+    const first = backupText(a.db, now);
+    const b = fresh();
+    restoreBackup(b.db, JSON.parse(first));
+    b.settings.invalidate();
+    const second = backupText(b.db, now);
+    expect(tablesOf(second)).toEqual(tablesOf(first));
+    expect(second).toBe(first);
+    expect(b.db.prepare("SELECT name, count FROM terms WHERE name IN ('Music', 'outdoor') ORDER BY name").all()).toEqual([
+      { name: 'Music', count: 1 },
+      { name: 'outdoor', count: 1 },
+    ]);
+    expect(b.settings.get()).toMatchObject({ timezone: 'America/Sao_Paulo', per_page: 25, currency_symbol: 'R$' });
+  });
+
+  it('a restore replaces a non-empty calendar and keeps a copy of the old one', () => {
+    const a = fresh();
+    fill(a);
+    const text = backupText(a.db, now);
+    const target = fresh();
+    target.write(() => target.events.create({ title: 'Will be replaced', start_date: '2031-01-01', end_date: '2031-01-01' }, { lang: 'en', now, siteZone: 'UTC' }));
+    const report = restoreBackup(target.db, JSON.parse(text), target.db.name);
+    expect(report.previousCopy && existsSync(report.previousCopy)).toBe(true);
+    expect(target.db.prepare("SELECT count(*) AS n FROM events WHERE title = 'Will be replaced'").get()).toEqual({ n: 0 });
+    expect(report.counts.events).toBe(4);
+  });
+
+  it('a broken backup is refused with a reason and the calendar is left as it was', () => {
+    const a = fresh();
+    fill(a);
+    const before = backupText(a.db, now);
+    const data = JSON.parse(before);
+    // A link to an event that is not in the backup: only the commit-time check can see it.
+    data.tables.event_terms.rows.push([999999, 1, 0]);
+    expect(() => restoreBackup(a.db, data)).toThrow(/FOREIGN KEY/);
+    expect(backupText(a.db, now)).toBe(before);
+    for (const broken of [{}, { format: 'almanac-backup', version: 9 }, { ...JSON.parse(before), tables: { ...JSON.parse(before).tables, events: { columns: ['nope'], rows: [] } } }]) {
+      expect(() => restoreBackup(a.db, broken)).toThrow(ApiError);
+    }
+    expect(backupText(a.db, now)).toBe(before);
+    closeDatabase(a.db);
+  });
+});
