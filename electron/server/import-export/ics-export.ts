@@ -1,0 +1,682 @@
+/**
+ * iCalendar (RFC 5545) export of API event records.
+ *
+ * Every field an event body can express goes out either as a standard property or, where
+ * iCalendar has no slot for it, as an `X-ALMANAC-*` property, so that exporting and importing the
+ * file again (ics-import.ts) gives back the same events. Other calendar programs ignore the X- props.
+ *
+ * The text is produced as a generator of chunks so that a 100,000-event export never has to sit in
+ * memory as one string. VTIMEZONE blocks are generated from the system's time zone database (via
+ * Intl) for just the zones and years the events use.
+ */
+import type { Event, Organizer, Venue } from '../../../shared/api/records';
+
+export interface IcsExportOptions {
+  calendarName?: string;
+  /** Host part of generated UIDs (`almanac-<id>@<uidHost>`); keep it stable so UIDs survive re-exports. */
+  uidHost: string;
+  /** UID the event was imported with, if any: re-exporting it keeps the other calendar's identity. */
+  uidOf?: (e: Event) => string | undefined;
+}
+
+export const PRODID = '-//Almanac//Almanac Calendar//EN';
+/** Prefix of our own properties; ics-import.ts reads them back. */
+export const X = 'X-ALMANAC-';
+
+const CHUNK_CHARS = 64 * 1024;
+
+export function* exportIcs(events: Event[], opts: IcsExportOptions): Generator<string> {
+  const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
+  if (opts.calendarName) head.push(contentLine('X-WR-CALNAME', {}, escapeText(opts.calendarName)));
+  yield joinLines(head);
+
+  for (const [tzid, years] of zonesUsed(events)) {
+    // One year of margin on each side: an event's UTC instant can fall in the neighbouring year.
+    yield joinLines(vtimezoneLines(tzid, years.from - 1, years.to + 1));
+  }
+
+  let buffer = '';
+  for (const event of events) {
+    buffer += joinLines(veventLines(event, opts));
+    if (buffer.length >= CHUNK_CHARS) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  yield buffer + joinLines(['END:VCALENDAR']);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * VEVENT
+ * ---------------------------------------------------------------------------------------------- */
+
+function veventLines(e: Event, opts: IcsExportOptions): string[] {
+  const out: string[] = ['BEGIN:VEVENT'];
+  const add = (name: string, value: string, params: Params = {}) => out.push(contentLine(name, params, value));
+  const flag = (name: string, on: boolean) => add(X + name, on ? 'TRUE' : 'FALSE');
+
+  add('UID', escapeText(opts.uidOf?.(e) || `almanac-${e.id}@${opts.uidHost}`));
+  // Without METHOD semantics DTSTAMP is "last revised in the store", so the record's own time keeps
+  // repeated exports identical (and diffable).
+  const modified = utcStamp(e.modified_utc) ?? utcStamp(e.date_utc) ?? nowStamp();
+  add('DTSTAMP', modified);
+  const created = utcStamp(e.date_utc);
+  if (created) add('CREATED', created);
+  add('LAST-MODIFIED', modified);
+
+  for (const [name, params, value] of dateProperties(e)) add(name, value, params);
+  add(X + 'TIMEZONE', escapeText(e.timezone));
+
+  add('SUMMARY', escapeText(decodeEntities(e.title)));
+  if (e.description.trim()) {
+    add('DESCRIPTION', escapeText(htmlToText(e.description)));
+    add('X-ALT-DESC', escapeText(e.description), { FMTTYPE: 'text/html' });
+  }
+  if (e.excerpt.trim()) add(X + 'EXCERPT', escapeText(e.excerpt));
+
+  const venue = Array.isArray(e.venue) ? undefined : e.venue;
+  if (venue) {
+    const location = venueAddressLine(venue);
+    if (location) add('LOCATION', escapeText(location));
+    if (typeof venue.geo_lat === 'number' && typeof venue.geo_lng === 'number') {
+      add('GEO', `${venue.geo_lat};${venue.geo_lng}`);
+    }
+    add(X + 'VENUE', escapeText(venue.venue ?? ''), venueParams(venue));
+  }
+
+  const withEmail = e.organizer.find((o) => o.email);
+  if (withEmail) add('ORGANIZER', `mailto:${withEmail.email}`, { CN: withEmail.organizer });
+  // iCalendar allows one ORGANIZER; ours can be several and carry phone and website too.
+  for (const o of e.organizer) add(X + 'ORGANIZER', escapeText(o.organizer ?? ''), organizerParams(o));
+
+  const categories = e.categories.map((t) => t.name);
+  const tags = e.tags.map((t) => t.name);
+  // Other programs only know CATEGORIES, so tags go there as well; X-ALMANAC-TAGS says which are tags.
+  if (categories.length + tags.length) add('CATEGORIES', [...categories, ...tags].map(escapeText).join(','));
+  if (tags.length) add(X + 'TAGS', tags.map(escapeText).join(','));
+
+  // `website` falls back to the permalink when unset; a localhost permalink is useless elsewhere.
+  if (e.website && e.website !== e.url) add('URL', e.website);
+  if (e.image) add('IMAGE', e.image.url, { VALUE: 'URI', DISPLAY: 'BADGE' });
+
+  add('STATUS', icalStatus(e.status));
+  if (e.status === 'private') add('CLASS', 'PRIVATE');
+  add(X + 'STATUS', escapeText(e.status));
+  if (e.slug) add(X + 'SLUG', escapeText(e.slug));
+  if (e.i18n_language) add(X + 'LANGUAGE', escapeText(e.i18n_language));
+
+  const cost = costValues(e);
+  if (cost.length) add(X + 'COST', cost.map(escapeText).join(','));
+  flag('FEATURED', e.featured);
+  flag('STICKY', e.sticky);
+  flag('HIDE-FROM-LISTINGS', e.hide_from_listings);
+  flag('SHOW-MAP', e.show_map);
+  flag('SHOW-MAP-LINK', e.show_map_link);
+
+  out.push('END:VEVENT');
+  return out;
+}
+
+type DateProperty = [name: string, params: Params, value: string];
+
+function dateProperties(e: Event): DateProperty[] {
+  if (e.all_day) {
+    const start = dateOf(e.start_date, e, 'start_date');
+    const end = dateOf(e.end_date, e, 'end_date');
+    // DTEND of a DATE event is exclusive: the day after the last day.
+    const endExclusive = addDays(end < start ? start : end, 1);
+    return [
+      ['DTSTART', { VALUE: 'DATE' }, compactDate(start)],
+      ['DTEND', { VALUE: 'DATE' }, compactDate(endExclusive)],
+    ];
+  }
+  const zone = exportZone(e.timezone);
+  if (zone === 'utc') {
+    return [
+      ['DTSTART', {}, utcStampOrThrow(e.utc_start_date, e, 'utc_start_date')],
+      ['DTEND', {}, utcStampOrThrow(e.utc_end_date, e, 'utc_end_date')],
+    ];
+  }
+  return [
+    ['DTSTART', { TZID: zone.tzid }, wallStamp(e.start_date, e, 'start_date')],
+    ['DTEND', { TZID: zone.tzid }, wallStamp(e.end_date, e, 'end_date')],
+  ];
+}
+
+function icalStatus(status: string): string {
+  if (status === 'trash') return 'CANCELLED';
+  if (status === 'draft' || status === 'pending') return 'TENTATIVE';
+  return 'CONFIRMED';
+}
+
+/** "Town Hall, 1 Main St, Springfield, IL 62701, United States": what other programs show and map. */
+function venueAddressLine(v: Venue): string {
+  const region = [v.state || v.province || v.stateprovince, v.zip].filter(Boolean).join(' ');
+  return [v.venue, v.address, v.city, region, v.country]
+    .map((s) => (s ?? '').trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
+function venueParams(v: Venue): Params {
+  return {
+    ADDRESS: v.address,
+    CITY: v.city,
+    STATE: v.state,
+    PROVINCE: v.province,
+    ZIP: v.zip,
+    COUNTRY: v.country,
+    PHONE: v.phone,
+    WEBSITE: v.website,
+  };
+}
+
+function organizerParams(o: Organizer): Params {
+  return { EMAIL: o.email, PHONE: o.phone, WEBSITE: o.website };
+}
+
+/**
+ * The cost as the strings an event body takes back (`"$20"`, `"20€"`), one per value, so a range
+ * ("Free – $30") survives as its values rather than as display text.
+ */
+function costValues(e: Event): string[] {
+  const { currency_symbol: symbol, currency_position: position, values } = e.cost_details;
+  if (!values.length) return e.cost ? [e.cost] : [];
+  return values.map((value) => {
+    if (!symbol || !/\d/.test(value)) return value;
+    return position === 'postfix' ? `${value}${symbol}` : `${symbol}${value}`;
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Dates
+ * ---------------------------------------------------------------------------------------------- */
+
+const API_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+function parts(s: string): string[] | undefined {
+  const m = API_DATE.exec(s.trim());
+  return m ? [m[1], m[2], m[3], m[4] ?? '00', m[5] ?? '00', m[6] ?? '00'] : undefined;
+}
+
+function dateOf(s: string, e: Event, field: string): string {
+  const p = parts(s);
+  if (!p) throw new Error(`Event ${e.id} has an invalid ${field} "${s}"`);
+  return `${p[0]}-${p[1]}-${p[2]}`;
+}
+
+function compactDate(isoDate: string): string {
+  return isoDate.replaceAll('-', '');
+}
+
+function addDays(isoDate: string, days: number): string {
+  const [y, m, d] = isoDate.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+function wallStamp(s: string, e: Event, field: string): string {
+  const p = parts(s);
+  if (!p) throw new Error(`Event ${e.id} has an invalid ${field} "${s}"`);
+  return `${p[0]}${p[1]}${p[2]}T${p[3]}${p[4]}${p[5]}`;
+}
+
+function utcStamp(s: string | undefined): string | undefined {
+  const p = s ? parts(s) : undefined;
+  return p && p[0] !== '0000' ? `${p[0]}${p[1]}${p[2]}T${p[3]}${p[4]}${p[5]}Z` : undefined;
+}
+
+function utcStampOrThrow(s: string, e: Event, field: string): string {
+  const stamp = utcStamp(s);
+  if (!stamp) throw new Error(`Event ${e.id} has an invalid ${field} "${s}"`);
+  return stamp;
+}
+
+function nowStamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Text: escaping, folding, HTML
+ * ---------------------------------------------------------------------------------------------- */
+
+export type Params = Record<string, string | undefined>;
+
+const TEXT_SPECIALS = /\\|;|,|\r\n|\r|\n/g;
+
+/** TEXT value escaping (RFC 5545 §3.3.11). */
+export function escapeText(s: string): string {
+  TEXT_SPECIALS.lastIndex = 0;
+  if (!TEXT_SPECIALS.test(s)) return s;
+  return s.replace(TEXT_SPECIALS, (c) => (c === '\\' || c === ';' || c === ',' ? `\\${c}` : '\\n'));
+}
+
+/** Inverse of escapeText, tolerant of the `\N` and stray backslashes real files contain. */
+export function unescapeText(s: string): string {
+  return s.replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
+}
+
+/** Splits a TEXT list on the commas that are not escaped, then unescapes each item. */
+export function splitTextList(raw: string): string[] {
+  const items: string[] = [];
+  let current = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '\\' && i + 1 < raw.length) {
+      current += c + raw[i + 1];
+      i++;
+    } else if (c === ',') {
+      items.push(current);
+      current = '';
+    } else current += c;
+  }
+  items.push(current);
+  return items.map(unescapeText);
+}
+
+const PARAM_SPECIALS = /[\x00-\x1f\x7f"^;:,\s]/;
+
+/**
+ * A parameter value: RFC 6868 caret-encoding for quotes and newlines, and DQUOTEs around values
+ * with the characters that would otherwise end the parameter.
+ */
+export function paramValue(v: string): string {
+  if (v !== '' && !PARAM_SPECIALS.test(v)) return v;
+  const encoded = v
+    .replace(/\^/g, '^^')
+    .replace(/\r\n|\r|\n/g, '^n')
+    .replace(/"/g, "^'")
+    // Other control characters are not allowed anywhere in a parameter.
+    .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  return /[;:,\s]/.test(encoded) || encoded === '' ? `"${encoded}"` : encoded;
+}
+
+export function contentLine(name: string, params: Params, value: string): string {
+  let line = name;
+  for (const [key, v] of Object.entries(params)) {
+    if (v !== undefined && v !== '') line += `;${key}=${paramValue(v)}`;
+  }
+  return `${line}:${value}`;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Folds a content line into lines of at most 75 octets, never splitting a UTF-8 character. */
+export function foldLine(line: string): string {
+  // An export of 100,000 events folds millions of lines: skip the per-character work where we can.
+  if (line.length <= 25) return line;
+  if (!NON_ASCII.test(line)) {
+    if (line.length <= 75) return line;
+    const ascii = [line.slice(0, 75)];
+    for (let i = 75; i < line.length; i += 74) ascii.push(line.slice(i, i + 74));
+    return ascii.join('\r\n ');
+  }
+  if (Buffer.byteLength(line, 'utf8') <= 75) return line;
+  const pieces: string[] = [];
+  let start = 0;
+  let octets = 0;
+  // The first line holds 75 octets; continuation lines 74 after their leading space.
+  let limit = 75;
+  for (let i = 0; i < line.length; ) {
+    const code = line.charCodeAt(i);
+    const pair = code >= 0xd800 && code <= 0xdbff && (line.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
+    if (octets + size > limit) {
+      pieces.push(line.slice(start, i));
+      start = i;
+      octets = 0;
+      limit = 74;
+    }
+    octets += size;
+    i += pair ? 2 : 1;
+  }
+  pieces.push(line.slice(start));
+  return pieces.join('\r\n ');
+}
+
+function joinLines(lines: string[]): string {
+  return lines.map(foldLine).join('\r\n') + '\r\n';
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  euro: '\u20ac',
+  pound: '\u00a3',
+  copy: '\u00a9',
+};
+
+export function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+    }
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+  });
+}
+
+/** Plain text for DESCRIPTION: what a reader sees of the HTML, with paragraphs and line breaks kept. */
+export function htmlToText(html: string): string {
+  const text = html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<li\b[^>]*>/gi, '\n• ')
+    .replace(/<\/(p|div|h[1-6]|blockquote|pre|ul|ol|table)>/gi, '\n\n')
+    .replace(/<\/(li|tr)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    // Source formatting whitespace inside the HTML is not part of the text.
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/[ \t]+/g, ' ');
+  return decodeEntities(text)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Time zones
+ * ---------------------------------------------------------------------------------------------- */
+
+const UTC_NAMES = new Set(['utc', 'etc/utc', 'gmt', 'etc/gmt', 'z', 'etc/universal', 'etc/zulu', 'universal', 'zulu', 'utc+0', 'utc-0']);
+const API_OFFSET_ZONE = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+
+/** How an event's zone is written: as UTC (`Z` times) or with a TZID and a VTIMEZONE. */
+function exportZone(zone: string): 'utc' | { tzid: string } {
+  const z = zone.trim();
+  if (!z || UTC_NAMES.has(z.toLowerCase()) || !offsetFinder(z)) return 'utc';
+  return { tzid: z };
+}
+
+function zonesUsed(events: Event[]): Map<string, { from: number; to: number }> {
+  const zones = new Map<string, { from: number; to: number }>();
+  for (const e of events) {
+    if (e.all_day) continue;
+    const zone = exportZone(e.timezone);
+    if (zone === 'utc') continue;
+    const years = [e.start_date, e.end_date].map((s) => Number(parts(s)?.[0])).filter((y) => y > 0);
+    if (!years.length) continue;
+    const span = zones.get(zone.tzid) ?? { from: Infinity, to: -Infinity };
+    span.from = Math.min(span.from, ...years);
+    span.to = Math.max(span.to, ...years);
+    zones.set(zone.tzid, span);
+  }
+  return zones;
+}
+
+/** Seconds east of UTC at a given epoch second. */
+export type OffsetFinder = (epochSeconds: number) => number;
+
+const finders = new Map<string, OffsetFinder | undefined>();
+
+/**
+ * UTC offsets of an IANA zone (from the Intl time zone database) or of the API's fixed `UTC+2`
+ * form; undefined for anything else.
+ */
+export function offsetFinder(zone: string): OffsetFinder | undefined {
+  if (finders.has(zone)) return finders.get(zone);
+  let finder: OffsetFinder | undefined;
+  const fixed = API_OFFSET_ZONE.exec(zone);
+  if (fixed) {
+    const offset = (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 3600 + Number(fixed[3] ?? 0) * 60);
+    finder = () => offset;
+  } else {
+    try {
+      // format() and a regex is several times faster than formatToParts(), which matters when a
+      // VTIMEZONE for decades is built by sampling every day.
+      const dtf = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+      finder = (sec) => {
+        const m = /(\d+)\/(\d+)\/(\d+),? (\d+):(\d+):(\d+)/.exec(dtf.format(sec * 1000));
+        if (!m) throw new Error(`Unexpected date format from Intl for ${zone}`);
+        const local = Date.UTC(+m[3], +m[1] - 1, +m[2], +m[4], +m[5], +m[6]) / 1000;
+        return local - sec;
+      };
+    } catch {
+      finder = undefined;
+    }
+  }
+  finders.set(zone, finder);
+  return finder;
+}
+
+/** Wall-clock parts of a local time. */
+export interface WallTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/**
+ * The instant (epoch ms) of a wall time in a zone, probing the offset twice as luxon does. A time
+ * in a DST gap moves forward by the gap (02:30 that never happens reads as 03:30).
+ */
+export function epochOfWall(w: WallTime, zone: string): number {
+  const offsetAt = offsetFinder(zone);
+  if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
+  const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) / 1000;
+  const o1 = offsetAt(local);
+  let t = local - o1;
+  const o2 = offsetAt(t);
+  if (o1 === o2) return t * 1000;
+  t -= o2 - o1;
+  const o3 = offsetAt(t);
+  if (o2 === o3) return t * 1000;
+  return (local - Math.min(o2, o3)) * 1000;
+}
+
+/** `Y-m-d H:i:s` of an instant in a zone. */
+export function wallOfEpoch(ms: number, zone: string): string {
+  const offsetAt = offsetFinder(zone);
+  if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
+  const seconds = Math.floor(ms / 1000);
+  const w = wallAt(seconds + offsetAt(seconds));
+  const p = (n: number, len = 2) => String(n).padStart(len, '0');
+  return `${p(w.y, 4)}-${p(w.m)}-${p(w.d)} ${p(w.hh)}:${p(w.mi)}:${p(w.ss)}`;
+}
+
+interface Onset {
+  at: number; // epoch seconds
+  from: number;
+  to: number;
+  daylight: boolean;
+  name: string;
+  local: Wall; // wall time of the onset, in the `from` offset (as DTSTART in a VTIMEZONE wants)
+}
+
+interface Wall {
+  y: number;
+  m: number;
+  d: number;
+  hh: number;
+  mi: number;
+  ss: number;
+}
+
+const DAY = 86_400;
+const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/**
+ * A VTIMEZONE for `zone` covering fromYear…toYear, named `tzid` (default: the zone itself).
+ * Transitions are found by sampling the offset daily and bisecting to the second, then folded
+ * into yearly RRULEs where consecutive years follow the same rule (Outlook reads RRULEs far better
+ * than long RDATE lists). The last rule is left open-ended so that dates after the range still
+ * resolve the way the zone most likely continues.
+ */
+export function vtimezoneLines(zone: string, fromYear: number, toYear: number, tzid = zone): string[] {
+  const offsetAt = offsetFinder(zone);
+  if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
+  const nameAt = shortNameFinder(zone);
+  // Local midnight of 1 January, so that the base observance reads 0101T000000.
+  const start = Date.UTC(fromYear, 0, 1) / 1000 - offsetAt(Date.UTC(fromYear, 0, 1) / 1000);
+  const end = Date.UTC(toYear + 1, 0, 1) / 1000;
+
+  const isDaylight = (offset: number, year: number) => {
+    const standard = Math.min(offsetAt(Date.UTC(year, 0, 1) / 1000), offsetAt(Date.UTC(year, 6, 1) / 1000));
+    return offset > standard;
+  };
+
+  const onsets: Onset[] = [];
+  let previous = offsetAt(start);
+  for (let t = start + DAY; t <= end; t += DAY) {
+    const offset = offsetAt(t);
+    if (offset === previous) continue;
+    let lo = t - DAY;
+    let hi = t;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (offsetAt(mid) === previous) lo = mid;
+      else hi = mid;
+    }
+    const local = wallAt(hi + previous);
+    onsets.push({ at: hi, from: previous, to: offset, daylight: isDaylight(offset, local.y), name: nameAt(hi), local });
+    previous = offset;
+  }
+
+  const base = offsetAt(start);
+  const baseLocal = wallAt(start + base);
+  const lines = ['BEGIN:VTIMEZONE', contentLine('TZID', {}, escapeText(tzid))];
+  if (!API_OFFSET_ZONE.test(zone)) lines.push(contentLine('X-LIC-LOCATION', {}, escapeText(zone)));
+  lines.push(
+    ...observance(isDaylight(base, baseLocal.y), base, base, nameAt(start), baseLocal, undefined),
+  );
+
+  for (const daylight of [false, true]) {
+    const ofKind = onsets.filter((o) => o.daylight === daylight);
+    for (const run of yearlyRuns(ofKind)) {
+      const first = run.onsets[0];
+      const last = run.onsets[run.onsets.length - 1];
+      let rrule: string | undefined;
+      if (run.onsets.length > 1) {
+        const byDay = `${run.week}${WEEKDAYS[weekday(first.local)]}`;
+        rrule = `FREQ=YEARLY;BYMONTH=${first.local.m};BYDAY=${byDay}`;
+        const continuesPastRange = last === ofKind[ofKind.length - 1] && last.local.y >= toYear;
+        if (!continuesPastRange) rrule += `;UNTIL=${compactWall(wallAt(last.at))}Z`;
+      }
+      lines.push(...observance(daylight, first.from, first.to, first.name, first.local, rrule));
+    }
+  }
+  lines.push('END:VTIMEZONE');
+  return lines;
+}
+
+function observance(daylight: boolean, from: number, to: number, name: string, local: Wall, rrule?: string): string[] {
+  const kind = daylight ? 'DAYLIGHT' : 'STANDARD';
+  const lines = [
+    `BEGIN:${kind}`,
+    `TZOFFSETFROM:${formatOffset(from)}`,
+    `TZOFFSETTO:${formatOffset(to)}`,
+    contentLine('TZNAME', {}, escapeText(name)),
+    `DTSTART:${compactWall(local)}`,
+  ];
+  if (rrule) lines.push(`RRULE:${rrule}`);
+  lines.push(`END:${kind}`);
+  return lines;
+}
+
+/**
+ * Groups onsets of one kind into runs that one yearly rule describes: same month, weekday, local
+ * time, offsets and name in consecutive years, with a common "nth weekday" (or "last weekday").
+ */
+function yearlyRuns(onsets: Onset[]): { onsets: Onset[]; week: number }[] {
+  const runs: { onsets: Onset[]; week: number }[] = [];
+  let run: Onset[] = [];
+  let weeks = new Set<number>();
+  const flush = () => {
+    if (!run.length) return;
+    // "Last Sunday" (-1) reads right in every year of an open-ended rule; prefer it when it fits.
+    const week = weeks.has(-1) ? -1 : Math.min(...weeks);
+    runs.push({ onsets: run, week });
+  };
+  for (const onset of onsets) {
+    const candidates = weekCandidates(onset.local);
+    const prev = run[run.length - 1];
+    const common = new Set([...weeks].filter((w) => candidates.has(w)));
+    const continues =
+      prev &&
+      onset.local.y === prev.local.y + 1 &&
+      onset.local.m === prev.local.m &&
+      weekday(onset.local) === weekday(prev.local) &&
+      onset.local.hh === prev.local.hh &&
+      onset.local.mi === prev.local.mi &&
+      onset.local.ss === prev.local.ss &&
+      onset.from === prev.from &&
+      onset.to === prev.to &&
+      onset.name === prev.name &&
+      common.size > 0;
+    if (continues) {
+      run.push(onset);
+      weeks = common;
+    } else {
+      flush();
+      run = [onset];
+      weeks = candidates;
+    }
+  }
+  flush();
+  return runs;
+}
+
+function weekCandidates(w: Wall): Set<number> {
+  const candidates = new Set([Math.ceil(w.d / 7)]);
+  const daysInMonth = new Date(Date.UTC(w.y, w.m, 0)).getUTCDate();
+  if (w.d + 7 > daysInMonth) candidates.add(-1);
+  return candidates;
+}
+
+function weekday(w: Wall): number {
+  return new Date(Date.UTC(w.y, w.m - 1, w.d)).getUTCDay();
+}
+
+function wallAt(localSeconds: number): Wall {
+  const d = new Date(localSeconds * 1000);
+  return {
+    y: d.getUTCFullYear(),
+    m: d.getUTCMonth() + 1,
+    d: d.getUTCDate(),
+    hh: d.getUTCHours(),
+    mi: d.getUTCMinutes(),
+    ss: d.getUTCSeconds(),
+  };
+}
+
+function compactWall(w: Wall): string {
+  const p = (n: number, len = 2) => String(n).padStart(len, '0');
+  return `${p(w.y, 4)}${p(w.m)}${p(w.d)}T${p(w.hh)}${p(w.mi)}${p(w.ss)}`;
+}
+
+function formatOffset(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '+';
+  const abs = Math.abs(seconds);
+  const p = (n: number) => String(n).padStart(2, '0');
+  const hhmm = `${p(Math.floor(abs / 3600))}${p(Math.floor((abs % 3600) / 60))}`;
+  return sign + hhmm + (abs % 60 ? p(abs % 60) : '');
+}
+
+function shortNameFinder(zone: string): (epochSeconds: number) => string {
+  const fixed = API_OFFSET_ZONE.exec(zone);
+  if (fixed) return () => zone.toUpperCase();
+  const dtf = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
+  return (sec) => dtf.formatToParts(sec * 1000).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}

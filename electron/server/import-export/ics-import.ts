@@ -1,0 +1,1282 @@
+/**
+ * iCalendar import: turns a calendar file from Google, Outlook, Thunderbird, Apple (or Almanac's
+ * own export) into event bodies for the cal/events/v1 API.
+ *
+ * The file is first read line by line by our own scanner, which unfolds lines, checks the
+ * BEGIN/END structure and the syntax of every line, and remembers where each VEVENT starts: ical.js
+ * parses well but reports neither line numbers nor truncation, and a user with a broken file needs
+ * to be told where to look. The checked text then goes to ical.js, whose recurrence engine expands
+ * RRULE/RDATE/EXDATE and applies RECURRENCE-ID overrides.
+ *
+ * Dates come out as local `Y-m-d H:i:s` in the body's IANA `timezone`: a TZID keeps its wall time
+ * (Windows zone names are mapped to IANA), UTC times are shown in the calendar's zone, floating
+ * times and dates are taken to be in the site zone.
+ */
+import { createHash } from 'node:crypto';
+import ICAL from 'ical.js';
+import { IANAZone } from 'luxon';
+import { X, epochOfWall, splitTextList, unescapeText, vtimezoneLines, wallOfEpoch } from './ics-export';
+
+type IcalComponent = InstanceType<typeof ICAL.Component>;
+type IcalProperty = InstanceType<typeof ICAL.Property>;
+type IcalTime = InstanceType<typeof ICAL.Time>;
+type IcalEvent = InstanceType<typeof ICAL.Event>;
+type IcalTimezone = InstanceType<typeof ICAL.Timezone>;
+
+export interface ImportProblem {
+  line: number;
+  message: string;
+}
+
+export interface VenueBody {
+  venue: string;
+  address?: string;
+  city?: string;
+  country?: string;
+  state?: string;
+  province?: string;
+  zip?: string;
+  phone?: string;
+  website?: string;
+  geo_lat?: number;
+  geo_lng?: number;
+}
+
+export interface OrganizerBody {
+  organizer: string;
+  email?: string;
+  phone?: string;
+  website?: string;
+}
+
+/** An event body as `POST /events` takes it (reference §5.1). */
+export interface EventBody {
+  title: string;
+  description?: string;
+  excerpt?: string;
+  slug?: string;
+  status?: string;
+  /** Publication date in UTC, from CREATED. */
+  date_utc?: string;
+  start_date: string;
+  end_date: string;
+  timezone: string;
+  all_day: boolean;
+  image?: string;
+  cost?: string | string[];
+  website?: string;
+  show_map?: boolean;
+  show_map_link?: boolean;
+  hide_from_listings?: boolean;
+  sticky?: boolean;
+  featured?: boolean;
+  categories?: string[];
+  tags?: string[];
+  venue?: VenueBody;
+  organizer?: OrganizerBody[];
+  i18n_language?: string;
+}
+
+export interface ImportedEvent {
+  /**
+   * What a re-import matches on: the VEVENT's UID, or for an occurrence of a recurring series
+   * `<UID>#<occurrence key>` where the key is the RECURRENCE-ID value (`20240105T090000`,
+   * `20240105` for dates, a trailing `Z` for UTC series).
+   */
+  uid: string;
+  /** For the second and later occurrences of a series: the `uid` of its first imported occurrence. */
+  recurrenceOf?: string;
+  /** Line of the VEVENT's BEGIN in the file (of the override, for a replaced occurrence). */
+  line: number;
+  body: EventBody;
+}
+
+export interface IcsImportResult {
+  events: ImportedEvent[];
+  errors: ImportProblem[];
+  warnings: ImportProblem[];
+}
+
+export interface IcsImportOptions {
+  /** Zone for floating times and dates, and for UTC times when the calendar names no zone. */
+  siteZone: string;
+  /** Occurrences of recurring events starting in [start, end) are imported. */
+  window?: { start: Date; end: Date };
+  /** "Today" for the default window (series start … two years from now). */
+  now?: Date;
+  /** Most occurrences imported per series (default 1000). */
+  maxOccurrences?: number;
+}
+
+const DEFAULT_MAX_OCCURRENCES = 1000;
+/** Recurrence steps examined per series; stops runaway rules (FREQ=SECONDLY since 1970). */
+const MAX_RECURRENCE_STEPS = 200_000;
+const MAX_REPORTED_SYNTAX_ERRORS = 20;
+const UNTITLED = '(No title)';
+
+export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult {
+  if (!apiZone(opts.siteZone)) throw new TypeError(`parseIcs: siteZone "${opts.siteZone}" is not a time zone`);
+  const result: IcsImportResult = { events: [], errors: [], warnings: [] };
+  const scan = scanCalendar(text);
+  result.warnings.push(...scan.warnings);
+  if (scan.errors.length) {
+    result.errors.push(...scan.errors);
+    return result;
+  }
+
+  let roots: IcalComponent[];
+  try {
+    const jcal = ICAL.parse(scan.text);
+    const list = typeof jcal[0] === 'string' ? [jcal] : jcal;
+    roots = list.map((c: unknown) => new ICAL.Component(c as unknown[]));
+  } catch (err) {
+    result.errors.push({ line: 1, message: `The file could not be read as iCalendar: ${messageOf(err)}` });
+    return result;
+  }
+
+  const now = opts.now ?? new Date();
+  const windowEnd = opts.window?.end ?? new Date(Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate()));
+  const zones = new Zones(roots, scan, opts.siteZone, result.warnings);
+  zones.register(scan.years.min - 1, Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1);
+  try {
+    const importer = new Importer(opts, windowEnd, zones, result);
+    importer.run(collectEntries(roots, scan, result));
+  } finally {
+    zones.unregister();
+  }
+  return result;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Line scanner: unfolding, syntax, structure and line numbers
+ * ---------------------------------------------------------------------------------------------- */
+
+interface VeventInfo {
+  line: number;
+  /** First line of each property (upper-case name) directly inside this VEVENT. */
+  propLines: Map<string, number>;
+  /** That line as written, for messages. */
+  propText: Map<string, string>;
+}
+
+interface Scan {
+  /** The unfolded, checked lines, CRLF-joined, for ical.js. */
+  text: string;
+  vevents: VeventInfo[];
+  /** TZIDs referenced by properties, with the line of the first reference. */
+  tzids: Map<string, number>;
+  years: { min: number; max: number };
+  errors: ImportProblem[];
+  warnings: ImportProblem[];
+}
+
+interface ContentLine {
+  name: string;
+  params: Map<string, string[]>;
+  value: string;
+}
+
+const DATE_PROPERTIES = new Set(['DTSTART', 'DTEND', 'DUE', 'RECURRENCE-ID', 'RDATE', 'EXDATE']);
+
+/** Property names that are neither X- nor in ical.js's design set but occur in real files. */
+const EXTRA_KNOWN_PROPERTIES = new Set([
+  'COLOR', 'IMAGE', 'CONFERENCE', 'NAME', 'REFRESH-INTERVAL', 'SOURCE', 'ACKNOWLEDGED', 'TZUNTIL',
+  'TZID-ALIAS-OF', 'STYLED-DESCRIPTION', 'STRUCTURED-DATA', 'PROXIMITY', 'LOCATION-TYPE',
+  'PARTICIPANT-TYPE', 'CALENDAR-ADDRESS', 'RESOURCE-TYPE', 'BUSYTYPE', 'ESTIMATED-DURATION',
+]);
+
+function scanCalendar(text: string): Scan {
+  const errors: ImportProblem[] = [];
+  const warnings: ImportProblem[] = [];
+  const vevents: VeventInfo[] = [];
+  const tzids = new Map<string, number>();
+  const years = { min: Infinity, max: -Infinity };
+  const out: string[] = [];
+  const fail = (line: number, message: string) => {
+    if (errors.length < MAX_REPORTED_SYNTAX_ERRORS) errors.push({ line, message });
+  };
+  const knownProperty = (name: string) =>
+    name.startsWith('X-') || EXTRA_KNOWN_PROPERTIES.has(name) || name.toLowerCase() in ICAL.design.icalendar.property;
+
+  const physical = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
+  // A final newline leaves one empty string behind; it is not a line of the file.
+  const lastLine = physical.length > 1 && physical[physical.length - 1] === '' ? physical.length - 1 : physical.length;
+
+  // Unfold: a line starting with a space or tab continues the previous one.
+  const logical: { text: string; line: number }[] = [];
+  for (let i = 0; i < lastLine; i++) {
+    const raw = physical[i];
+    if (raw.startsWith(' ') || raw.startsWith('\t')) {
+      const previous = logical[logical.length - 1];
+      if (previous) previous.text += raw.slice(1);
+      else fail(i + 1, `Line ${i + 1} starts with a space, but there is no line before it to continue.`);
+    } else if (raw.trim() !== '') {
+      logical.push({ text: raw, line: i + 1 });
+    }
+    // Blank lines are invalid but harmless; some producers emit them, so they are skipped.
+  }
+
+  if (!logical.length) {
+    return { text: '', vevents, tzids, years, warnings, errors: [{ line: 1, message: 'The file is empty.' }] };
+  }
+  if (logical[0].text.trim().toUpperCase() !== 'BEGIN:VCALENDAR') {
+    const errorsOnly = [{
+      line: logical[0].line,
+      message: `This is not an iCalendar file: line ${logical[0].line} should be "BEGIN:VCALENDAR" but is "${snippet(logical[0].text)}".`,
+    }];
+    return { text: '', vevents, tzids, years, warnings, errors: errorsOnly };
+  }
+
+  const stack: { name: string; line: number }[] = [];
+  let currentEvent: VeventInfo | undefined;
+  const ignoredComponents = new Map<string, number>();
+
+  for (const { text: lineText, line } of logical) {
+    const parsed = parseContentLine(lineText);
+    if (typeof parsed === 'string') {
+      fail(line, `Line ${line} is not a valid iCalendar line (${parsed}): "${snippet(lineText)}".`);
+      continue;
+    }
+    const name = parsed.name.toUpperCase();
+    const top = stack[stack.length - 1];
+
+    if (name === 'BEGIN') {
+      const component = parsed.value.trim().toUpperCase();
+      if (!top && component !== 'VCALENDAR') {
+        fail(line, `Line ${line}: "BEGIN:${component}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
+      }
+      if (component === 'VEVENT' && top?.name === 'VCALENDAR') {
+        currentEvent = { line, propLines: new Map(), propText: new Map() };
+        vevents.push(currentEvent);
+      } else if (top?.name === 'VCALENDAR' && ['VTODO', 'VJOURNAL', 'VFREEBUSY'].includes(component)) {
+        ignoredComponents.set(component, (ignoredComponents.get(component) ?? 0) + 1);
+      }
+      stack.push({ name: component, line });
+    } else if (name === 'END') {
+      const component = parsed.value.trim().toUpperCase();
+      if (!top) {
+        fail(line, `Line ${line}: "END:${component}" has no matching BEGIN.`);
+        continue;
+      }
+      if (top.name !== component) {
+        fail(line, `Line ${line}: "END:${component}" does not close "BEGIN:${top.name}" from line ${top.line}.`);
+        // Resynchronise on the component being closed, if it is open further down.
+        const depth = stack.map((c) => c.name).lastIndexOf(component);
+        if (depth < 0) continue;
+        stack.length = depth + 1;
+      }
+      const closed = stack.pop();
+      if (closed?.name === 'VEVENT' && stack[stack.length - 1]?.name === 'VCALENDAR') currentEvent = undefined;
+    } else {
+      if (!top) {
+        fail(line, `Line ${line}: "${snippet(lineText)}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
+        continue;
+      }
+      if (top.name === 'VEVENT' && currentEvent) {
+        if (!currentEvent.propLines.has(name)) {
+          currentEvent.propLines.set(name, line);
+          currentEvent.propText.set(name, lineText);
+        }
+        if (!knownProperty(name)) {
+          warnings.push({
+            line,
+            message:
+              `Line ${line}: unknown property "${parsed.name}" ignored. If it belongs to the line before, ` +
+              'the leading space that continues a folded line is missing.',
+          });
+        }
+      }
+      if (DATE_PROPERTIES.has(name)) {
+        const tzid = parsed.params.get('TZID')?.[0];
+        if (tzid && !tzids.has(tzid)) tzids.set(tzid, line);
+        // Only event dates: VTIMEZONE observances start in 1601 (Outlook) or 1970.
+        const year = top.name === 'VEVENT' ? /^(\d{4})\d{4}/.exec(parsed.value.trim()) : null;
+        if (year) {
+          years.min = Math.min(years.min, Number(year[1]));
+          years.max = Math.max(years.max, Number(year[1]));
+        }
+      }
+    }
+    out.push(lineText);
+  }
+
+  if (stack.length) {
+    const open = stack.map((c) => `${c.name} (line ${c.line})`).join(' > ');
+    const missing = [...stack].reverse().map((c) => `END:${c.name}`).join(', ');
+    fail(lastLine, `The file ends at line ${lastLine} inside ${open}: it looks truncated (missing ${missing}).`);
+  }
+  if (!errors.length && !vevents.length) {
+    const others = [...ignoredComponents].map(([c, n]) => `${n} ${c}`).join(', ');
+    errors.push({
+      line: 1,
+      message: `The calendar contains no events (no BEGIN:VEVENT)${others ? `; it only has ${others}, which Almanac does not import` : ''}.`,
+    });
+  }
+  for (const [component, count] of ignoredComponents) {
+    if (vevents.length) warnings.push({ line: 1, message: `${count} ${component} component(s) ignored: only events (VEVENT) are imported.` });
+  }
+  if (!Number.isFinite(years.min)) {
+    const year = new Date().getUTCFullYear();
+    years.min = year;
+    years.max = year;
+  }
+  errors.sort((a, b) => a.line - b.line);
+  return { text: out.join('\r\n') + '\r\n', vevents, tzids, years, errors, warnings };
+}
+
+/** Splits `NAME;PARAM=a,"b";P2=c:value`; returns a description of the problem if it is malformed. */
+function parseContentLine(s: string): ContentLine | string {
+  const name = /^[A-Za-z0-9-]+/.exec(s)?.[0];
+  if (!name) return s.includes(':') ? 'it does not start with a property name' : 'no ":" separator; a folded line must start with a space';
+  const params = new Map<string, string[]>();
+  let i = name.length;
+  while (s[i] === ';') {
+    const paramName = /^([A-Za-z0-9-]+)=/.exec(s.slice(i + 1));
+    if (!paramName) return `malformed parameter after "${name}"`;
+    i += 1 + paramName[0].length;
+    const values: string[] = [];
+    for (;;) {
+      if (s[i] === '"') {
+        const close = s.indexOf('"', i + 1);
+        if (close < 0) return `unterminated quoted value of parameter ${paramName[1]}`;
+        values.push(s.slice(i + 1, close));
+        i = close + 1;
+      } else {
+        let j = i;
+        while (j < s.length && !';:,"'.includes(s[j])) j++;
+        values.push(s.slice(i, j));
+        i = j;
+      }
+      if (s[i] !== ',') break;
+      i++;
+    }
+    params.set(paramName[1].toUpperCase(), values);
+  }
+  if (s[i] !== ':') {
+    return s.includes(':')
+      ? `expected ":" after "${s.slice(0, i)}"`
+      : 'no ":" separator; a folded line must start with a space';
+  }
+  return { name, params, value: s.slice(i + 1) };
+}
+
+function snippet(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Time zones
+ * ---------------------------------------------------------------------------------------------- */
+
+type ZoneResolution = { zone: string } | { custom: IcalComponent } | { unknown: true };
+
+/**
+ * The TZIDs of one file: what IANA zone each stands for, and their registration with ical.js for
+ * the duration of the import (its recurrence engine compares UNTIL, EXDATE and RECURRENCE-ID values
+ * across zones, which needs real offsets).
+ */
+class Zones {
+  private readonly definitions = new Map<string, { component: IcalComponent; line: number }>();
+  private readonly resolutions = new Map<string, ZoneResolution>();
+  private readonly registered: string[] = [];
+
+  constructor(
+    roots: IcalComponent[],
+    private readonly scan: Scan,
+    private readonly siteZone: string,
+    private readonly warnings: ImportProblem[],
+  ) {
+    for (const root of roots) {
+      for (const vtimezone of root.getAllSubcomponents('vtimezone')) {
+        const tzid = vtimezone.getFirstPropertyValue('tzid');
+        if (typeof tzid === 'string' && !this.definitions.has(tzid)) {
+          this.definitions.set(tzid, { component: vtimezone, line: scan.tzids.get(tzid) ?? 1 });
+        }
+      }
+    }
+  }
+
+  register(fromYear: number, toYear: number): void {
+    for (const tzid of this.scan.tzids.keys()) {
+      const resolution = this.resolve(tzid);
+      if (ICAL.TimezoneService.has(tzid)) continue;
+      let timezone: IcalTimezone | undefined;
+      try {
+        const definition = this.definitions.get(tzid);
+        if (definition) {
+          // The file's own definition is what its producer computed the times with.
+          timezone = new ICAL.Timezone(definition.component);
+        } else if ('zone' in resolution) {
+          const lines = vtimezoneLines(resolution.zone, fromYear, toYear, tzid);
+          timezone = new ICAL.Timezone(new ICAL.Component(ICAL.parse(lines.join('\r\n'))));
+        }
+      } catch (err) {
+        this.warnings.push({
+          line: this.scan.tzids.get(tzid) ?? 1,
+          message: `The definition of time zone "${tzid}" could not be read (${messageOf(err)}).`,
+        });
+      }
+      if (timezone) {
+        ICAL.TimezoneService.register(timezone, tzid);
+        this.registered.push(tzid);
+      }
+    }
+  }
+
+  unregister(): void {
+    for (const tzid of this.registered) ICAL.TimezoneService.remove(tzid);
+    this.registered.length = 0;
+  }
+
+  resolve(tzid: string): ZoneResolution {
+    const cached = this.resolutions.get(tzid);
+    if (cached) return cached;
+    const definition = this.definitions.get(tzid);
+    const location = definition?.component.getFirstPropertyValue('x-lic-location');
+    // Fractional offsets (`UTC+5:30`, which Almanac itself writes) have no IANA equivalent.
+    const iana =
+      ianaZoneFor(tzid) ?? (typeof location === 'string' ? ianaZoneFor(location) : undefined) ?? offsetZone(tzid);
+    let resolution: ZoneResolution;
+    const line = this.scan.tzids.get(tzid) ?? definition?.line ?? 1;
+    if (iana) resolution = { zone: iana };
+    else if (definition) {
+      resolution = { custom: definition.component };
+      this.warnings.push({
+        line,
+        message: `Time zone "${tzid}" is not a known zone; its times were converted with the file's definition and shown in ${this.siteZone}.`,
+      });
+    } else {
+      resolution = { unknown: true };
+      this.warnings.push({
+        line,
+        message: `Time zone "${tzid}" is unknown and the file does not define it; its times were read as ${this.siteZone} times.`,
+      });
+    }
+    this.resolutions.set(tzid, resolution);
+    return resolution;
+  }
+}
+
+/**
+ * The IANA zone a TZID stands for: IANA ids as they are, Windows names through CLDR's table,
+ * vendor-prefixed ids (`/mozilla.org/20050126_1/Europe/Berlin`) by their tail, whole-hour
+ * `UTC+2`/`GMT-5` as `Etc/GMT∓n`.
+ */
+export function ianaZoneFor(tzid: string): string | undefined {
+  const id = tzid.trim().replace(/^"(.*)"$/, '$1').trim();
+  if (!id) return undefined;
+  const valid = validIana(id);
+  if (valid) return valid;
+  const windows = WINDOWS_ZONES[id.toLowerCase()];
+  if (windows) return windows;
+  const segments = id.split('/').filter(Boolean);
+  for (let n = Math.min(3, segments.length); n >= 2; n--) {
+    const tail = validIana(segments.slice(-n).join('/'));
+    if (tail) return tail;
+  }
+  const offset = /^(?:UTC|GMT)\s*([+-])(\d{1,2})(?::?00)?$/i.exec(id);
+  if (offset && Number(offset[2]) <= 14) {
+    const hours = Number(offset[2]);
+    return hours === 0 ? 'UTC' : `Etc/GMT${offset[1] === '+' ? '-' : '+'}${hours}`;
+  }
+  return undefined;
+}
+
+const validIanaCache = new Map<string, string | undefined>();
+
+function validIana(id: string): string | undefined {
+  if (validIanaCache.has(id)) return validIanaCache.get(id);
+  let valid: string | undefined;
+  if (IANAZone.isValidZone(id)) {
+    // Intl accepts any letter case; keep the canonical spelling, but never swap an alias for another.
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: id }).resolvedOptions().timeZone;
+    valid = resolved.toLowerCase() === id.toLowerCase() ? resolved : id;
+  }
+  validIanaCache.set(id, valid);
+  return valid;
+}
+
+/** A zone the API accepts in `timezone`: an IANA id or the `UTC+2` / `UTC-5:30` offset form. */
+function apiZone(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  return offsetZone(value) ?? validIana(value.trim());
+}
+
+function offsetZone(value: string): string | undefined {
+  const v = value.trim();
+  return /^UTC[+-]\d{1,2}(?::\d{2})?$/i.test(v) ? v.toUpperCase() : undefined;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Events
+ * ---------------------------------------------------------------------------------------------- */
+
+interface Entry {
+  component: IcalComponent;
+  info: VeventInfo;
+  uid: string;
+  /** X-WR-TIMEZONE of the calendar the event is in. */
+  calendarZone?: string;
+}
+
+function collectEntries(roots: IcalComponent[], scan: Scan, result: IcsImportResult): Entry[] {
+  const entries: Entry[] = [];
+  let index = 0;
+  for (const root of roots) {
+    const calendarZone = apiZone(stringProperty(root, 'x-wr-timezone'));
+    for (const component of root.getAllSubcomponents('vevent')) {
+      const info = scan.vevents[index++] ?? { line: 1, propLines: new Map(), propText: new Map() };
+      let uid = stringProperty(component, 'uid')?.trim();
+      if (!uid) {
+        uid = syntheticUid(component);
+        result.warnings.push({
+          line: info.line,
+          message:
+            `The event at line ${info.line} has no UID; a re-import will recognise it only if its title, ` +
+            'times and location are unchanged.',
+        });
+      }
+      entries.push({ component, info, uid, calendarZone });
+    }
+  }
+  return entries;
+}
+
+/** Stable across re-imports of the same content, so that even UID-less events are matched. */
+function syntheticUid(component: IcalComponent): string {
+  const raw = ['summary', 'dtstart', 'dtend', 'location']
+    .map((name) => component.getFirstProperty(name)?.toICALString() ?? '')
+    .join('\n');
+  return `almanac-import-${createHash('sha256').update(raw).digest('hex').slice(0, 32)}@local`;
+}
+
+/** A problem with one event (or one property of it), reported and skipped without failing the file. */
+class EventProblem extends Error {
+  constructor(
+    message: string,
+    readonly property?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Span {
+  start: string;
+  end: string;
+  zone: string;
+  allDay: boolean;
+  startMs: number;
+}
+
+interface Occurrence {
+  key: string;
+  startMs: number;
+  line: number;
+  body: EventBody;
+}
+
+type EventFields = Omit<EventBody, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
+
+/** Occurrences share their VEVENT's fields; each body gets its own copy so that editing one is safe. */
+function copyFields<T extends object>(fields: T): T {
+  const copy = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(copy) : value && typeof value === 'object' ? { ...value } : value;
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, copy(value)])) as T;
+}
+
+class Importer {
+  private readonly maxOccurrences: number;
+  private readonly fieldCache = new Map<IcalComponent, EventFields>();
+
+  constructor(
+    private readonly opts: IcsImportOptions,
+    private readonly windowEnd: Date,
+    private readonly zones: Zones,
+    private readonly result: IcsImportResult,
+  ) {
+    this.maxOccurrences = opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
+  }
+
+  run(entries: Entry[]): void {
+    // Group by UID, keeping the order in which each UID first appears in the file.
+    const groups = new Map<string, { master?: Entry; overrides: Entry[] }>();
+    for (const entry of entries) {
+      const group = groups.get(entry.uid) ?? { overrides: [] };
+      groups.set(entry.uid, group);
+      if (entry.component.hasProperty('recurrence-id')) group.overrides.push(entry);
+      else if (!group.master) group.master = entry;
+      else {
+        const first = group.master.info.line;
+        this.warn(entry, `Line ${entry.info.line}: another event with UID "${entry.uid}" (first at line ${first}) was ignored.`);
+      }
+    }
+
+    for (const [uid, { master, overrides }] of groups) {
+      if (master && isRecurring(master.component)) {
+        this.guard(master, () => this.series(uid, master, overrides));
+      } else if (master) {
+        this.guard(master, () => this.single(master));
+        for (const override of overrides) {
+          this.warn(override, `Line ${override.info.line}: RECURRENCE-ID of a non-recurring event ignored.`);
+        }
+      } else {
+        this.orphans(uid, overrides);
+      }
+    }
+  }
+
+  private single(entry: Entry): void {
+    const event = new ICAL.Event(entry.component);
+    const span = this.span(entry, () => event.startDate, () => event.endDate);
+    const body = this.body(entry, span);
+    if (isCancelled(entry.component)) {
+      body.status ??= 'draft';
+      this.warn(entry, `Line ${entry.info.line}: "${body.title}" is cancelled (STATUS:CANCELLED); it was imported as a ${body.status}.`);
+    }
+    this.result.events.push({ uid: entry.uid, line: entry.info.line, body });
+  }
+
+  private series(uid: string, master: Entry, overrides: Entry[]): void {
+    const event = new ICAL.Event(master.component, { strictExceptions: false });
+    const first = property(master, 'DTSTART', () => event.startDate);
+    if (!first) throw new EventProblem('it has no DTSTART', 'DTSTART');
+
+    const overrideOf = new Map<IcalEvent, Entry>();
+    for (const entry of overrides) {
+      this.guard(entry, () => {
+        const exception = new ICAL.Event(entry.component);
+        property(entry, 'RECURRENCE-ID', () => exception.recurrenceId.toString());
+        event.relateException(exception);
+        overrideOf.set(exception, entry);
+      });
+    }
+
+    // By default the window opens at the series' first occurrence, which is where iteration
+    // starts anyway (and may precede DTSTART: Google lists earlier birthdays as RDATEs).
+    const windowStart = this.opts.window?.start.getTime() ?? -Infinity;
+    const name = stringProperty(master.component, 'summary') ?? uid;
+    const at = `Line ${master.info.line}`;
+    const windowEnd = this.windowEnd.getTime();
+    let stopAt = windowEnd;
+    const used = new Set<IcalEvent>();
+    const occurrences: Occurrence[] = [];
+    const iterator = property(master, 'RRULE', () => event.iterator());
+
+    let steps = 0;
+    for (let t = this.next(master, iterator); t; t = this.next(master, iterator)) {
+      const ms = t.toUnixTime() * 1000;
+      if (ms >= windowEnd) break;
+      if (++steps > MAX_RECURRENCE_STEPS) {
+        this.warn(master, `${at}: the rule of "${name}" produces too many occurrences before the import window; the rest were skipped.`);
+        stopAt = ms;
+        break;
+      }
+      if (ms < windowStart) continue;
+      if (occurrences.length >= this.maxOccurrences) {
+        this.warn(master, `${at}: only the first ${this.maxOccurrences} occurrences of "${name}" were imported.`);
+        stopAt = ms;
+        break;
+      }
+      const details = event.getOccurrenceDetails(t);
+      const override = details.item !== event ? overrideOf.get(details.item) : undefined;
+      if (override) used.add(details.item);
+      const source = override ?? master;
+      if (isCancelled(source.component)) continue;
+      this.guard(source, () => {
+        const span = this.span(source, () => details.startDate, () => details.endDate);
+        occurrences.push({ key: occurrenceKey(t), startMs: span.startMs, line: source.info.line, body: this.body(source, span) });
+      });
+    }
+
+    // Overrides whose RECURRENCE-ID the rule does not produce (some producers also EXDATE them)
+    // are still occurrences the producer meant to show.
+    for (const [exception, entry] of overrideOf) {
+      if (used.has(exception) || isCancelled(entry.component)) continue;
+      const recurrenceId = exception.recurrenceId;
+      const ms = recurrenceId.toUnixTime() * 1000;
+      if (ms < windowStart || ms >= stopAt || occurrences.length >= this.maxOccurrences) continue;
+      this.guard(entry, () => {
+        const span = this.span(entry, () => exception.startDate, () => exception.endDate);
+        const key = occurrenceKey(recurrenceId.isDate ? recurrenceId : recurrenceId.convertToZone(first.zone));
+        occurrences.push({ key, startMs: span.startMs, line: entry.info.line, body: this.body(entry, span) });
+      });
+    }
+
+    if (!occurrences.length) {
+      this.warn(master, `${at}: the recurring event "${name}" has no occurrences in the import window.`);
+    }
+    this.link(uid, occurrences);
+  }
+
+  /** Occurrences whose series is not in the file (Google shares single instances this way). */
+  private orphans(uid: string, entries: Entry[]): void {
+    const occurrences: Occurrence[] = [];
+    for (const entry of entries) {
+      if (isCancelled(entry.component)) continue;
+      this.guard(entry, () => {
+        const event = new ICAL.Event(entry.component);
+        const recurrenceId = property(entry, 'RECURRENCE-ID', () => event.recurrenceId);
+        const span = this.span(entry, () => event.startDate, () => event.endDate);
+        const window = this.opts.window;
+        if (window && (span.startMs < window.start.getTime() || span.startMs >= window.end.getTime())) return;
+        occurrences.push({ key: occurrenceKey(recurrenceId), startMs: span.startMs, line: entry.info.line, body: this.body(entry, span) });
+      });
+    }
+    this.link(uid, occurrences);
+  }
+
+  private link(uid: string, occurrences: Occurrence[]): void {
+    occurrences.sort((a, b) => a.startMs - b.startMs);
+    const seen = new Set<string>();
+    let firstUid: string | undefined;
+    for (const occurrence of occurrences) {
+      const occurrenceUid = `${uid}#${occurrence.key}`;
+      if (seen.has(occurrenceUid)) continue;
+      seen.add(occurrenceUid);
+      this.result.events.push({
+        uid: occurrenceUid,
+        ...(firstUid ? { recurrenceOf: firstUid } : {}),
+        line: occurrence.line,
+        body: occurrence.body,
+      });
+      firstUid ??= occurrenceUid;
+    }
+  }
+
+  private next(entry: Entry, iterator: ReturnType<IcalEvent['iterator']>): IcalTime | undefined {
+    return property(entry, 'RRULE', () => iterator.next()) ?? undefined;
+  }
+
+  /** Where the event starts and ends, as local times in the zone the body will carry. */
+  private span(entry: Entry, getStart: () => IcalTime | undefined, getEnd: () => IcalTime | undefined): Span {
+    const start = property(entry, 'DTSTART', getStart);
+    if (!start) throw new EventProblem('it has no DTSTART', 'DTSTART');
+    const end = property(entry, entry.info.propLines.has('DTEND') ? 'DTEND' : 'DURATION', getEnd) ?? undefined;
+    const almanacZone = apiZone(stringProperty(entry.component, `${X}TIMEZONE`));
+
+    if (start.isDate) {
+      const zone = almanacZone ?? this.opts.siteZone;
+      const firstDay = isoDate(start);
+      let lastDay = firstDay;
+      if (end) {
+        // DTEND of a date event is exclusive; the API's end is the last day itself.
+        const endsAtMidnight = end.isDate || (end.hour === 0 && end.minute === 0 && end.second === 0);
+        lastDay = endsAtMidnight ? addDays(isoDate(end), -1) : isoDate(end);
+        if (lastDay < firstDay) lastDay = firstDay;
+      }
+      const [year, month, day] = firstDay.split('-').map(Number);
+      const startMs = epochOfWall({ year, month, day, hour: 0, minute: 0, second: 0 }, zone);
+      return { start: `${firstDay} 00:00:00`, end: `${lastDay} 23:59:59`, zone, allDay: true, startMs };
+    }
+
+    const zone = almanacZone ?? this.zoneOf(start, entry);
+    const from = this.place(start, zone);
+    let to = end ? this.place(end, zone) : from;
+    if (to.ms < from.ms) to = from;
+    return { start: from.local, end: to.local, zone, allDay: false, startMs: from.ms };
+  }
+
+  /** The zone an event is shown in when the file does not say (X-ALMANAC-TIMEZONE). */
+  private zoneOf(start: IcalTime, entry: Entry): string {
+    const source = sourceOf(start);
+    if (source.kind === 'tz') {
+      const resolution = this.zones.resolve(source.tzid);
+      if ('zone' in resolution) return resolution.zone;
+    }
+    if (source.kind === 'utc') return entry.calendarZone ?? this.opts.siteZone;
+    return this.opts.siteZone;
+  }
+
+  /** A time as a local wall time in `zone`; wall times already in that zone are kept as written. */
+  private place(t: IcalTime, zone: string): { local: string; ms: number } {
+    const wall = { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second };
+    const source = sourceOf(t);
+    let instant: number | undefined;
+    if (source.kind === 'utc') instant = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+    else if (source.kind === 'tz') {
+      const resolution = this.zones.resolve(source.tzid);
+      if ('zone' in resolution && resolution.zone !== zone) {
+        instant = epochOfWall(wall, resolution.zone);
+      } else if ('custom' in resolution) {
+        instant = t.toUnixTime() * 1000;
+      }
+    }
+    if (instant === undefined) return { local: formatWall(wall), ms: epochOfWall(wall, zone) };
+    return { local: wallOfEpoch(instant, zone), ms: instant };
+  }
+
+  private body(entry: Entry, span: Span): EventBody {
+    const { title, ...rest } = this.fields(entry);
+    const dates = { start_date: span.start, end_date: span.end, timezone: span.zone, all_day: span.allDay };
+    return { title, ...dates, ...copyFields(rest) };
+  }
+
+  /** Everything but the dates, read once per VEVENT however many occurrences share it. */
+  private fields(entry: Entry): EventFields {
+    const cached = this.fieldCache.get(entry.component);
+    if (cached) return cached;
+    const c = entry.component;
+    const title = stringProperty(c, 'summary')?.trim();
+    if (!title) this.warn(entry, `Line ${entry.info.line}: the event has no title (SUMMARY); it was imported as "${UNTITLED}".`);
+
+    const fields: EventFields = { title: title || UNTITLED };
+    const description = descriptionOf(c);
+    if (description) fields.description = description;
+    const excerpt = stringProperty(c, `${X}EXCERPT`);
+    if (excerpt) fields.excerpt = excerpt;
+    const slug = stringProperty(c, `${X}SLUG`);
+    if (slug) fields.slug = slug;
+    const status = statusOf(c);
+    if (status) fields.status = status;
+    const created = property(entry, 'CREATED', () => c.getFirstPropertyValue('created'));
+    if (created instanceof ICAL.Time && !created.isDate) fields.date_utc = utcWall(created);
+
+    const website = stringProperty(c, 'url')?.trim();
+    if (website) fields.website = website;
+    const image = imageOf(c);
+    if (image) fields.image = image;
+
+    const cost = listProperty(c, `${X}COST`).filter(Boolean);
+    if (cost.length) fields.cost = cost.length === 1 ? cost[0] : cost;
+    for (const [flag, name] of FLAGS) {
+      const value = booleanOf(stringProperty(c, X + name));
+      if (value !== undefined) fields[flag] = value;
+    }
+
+    const { categories, tags } = termsOf(c);
+    if (categories.length) fields.categories = categories;
+    if (tags.length) fields.tags = tags;
+    const venue = venueOf(c);
+    if (venue) fields.venue = venue;
+    const organizers = organizersOf(c);
+    if (organizers.length) fields.organizer = organizers;
+    const language = stringProperty(c, `${X}LANGUAGE`);
+    if (language) fields.i18n_language = language;
+
+    this.fieldCache.set(c, fields);
+    return fields;
+  }
+
+  /** Runs one event's work; an EventProblem or a parse failure is reported for it and skipped. */
+  private guard(entry: Entry, work: () => void): void {
+    try {
+      work();
+    } catch (err) {
+      const line = (err instanceof EventProblem && err.property && entry.info.propLines.get(err.property)) || entry.info.line;
+      const title = stringProperty(entry.component, 'summary');
+      const which = `the event${title ? ` "${title}"` : ''}${line === entry.info.line ? '' : ` (starting at line ${entry.info.line})`}`;
+      this.result.errors.push({ line, message: `Line ${line}: ${which} was not imported: ${messageOf(err)}.` });
+    }
+  }
+
+  private warn(entry: Entry, message: string): void {
+    this.result.warnings.push({ line: entry.info.line, message });
+  }
+}
+
+const FLAGS = [
+  ['featured', 'FEATURED'],
+  ['sticky', 'STICKY'],
+  ['hide_from_listings', 'HIDE-FROM-LISTINGS'],
+  ['show_map', 'SHOW-MAP'],
+  ['show_map_link', 'SHOW-MAP-LINK'],
+] as const;
+
+const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private', 'trash']);
+
+/**
+ * Reads a value, turning ical.js's parse errors (thrown lazily, on first access) into an
+ * EventProblem that names the property and so the line.
+ */
+function property<T>(entry: Entry, name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof EventProblem) throw err;
+    const written = entry.info.propText.get(name);
+    // ical.js quotes the value as it half-parsed it, which only confuses; the line says it better.
+    const reason = messageOf(err).replace(/:\s*".*"$/, '');
+    throw new EventProblem(`${written ? `"${snippet(written)}"` : name} could not be read (${reason})`, name);
+  }
+}
+
+function isRecurring(c: IcalComponent): boolean {
+  return c.hasProperty('rrule') || c.hasProperty('rdate');
+}
+
+/** Cancelled in another program; Almanac's own export says CANCELLED for trash and keeps the status. */
+function isCancelled(c: IcalComponent): boolean {
+  return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && !c.hasProperty(`${X}STATUS`.toLowerCase());
+}
+
+function sourceOf(t: IcalTime): { kind: 'utc' } | { kind: 'floating' } | { kind: 'tz'; tzid: string } {
+  const zone = t.zone;
+  if (!zone || zone === ICAL.Timezone.localTimezone || zone.tzid === 'floating') return { kind: 'floating' };
+  if (zone === ICAL.Timezone.utcTimezone || ['UTC', 'Z', 'GMT'].includes(zone.tzid)) return { kind: 'utc' };
+  return { kind: 'tz', tzid: zone.tzid };
+}
+
+function occurrenceKey(t: IcalTime): string {
+  const p = (n: number, width = 2) => String(n).padStart(width, '0');
+  const date = `${p(t.year, 4)}${p(t.month)}${p(t.day)}`;
+  if (t.isDate) return date;
+  return `${date}T${p(t.hour)}${p(t.minute)}${p(t.second)}${sourceOf(t).kind === 'utc' ? 'Z' : ''}`;
+}
+
+function isoDate(t: IcalTime): string {
+  const p = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${p(t.year, 4)}-${p(t.month)}-${p(t.day)}`;
+}
+
+function addDays(iso: string, days: number): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+function formatWall(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }): string {
+  const p = (n: number, width = 2) => String(n).padStart(width, '0');
+  return `${p(w.year, 4)}-${p(w.month)}-${p(w.day)} ${p(w.hour)}:${p(w.minute)}:${p(w.second)}`;
+}
+
+function utcWall(t: IcalTime): string {
+  const utc = sourceOf(t).kind === 'utc' ? t : t.convertToZone(ICAL.Timezone.utcTimezone);
+  return formatWall(utc);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Property readers
+ * ---------------------------------------------------------------------------------------------- */
+
+/** A property as text: ical.js unescapes known TEXT properties but leaves X- properties raw. */
+function textOf(p: IcalProperty): string {
+  const value = p.getFirstValue();
+  if (value === null || value === undefined) return '';
+  return p.type === 'unknown' ? unescapeText(String(value)) : String(value);
+}
+
+function stringProperty(c: IcalComponent, name: string): string | undefined {
+  const p = c.getFirstProperty(name.toLowerCase());
+  return p ? textOf(p) : undefined;
+}
+
+function listProperty(c: IcalComponent, name: string): string[] {
+  return c.getAllProperties(name.toLowerCase()).flatMap((p) => {
+    if (p.type === 'unknown') return splitTextList(String(p.getFirstValue() ?? ''));
+    return p.getValues().map(String);
+  }).map((s) => s.trim());
+}
+
+function param(p: IcalProperty, name: string): string | undefined {
+  const value = p.getParameter(name.toLowerCase()) as string | string[] | undefined;
+  const text = Array.isArray(value) ? value.join(',') : value;
+  return text?.trim() || undefined;
+}
+
+function booleanOf(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (/^(true|yes|1|on)$/i.test(value.trim())) return true;
+  if (/^(false|no|0|off)$/i.test(value.trim())) return false;
+  return undefined;
+}
+
+function statusOf(c: IcalComponent): string | undefined {
+  const own = stringProperty(c, `${X}STATUS`)?.trim().toLowerCase();
+  if (own && STATUSES.has(own)) return own;
+  const access = stringProperty(c, 'class')?.toUpperCase();
+  if (access === 'PRIVATE' || access === 'CONFIDENTIAL') return 'private';
+  return undefined;
+}
+
+/**
+ * The HTML description: X-ALT-DESC (Outlook, Almanac) when present, else DESCRIPTION, which is
+ * plain text by the standard but carries HTML in Google's exports.
+ */
+function descriptionOf(c: IcalComponent): string | undefined {
+  const alternative = c.getAllProperties('x-alt-desc').find((p) => /html/i.test(param(p, 'fmttype') ?? ''));
+  if (alternative) {
+    const html = htmlBody(textOf(alternative));
+    if (html) return html;
+  }
+  const plain = stringProperty(c, 'description');
+  if (!plain?.trim()) return undefined;
+  if (/<\/?(p|br|a|b|i|u|em|strong|ul|ol|li|div|span|h[1-6])\b[^>]*>/i.test(plain)) return plain.trim();
+  return plain.trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The content of a full HTML document (Outlook writes one), or the fragment as it is. */
+function htmlBody(html: string): string {
+  const inner = /<body\b[^>]*>([\s\S]*?)<\/body>/i.exec(html)?.[1] ?? html;
+  return inner
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<\/?o:p>/gi, '')
+    .trim();
+}
+
+function imageOf(c: IcalComponent): string | undefined {
+  const isUrl = (v: unknown): v is string => typeof v === 'string' && /^(https?|file):/i.test(v.trim());
+  const image = c.getFirstPropertyValue('image');
+  if (isUrl(image)) return image.trim();
+  const attachment = c
+    .getAllProperties('attach')
+    .find((p) => /^image\//i.test(param(p, 'fmttype') ?? '') && isUrl(p.getFirstValue()));
+  return attachment ? String(attachment.getFirstValue()).trim() : undefined;
+}
+
+/**
+ * Categories and tags. Almanac writes both into CATEGORIES (other programs know nothing else) and
+ * lists the tags again in X-ALMANAC-TAGS; one CATEGORIES entry per tag is taken back out.
+ */
+function termsOf(c: IcalComponent): { categories: string[]; tags: string[] } {
+  const all = listProperty(c, 'categories').filter(Boolean);
+  const tags = unique(listProperty(c, `${X}TAGS`).filter(Boolean));
+  const remaining = [...all];
+  // Tags were written after the categories, so a name that is both is removed from the end.
+  for (const tag of tags) {
+    const at = remaining.lastIndexOf(tag);
+    if (at >= 0) remaining.splice(at, 1);
+  }
+  return { categories: unique(remaining), tags };
+}
+
+function venueOf(c: IcalComponent): VenueBody | undefined {
+  const geo = geoOf(c);
+  const own = c.getFirstProperty(`${X}VENUE`.toLowerCase());
+  if (own) {
+    const venue = compact<VenueBody>({
+      venue: textOf(own).trim(),
+      address: param(own, 'address'),
+      city: param(own, 'city'),
+      country: param(own, 'country'),
+      state: param(own, 'state'),
+      province: param(own, 'province'),
+      zip: param(own, 'zip'),
+      phone: param(own, 'phone'),
+      website: param(own, 'website'),
+      ...geo,
+    });
+    if (venue.venue) return venue;
+  }
+
+  const location = stringProperty(c, 'location')?.trim() ?? '';
+  const apple = c.getFirstProperty('x-apple-structured-location');
+  const appleTitle = apple ? param(apple, 'x-title') : undefined;
+  // Apple and others write "Name\nStreet\nCity": the first line names the place.
+  const [firstLine, ...otherLines] = location.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const name = appleTitle ?? firstLine;
+  if (!name) return undefined;
+  // Apple escapes the newlines of X-ADDRESS as in a TEXT value, although it is a parameter.
+  const appleAddress = apple ? param(apple, 'x-address') : undefined;
+  const addressLines = appleTitle
+    ? (appleAddress ? unescapeText(appleAddress).replace(/\\n/gi, '\n') : location).split(/\r?\n/)
+    : otherLines;
+  const address = addressLines.map((s) => s.trim()).filter((s) => s && s !== name).join(', ');
+  return compact<VenueBody>({ venue: name, address, ...geo, ...(geo ? {} : appleGeo(apple)) });
+}
+
+function geoOf(c: IcalComponent): { geo_lat: number; geo_lng: number } | undefined {
+  const value = c.getFirstPropertyValue('geo') as unknown;
+  if (Array.isArray(value) && value.length === 2) {
+    const [lat, lng] = value.map(Number);
+    if (Number.isFinite(lat) && Number.isFinite(lng)) return { geo_lat: lat, geo_lng: lng };
+  }
+  return undefined;
+}
+
+function appleGeo(p: IcalProperty | null | undefined): { geo_lat?: number; geo_lng?: number } {
+  const match = p ? /^geo:(-?[\d.]+),(-?[\d.]+)/i.exec(String(p.getFirstValue() ?? '')) : null;
+  return match ? { geo_lat: Number(match[1]), geo_lng: Number(match[2]) } : {};
+}
+
+function organizersOf(c: IcalComponent): OrganizerBody[] {
+  const own = c.getAllProperties(`${X}ORGANIZER`.toLowerCase());
+  if (own.length) {
+    return own
+      .map((p) =>
+        compact<OrganizerBody>({
+          organizer: textOf(p).trim(),
+          email: param(p, 'email'),
+          phone: param(p, 'phone'),
+          website: param(p, 'website'),
+        }),
+      )
+      .filter((o) => o.organizer);
+  }
+  return c
+    .getAllProperties('organizer')
+    .map((p) => {
+      const address = String(p.getFirstValue() ?? '').trim();
+      const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;
+      const validEmail = email && /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
+      return compact<OrganizerBody>({ organizer: param(p, 'cn') ?? validEmail ?? '', email: validEmail });
+    })
+    .filter((o) => o.organizer);
+}
+
+/** Drops empty strings and undefined values, so bodies only carry what the file said. */
+function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}
+
+function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Windows zone names (Outlook, Exchange) → IANA, from CLDR windowsZones.xml (territory 001), with
+ * current IANA spellings and a few names older Windows versions used.
+ * ---------------------------------------------------------------------------------------------- */
+
+const WINDOWS_ZONE_LIST: [string, string][] = [
+  ['Dateline Standard Time', 'Etc/GMT+12'],
+  ['UTC-11', 'Etc/GMT+11'],
+  ['Aleutian Standard Time', 'America/Adak'],
+  ['Hawaiian Standard Time', 'Pacific/Honolulu'],
+  ['Marquesas Standard Time', 'Pacific/Marquesas'],
+  ['Alaskan Standard Time', 'America/Anchorage'],
+  ['UTC-09', 'Etc/GMT+9'],
+  ['Pacific Standard Time (Mexico)', 'America/Tijuana'],
+  ['UTC-08', 'Etc/GMT+8'],
+  ['Pacific Standard Time', 'America/Los_Angeles'],
+  ['US Mountain Standard Time', 'America/Phoenix'],
+  ['Mountain Standard Time (Mexico)', 'America/Mazatlan'],
+  ['Mountain Standard Time', 'America/Denver'],
+  ['Yukon Standard Time', 'America/Whitehorse'],
+  ['Central America Standard Time', 'America/Guatemala'],
+  ['Central Standard Time', 'America/Chicago'],
+  ['Easter Island Standard Time', 'Pacific/Easter'],
+  ['Central Standard Time (Mexico)', 'America/Mexico_City'],
+  ['Canada Central Standard Time', 'America/Regina'],
+  ['SA Pacific Standard Time', 'America/Bogota'],
+  ['Eastern Standard Time (Mexico)', 'America/Cancun'],
+  ['Eastern Standard Time', 'America/New_York'],
+  ['Haiti Standard Time', 'America/Port-au-Prince'],
+  ['Cuba Standard Time', 'America/Havana'],
+  ['US Eastern Standard Time', 'America/Indiana/Indianapolis'],
+  ['Turks And Caicos Standard Time', 'America/Grand_Turk'],
+  ['Paraguay Standard Time', 'America/Asuncion'],
+  ['Atlantic Standard Time', 'America/Halifax'],
+  ['Venezuela Standard Time', 'America/Caracas'],
+  ['Central Brazilian Standard Time', 'America/Cuiaba'],
+  ['SA Western Standard Time', 'America/La_Paz'],
+  ['Pacific SA Standard Time', 'America/Santiago'],
+  ['Newfoundland Standard Time', 'America/St_Johns'],
+  ['Tocantins Standard Time', 'America/Araguaina'],
+  ['E. South America Standard Time', 'America/Sao_Paulo'],
+  ['SA Eastern Standard Time', 'America/Cayenne'],
+  ['Argentina Standard Time', 'America/Argentina/Buenos_Aires'],
+  ['Greenland Standard Time', 'America/Nuuk'],
+  ['Montevideo Standard Time', 'America/Montevideo'],
+  ['Magallanes Standard Time', 'America/Punta_Arenas'],
+  ['Saint Pierre Standard Time', 'America/Miquelon'],
+  ['Bahia Standard Time', 'America/Bahia'],
+  ['UTC-02', 'Etc/GMT+2'],
+  ['Mid-Atlantic Standard Time', 'Etc/GMT+2'],
+  ['Azores Standard Time', 'Atlantic/Azores'],
+  ['Cape Verde Standard Time', 'Atlantic/Cape_Verde'],
+  ['UTC', 'Etc/UTC'],
+  ['Coordinated Universal Time', 'Etc/UTC'],
+  ['GMT Standard Time', 'Europe/London'],
+  ['Greenwich Standard Time', 'Atlantic/Reykjavik'],
+  ['Sao Tome Standard Time', 'Africa/Sao_Tome'],
+  ['Morocco Standard Time', 'Africa/Casablanca'],
+  ['W. Europe Standard Time', 'Europe/Berlin'],
+  ['Central Europe Standard Time', 'Europe/Budapest'],
+  ['Romance Standard Time', 'Europe/Paris'],
+  ['Central European Standard Time', 'Europe/Warsaw'],
+  ['W. Central Africa Standard Time', 'Africa/Lagos'],
+  ['Jordan Standard Time', 'Asia/Amman'],
+  ['GTB Standard Time', 'Europe/Bucharest'],
+  ['Middle East Standard Time', 'Asia/Beirut'],
+  ['Egypt Standard Time', 'Africa/Cairo'],
+  ['E. Europe Standard Time', 'Europe/Chisinau'],
+  ['Syria Standard Time', 'Asia/Damascus'],
+  ['West Bank Standard Time', 'Asia/Hebron'],
+  ['South Africa Standard Time', 'Africa/Johannesburg'],
+  ['FLE Standard Time', 'Europe/Kyiv'],
+  ['Israel Standard Time', 'Asia/Jerusalem'],
+  ['South Sudan Standard Time', 'Africa/Juba'],
+  ['Kaliningrad Standard Time', 'Europe/Kaliningrad'],
+  ['Sudan Standard Time', 'Africa/Khartoum'],
+  ['Libya Standard Time', 'Africa/Tripoli'],
+  ['Namibia Standard Time', 'Africa/Windhoek'],
+  ['Arabic Standard Time', 'Asia/Baghdad'],
+  ['Turkey Standard Time', 'Europe/Istanbul'],
+  ['Arab Standard Time', 'Asia/Riyadh'],
+  ['Belarus Standard Time', 'Europe/Minsk'],
+  ['Russian Standard Time', 'Europe/Moscow'],
+  ['E. Africa Standard Time', 'Africa/Nairobi'],
+  ['Volgograd Standard Time', 'Europe/Volgograd'],
+  ['Iran Standard Time', 'Asia/Tehran'],
+  ['Arabian Standard Time', 'Asia/Dubai'],
+  ['Astrakhan Standard Time', 'Europe/Astrakhan'],
+  ['Azerbaijan Standard Time', 'Asia/Baku'],
+  ['Russia Time Zone 3', 'Europe/Samara'],
+  ['Mauritius Standard Time', 'Indian/Mauritius'],
+  ['Saratov Standard Time', 'Europe/Saratov'],
+  ['Georgian Standard Time', 'Asia/Tbilisi'],
+  ['Caucasus Standard Time', 'Asia/Yerevan'],
+  ['Armenian Standard Time', 'Asia/Yerevan'],
+  ['Afghanistan Standard Time', 'Asia/Kabul'],
+  ['West Asia Standard Time', 'Asia/Tashkent'],
+  ['Ekaterinburg Standard Time', 'Asia/Yekaterinburg'],
+  ['Pakistan Standard Time', 'Asia/Karachi'],
+  ['Qyzylorda Standard Time', 'Asia/Qyzylorda'],
+  ['India Standard Time', 'Asia/Kolkata'],
+  ['Sri Lanka Standard Time', 'Asia/Colombo'],
+  ['Nepal Standard Time', 'Asia/Kathmandu'],
+  ['Central Asia Standard Time', 'Asia/Bishkek'],
+  ['Bangladesh Standard Time', 'Asia/Dhaka'],
+  ['Omsk Standard Time', 'Asia/Omsk'],
+  ['Myanmar Standard Time', 'Asia/Yangon'],
+  ['SE Asia Standard Time', 'Asia/Bangkok'],
+  ['Altai Standard Time', 'Asia/Barnaul'],
+  ['W. Mongolia Standard Time', 'Asia/Hovd'],
+  ['North Asia Standard Time', 'Asia/Krasnoyarsk'],
+  ['N. Central Asia Standard Time', 'Asia/Novosibirsk'],
+  ['Tomsk Standard Time', 'Asia/Tomsk'],
+  ['China Standard Time', 'Asia/Shanghai'],
+  ['North Asia East Standard Time', 'Asia/Irkutsk'],
+  ['Singapore Standard Time', 'Asia/Singapore'],
+  ['Malay Peninsula Standard Time', 'Asia/Singapore'],
+  ['W. Australia Standard Time', 'Australia/Perth'],
+  ['Taipei Standard Time', 'Asia/Taipei'],
+  ['Ulaanbaatar Standard Time', 'Asia/Ulaanbaatar'],
+  ['Aus Central W. Standard Time', 'Australia/Eucla'],
+  ['Transbaikal Standard Time', 'Asia/Chita'],
+  ['Tokyo Standard Time', 'Asia/Tokyo'],
+  ['North Korea Standard Time', 'Asia/Pyongyang'],
+  ['Korea Standard Time', 'Asia/Seoul'],
+  ['Yakutsk Standard Time', 'Asia/Yakutsk'],
+  ['Cen. Australia Standard Time', 'Australia/Adelaide'],
+  ['AUS Central Standard Time', 'Australia/Darwin'],
+  ['E. Australia Standard Time', 'Australia/Brisbane'],
+  ['AUS Eastern Standard Time', 'Australia/Sydney'],
+  ['West Pacific Standard Time', 'Pacific/Port_Moresby'],
+  ['Tasmania Standard Time', 'Australia/Hobart'],
+  ['Vladivostok Standard Time', 'Asia/Vladivostok'],
+  ['Lord Howe Standard Time', 'Australia/Lord_Howe'],
+  ['Bougainville Standard Time', 'Pacific/Bougainville'],
+  ['Russia Time Zone 10', 'Asia/Srednekolymsk'],
+  ['Magadan Standard Time', 'Asia/Magadan'],
+  ['Norfolk Standard Time', 'Pacific/Norfolk'],
+  ['Sakhalin Standard Time', 'Asia/Sakhalin'],
+  ['Central Pacific Standard Time', 'Pacific/Guadalcanal'],
+  ['Russia Time Zone 11', 'Asia/Kamchatka'],
+  ['Kamchatka Standard Time', 'Asia/Kamchatka'],
+  ['New Zealand Standard Time', 'Pacific/Auckland'],
+  ['UTC+12', 'Etc/GMT-12'],
+  ['Fiji Standard Time', 'Pacific/Fiji'],
+  ['Chatham Islands Standard Time', 'Pacific/Chatham'],
+  ['UTC+13', 'Etc/GMT-13'],
+  ['Tonga Standard Time', 'Pacific/Tongatapu'],
+  ['Samoa Standard Time', 'Pacific/Apia'],
+  ['Line Islands Standard Time', 'Pacific/Kiritimati'],
+];
+
+export const WINDOWS_ZONES: Readonly<Record<string, string>> = Object.fromEntries(
+  WINDOWS_ZONE_LIST.map(([windows, iana]) => [windows.toLowerCase(), iana]),
+);

@@ -1,0 +1,475 @@
+import { readFileSync } from 'node:fs';
+import ICAL from 'ical.js';
+import { IANAZone } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import {
+  WINDOWS_ZONES,
+  ianaZoneFor,
+  parseIcs,
+  type IcsImportOptions,
+  type ImportedEvent,
+} from '../../../electron/server/import-export/ics-import';
+import { decodeImportFile } from '../../../electron/server/import-export/text-input';
+
+const fixture = (name: string) => {
+  const decoded = decodeImportFile(readFileSync(new URL(`../../fixtures/ics/${name}`, import.meta.url)));
+  if ('error' in decoded) throw new Error(decoded.error);
+  return decoded.text;
+};
+const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-01-15T12:00:00Z') };
+const calendar = (...lines: string[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
+const times = (events: ImportedEvent[]) => events.map((e) => [e.body.title, e.body.start_date, e.body.end_date, e.body.timezone]);
+
+describe('Google Calendar export', () => {
+  const result = parseIcs(fixture('google.ics'), opts);
+  const series = result.events.filter((e) => e.uid.startsWith('5g8kq2m1c3v7l0p9r4t6b2n8hd@google.com#'));
+
+  it('imports without problems', () => {
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.events.map((e) => e.body.title)).toEqual([
+      'Book Club',
+      'Book Club',
+      'Book Club (moved to Tuesday)',
+      'Book Club',
+      'Independence Day Picnic',
+      'Jazz Night',
+    ]);
+  });
+
+  it('expands the weekly RRULE up to UNTIL, drops the EXDATE and applies the RECURRENCE-ID override', () => {
+    expect(times(series)).toEqual([
+      ['Book Club', '2025-03-03 18:30:00', '2025-03-03 20:00:00', 'America/New_York'],
+      ['Book Club', '2025-03-10 18:30:00', '2025-03-10 20:00:00', 'America/New_York'],
+      ['Book Club (moved to Tuesday)', '2025-03-25 19:00:00', '2025-03-25 20:30:00', 'America/New_York'],
+      ['Book Club', '2025-03-31 18:30:00', '2025-03-31 20:00:00', 'America/New_York'],
+    ]);
+  });
+
+  it('gives each occurrence a stable UID and links it to the first', () => {
+    const first = '5g8kq2m1c3v7l0p9r4t6b2n8hd@google.com#20250303T183000';
+    expect(series.map((e) => [e.uid, e.recurrenceOf, e.line])).toEqual([
+      [first, undefined, 26],
+      ['5g8kq2m1c3v7l0p9r4t6b2n8hd@google.com#20250310T183000', first, 26],
+      // The override keeps the key of the occurrence it replaces and reports its own VEVENT line.
+      ['5g8kq2m1c3v7l0p9r4t6b2n8hd@google.com#20250324T183000', first, 54],
+      ['5g8kq2m1c3v7l0p9r4t6b2n8hd@google.com#20250331T183000', first, 26],
+    ]);
+    expect(parseIcs(fixture('google.ics'), opts).events.map((e) => e.uid)).toEqual(result.events.map((e) => e.uid));
+  });
+
+  it('reads the venue from LOCATION with escaped commas, the organizer (not the attendees) and HTML description', () => {
+    expect(series[0].body).toEqual({
+      title: 'Book Club',
+      description: 'This month: <b>The Overstory</b>. Bring your copy.<br>Snacks provided, coffee too.',
+      start_date: '2025-03-03 18:30:00',
+      end_date: '2025-03-03 20:00:00',
+      timezone: 'America/New_York',
+      all_day: false,
+      date_utc: '2025-02-15 14:05:01',
+      venue: { venue: 'Riverside Library, 12 Elm Street, Springfield, MA 01103, USA' },
+      organizer: [{ organizer: 'Riverside Book Club', email: 'bookclub@example.org' }],
+    });
+  });
+
+  it('imports the all-day event with an inclusive end day in the site zone', () => {
+    expect(result.events[4]).toEqual({
+      uid: '0c2f7d9e1a3b5c7d9e1f3a5b7c@google.com',
+      line: 70,
+      body: {
+        title: 'Independence Day Picnic',
+        start_date: '2025-07-04 00:00:00',
+        end_date: '2025-07-04 23:59:59',
+        timezone: 'Europe/Lisbon',
+        all_day: true,
+        date_utc: '2025-01-10 08:00:00',
+        venue: { venue: 'Riverside Park' },
+      },
+    });
+  });
+
+  it('shows a UTC event in the calendar’s X-WR-TIMEZONE', () => {
+    expect(result.events[5].body).toMatchObject({
+      start_date: '2025-04-10 19:00:00',
+      end_date: '2025-04-10 21:00:00',
+      timezone: 'America/New_York',
+      description: 'Live quartet; doors open at 6:30.',
+      venue: { venue: 'The Blue Note, 131 W 3rd St, New York, NY 10012, USA' },
+    });
+  });
+
+  it('limits occurrences to the window when one is given', () => {
+    const windowed = parseIcs(fixture('google.ics'), {
+      ...opts,
+      window: { start: new Date('2025-03-09T00:00:00Z'), end: new Date('2025-03-30T00:00:00Z') },
+    });
+    const inWindow = windowed.events.filter((e) => e.uid.includes('#'));
+    expect(inWindow.map((e) => [e.uid.split('#')[1], e.recurrenceOf?.split('#')[1]])).toEqual([
+      ['20250310T183000', undefined],
+      ['20250324T183000', '20250310T183000'],
+    ]);
+    // Single events are not subject to the window.
+    expect(windowed.events).toHaveLength(4);
+  });
+});
+
+describe('Outlook / Exchange export', () => {
+  const result = parseIcs(fixture('outlook.ics'), opts);
+
+  it('imports without problems', () => {
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('maps Windows zone names in TZID to IANA zones and keeps the wall times', () => {
+    expect(times(result.events)).toEqual([
+      ['Quarterly Planning', '2025-06-12 09:00:00', '2025-06-12 10:30:00', 'America/Los_Angeles'],
+      ['Berlin Partner Call', '2025-06-13 16:00:00', '2025-06-13 17:00:00', 'Europe/Berlin'],
+      ['Team Standup', '2025-06-16 09:30:00', '2025-06-16 09:45:00', 'America/Los_Angeles'],
+      // COUNT=3 counts the EXDATE'd Wednesday too.
+      ['Team Standup', '2025-06-23 09:30:00', '2025-06-23 09:45:00', 'America/Los_Angeles'],
+      ['Company Offsite', '2025-06-20 00:00:00', '2025-06-20 23:59:59', 'Europe/Lisbon'],
+    ]);
+  });
+
+  it('prefers the HTML of X-ALT-DESC (its body only) over the folded plain DESCRIPTION', () => {
+    expect(result.events[0].body.description).toBe(
+      '<P><SPAN LANG="en-us"><FONT FACE="Calibri">Quarterly planning with the regional team.</FONT></SPAN></P>\n\n' +
+        '<P><SPAN LANG="en-us"><B>Agenda:</B> budget, hiring, travel</SPAN></P>',
+    );
+    expect(result.events[1].body.description).toBe('Call with the Berlin partners.');
+  });
+
+  it('reads an organizer whose CN contains a comma, and the location', () => {
+    expect(result.events[0].body.organizer).toEqual([{ organizer: 'Morgan, Alex', email: 'alex.morgan@contoso.example' }]);
+    expect(result.events[0].body.venue).toEqual({ venue: 'Conference Room 4B' });
+    expect(result.events[4].body.all_day).toBe(true);
+  });
+});
+
+describe('Thunderbird export', () => {
+  const result = parseIcs(fixture('thunderbird.ics'), opts);
+
+  it('imports categories (several values, several properties), GEO and non-ASCII text', () => {
+    expect(result.errors).toEqual([]);
+    expect(result.events[0].body).toEqual({
+      title: 'Repair Café',
+      description: 'Bring broken toasters, lamps and bikes.\nVolunteers fix them together with you – free of charge.',
+      start_date: '2025-05-17 14:00:00',
+      end_date: '2025-05-17 17:00:00',
+      timezone: 'Europe/Berlin',
+      all_day: false,
+      date_utc: '2025-05-01 08:15:00',
+      categories: ['Community', 'Workshop', 'Sustainability'],
+      venue: { venue: 'Nachbarschaftshaus Urbanstraße', geo_lat: 52.4919, geo_lng: 13.4181 },
+      organizer: [{ organizer: 'Nachbarschaftsverein Kreuzberg', email: 'info@nachbarn-kreuzberg.example' }],
+    });
+    expect(result.events[1].body.categories).toEqual(['Outdoors', 'Family', 'Astronomy']);
+  });
+
+  it('puts floating times in the site zone, unchanged', () => {
+    expect(times([result.events[1]])).toEqual([['Stargazing', '2025-06-06 22:00:00', '2025-06-06 23:59:00', 'Europe/Lisbon']]);
+    const elsewhere = parseIcs(fixture('thunderbird.ics'), { ...opts, siteZone: 'Asia/Tokyo' });
+    expect(times([elsewhere.events[1]])).toEqual([['Stargazing', '2025-06-06 22:00:00', '2025-06-06 23:59:00', 'Asia/Tokyo']]);
+  });
+});
+
+describe('Apple Calendar export', () => {
+  const result = parseIcs(fixture('apple.ics'), opts);
+
+  it('imports a three-day DATE event with its last day as the end', () => {
+    expect(result.errors).toEqual([]);
+    expect(result.events[0].body).toEqual({
+      title: 'Developer Conference',
+      description: 'Three days of talks and workshops.',
+      start_date: '2025-06-09 00:00:00',
+      end_date: '2025-06-11 23:59:59',
+      timezone: 'Europe/Lisbon',
+      all_day: true,
+      date_utc: '2025-03-20 10:00:00',
+      website: 'https://conf.example.com/2025',
+      venue: {
+        venue: 'Moscone Center',
+        address: '747 Howard St, San Francisco CA 94103, United States',
+        geo_lat: 37.784173,
+        geo_lng: -122.401557,
+      },
+    });
+  });
+
+  it('imports the timed event in its TZID', () => {
+    expect(times([result.events[1]])).toEqual([
+      ['Keynote Watch Party', '2025-06-09 10:00:00', '2025-06-09 12:00:00', 'America/Los_Angeles'],
+    ]);
+  });
+});
+
+describe('ical.js sample calendars', () => {
+  const sample = (name: string, options: Partial<IcsImportOptions> = {}) => parseIcs(fixture(`icaljs/${name}`), { ...opts, ...options });
+
+  it('computes the end from DURATION, or from DTSTART alone', () => {
+    expect(times(sample('duration_instead_of_dtend.ics').events)).toEqual([
+      ['Really long event name thing', '2012-06-30 06:00:00', '2012-07-01 06:00:00', 'America/Los_Angeles'],
+    ]);
+    expect(times(sample('only_dtstart_time.ics').events)).toEqual([
+      ['Really long event name thing', '2012-06-30 06:00:00', '2012-06-30 06:00:00', 'America/Los_Angeles'],
+    ]);
+    expect(sample('only_dtstart_date.ics').events[0].body).toMatchObject({
+      start_date: '2012-06-30 00:00:00',
+      end_date: '2012-06-30 23:59:59',
+      all_day: true,
+    });
+  });
+
+  it('removes a DATE EXDATE from a UTC daily series', () => {
+    const result = sample('rdate_exdate.ics', { now: new Date('2024-06-01T00:00:00Z') });
+    expect(result.events.map((e) => [e.uid, e.body.start_date, e.body.timezone])).toEqual([
+      ['123#20240609T030000Z', '2024-06-09 03:00:00', 'Europe/Lisbon'].map((v, i) => (i === 1 ? '2024-06-09 04:00:00' : v)),
+      ['123#20240610T030000Z', '2024-06-10 04:00:00', 'Europe/Lisbon'],
+      ['123#20240612T030000Z', '2024-06-12 04:00:00', 'Europe/Lisbon'],
+    ]);
+  });
+
+  it('combines RRULE, RDATE, EXDATE and moved RECURRENCE-ID instances', () => {
+    const result = sample('recur_instances.ics', { window: { start: new Date('2012-10-01T00:00:00Z'), end: new Date('2013-01-31T00:00:00Z') } });
+    expect(result.errors).toEqual([]);
+    expect(result.events.map((e) => [e.uid.split('#')[1], e.body.start_date, e.line])).toEqual([
+      ['20121002T100000', '2012-10-02 15:00:00', 59],
+      ['20121106T100000', '2012-11-06 10:00:00', 24],
+      ['20121105T100000', '2012-11-06 20:00:00', 79],
+      ['20121110T100000', '2012-11-10 10:00:00', 24],
+      ['20121130T100000', '2012-11-30 10:00:00', 24],
+      ['20130101T100000', '2013-01-01 10:00:00', 24],
+    ]);
+    // The second VTIMEZONE has no TZID: reported, not fatal.
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('merges several RRULEs of one event', () => {
+    const result = sample('multiple_rrules.ics');
+    expect(result.events.map((e) => e.body.start_date.slice(0, 10)).slice(0, 4)).toEqual(['2012-03-26', '2012-04-01', '2012-04-02', '2012-04-08']);
+    // ical.js ends the whole expansion with the first rule that ends (the weekly one, on the 23rd),
+    // so the monthly rule's Sunday the 29th is lost. RFC 5545 deprecates several RRULEs anyway.
+    expect(result.events.at(-1)?.body.start_date).toBe('2012-07-23 11:00:00');
+  });
+
+  it('imports Google birthdays: RDATEs before DTSTART, and overrides without their series', () => {
+    const result = sample('google_birthday.ics');
+    expect(result.events.map((e) => [e.uid, e.recurrenceOf ?? '', e.body.start_date])).toEqual([
+      ['2014_BIRTHDAY_79d389868f96182e@google.com#20121210', '', '2012-12-10 00:00:00'],
+      ['2014_BIRTHDAY_79d389868f96182e@google.com#20131210', '2014_BIRTHDAY_79d389868f96182e@google.com#20121210', '2013-12-10 00:00:00'],
+      ['2014_BIRTHDAY_79d389868f96182e@google.com#20141210', '2014_BIRTHDAY_79d389868f96182e@google.com#20121210', '2014-12-10 00:00:00'],
+      ['BIRTHDAY_79d389868f96182e@google.com#20121210', '', '2012-12-10 00:00:00'],
+      ['BIRTHDAY_79d389868f96182e@google.com#20131210', 'BIRTHDAY_79d389868f96182e@google.com#20121210', '2013-12-10 00:00:00'],
+      ['BIRTHDAY_79d389868f96182e@google.com#20141210', 'BIRTHDAY_79d389868f96182e@google.com#20121210', '2014-12-10 00:00:00'],
+    ]);
+  });
+
+  it('converts times in a zone only the file defines into the site zone, with a warning', () => {
+    const result = sample('timezone_from_file.ics');
+    // 13:42 at UTC-07:41 is 21:23 UTC, which is Lisbon time in March.
+    expect(times(result.events)).toEqual([['A test event', '2023-03-06 21:23:00', '2023-03-06 22:23:00', 'Europe/Lisbon']]);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining('"Nowhere/Middle" is not a known zone'),
+      expect.stringContaining('has no UID'),
+    ]);
+    // A UID-less event still gets the same UID on every import.
+    expect(sample('timezone_from_file.ics').events[0].uid).toBe(result.events[0].uid);
+  });
+
+  it('stops an endless series two years after today, or at the occurrence limit', () => {
+    const result = sample('daily_recur.ics', { now: new Date('2012-08-10T00:00:00Z') });
+    expect(result.events).toHaveLength(739);
+    expect(result.events.at(-1)?.body.start_date).toBe('2014-08-09 05:00:00');
+    expect(result.warnings).toEqual([]);
+
+    const capped = sample('daily_recur.ics', { now: new Date('2012-08-10T00:00:00Z'), maxOccurrences: 10 });
+    expect(capped.events).toHaveLength(10);
+    expect(capped.warnings).toEqual([{ line: 25, message: 'Line 25: only the first 10 occurrences of "Every day recurring" were imported.' }]);
+    expect(sample('daily_recur.ics', { now: new Date('2020-01-01T00:00:00Z') }).events).toHaveLength(1000);
+  });
+});
+
+describe('time zones', () => {
+  const event = (...lines: string[]) => calendar('BEGIN:VEVENT', 'UID:tz-test', 'SUMMARY:Zone test', ...lines, 'END:VEVENT');
+
+  it('maps Windows and vendor-prefixed TZIDs even without a VTIMEZONE', () => {
+    const windows = parseIcs(event('DTSTART;TZID=W. Europe Standard Time:20250106T090000', 'DTEND;TZID=W. Europe Standard Time:20250106T100000'), opts);
+    expect(times(windows.events)).toEqual([['Zone test', '2025-01-06 09:00:00', '2025-01-06 10:00:00', 'Europe/Berlin']]);
+    const mozilla = parseIcs(event('DTSTART;TZID=/mozilla.org/20050126_1/America/New_York:20250106T090000'), opts);
+    expect(mozilla.events[0].body.timezone).toBe('America/New_York');
+  });
+
+  it('treats an unknown TZID without a definition as site time, with a warning', () => {
+    const result = parseIcs(event('DTSTART;TZID=Atlantis Standard Time:20250106T090000'), opts);
+    expect(times(result.events)).toEqual([['Zone test', '2025-01-06 09:00:00', '2025-01-06 09:00:00', 'Europe/Lisbon']]);
+    expect(result.warnings).toEqual([{ line: 7, message: expect.stringContaining('"Atlantis Standard Time" is unknown') }]);
+  });
+
+  it('expresses a DTEND in another zone in the start’s zone', () => {
+    const flight = parseIcs(event('DTSTART;TZID=Europe/Lisbon:20250601T100000', 'DTEND;TZID=America/New_York:20250601T123000'), opts);
+    expect(times(flight.events)).toEqual([['Zone test', '2025-06-01 10:00:00', '2025-06-01 17:30:00', 'Europe/Lisbon']]);
+  });
+
+  it('compares a UTC UNTIL, EXDATE and RECURRENCE-ID with local occurrences correctly', () => {
+    const result = parseIcs(
+      calendar(
+        'BEGIN:VEVENT',
+        'UID:weekly',
+        'SUMMARY:Weekly',
+        'DTSTART;TZID=Europe/Berlin:20250106T090000',
+        'DTEND;TZID=Europe/Berlin:20250106T100000',
+        // 09:00 in Berlin is 08:00 UTC: the 27th is the last occurrence.
+        'RRULE:FREQ=WEEKLY;UNTIL=20250127T080000Z',
+        'EXDATE:20250113T080000Z',
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        'UID:weekly',
+        'SUMMARY:Weekly (late)',
+        'RECURRENCE-ID:20250120T080000Z',
+        'DTSTART;TZID=Europe/Berlin:20250120T110000',
+        'DTEND;TZID=Europe/Berlin:20250120T120000',
+        'END:VEVENT',
+      ),
+      opts,
+    );
+    expect(result.events.map((e) => [e.uid, e.body.title, e.body.start_date])).toEqual([
+      ['weekly#20250106T090000', 'Weekly', '2025-01-06 09:00:00'],
+      ['weekly#20250120T090000', 'Weekly (late)', '2025-01-20 11:00:00'],
+      ['weekly#20250127T090000', 'Weekly', '2025-01-27 09:00:00'],
+    ]);
+  });
+
+  it('leaves no time zones registered with ical.js behind', () => {
+    parseIcs(fixture('outlook.ics'), opts);
+    parseIcs(event('DTSTART;TZID=Europe/Berlin:20250106T090000'), opts);
+    expect(ICAL.TimezoneService.has('Pacific Standard Time')).toBe(false);
+    expect(ICAL.TimezoneService.has('Europe/Berlin')).toBe(false);
+    expect(ICAL.TimezoneService.has('UTC')).toBe(true);
+  });
+
+  it('has a valid IANA zone for every Windows zone name', () => {
+    const invalid = Object.entries(WINDOWS_ZONES).filter(([, iana]) => !IANAZone.isValidZone(iana));
+    expect(invalid).toEqual([]);
+    expect(ianaZoneFor('Pacific Standard Time')).toBe('America/Los_Angeles');
+    expect(ianaZoneFor('w. europe standard time')).toBe('Europe/Berlin');
+    expect(ianaZoneFor('"India Standard Time"')).toBe('Asia/Kolkata');
+    expect(ianaZoneFor('UTC+2')).toBe('Etc/GMT-2');
+    expect(ianaZoneFor('GMT-05:00')).toBe('Etc/GMT+5');
+    expect(ianaZoneFor('Customized Time Zone')).toBeUndefined();
+  });
+});
+
+describe('statuses', () => {
+  it('imports a cancelled event as a draft and drops a cancelled occurrence', () => {
+    const result = parseIcs(
+      calendar(
+        'BEGIN:VEVENT', 'UID:gone', 'SUMMARY:Called off', 'STATUS:CANCELLED', 'DTSTART:20250301T100000Z', 'END:VEVENT',
+        'BEGIN:VEVENT', 'UID:daily', 'SUMMARY:Daily', 'DTSTART:20250301T100000Z', 'RRULE:FREQ=DAILY;COUNT=3', 'END:VEVENT',
+        'BEGIN:VEVENT', 'UID:daily', 'SUMMARY:Daily', 'STATUS:CANCELLED', 'RECURRENCE-ID:20250302T100000Z', 'DTSTART:20250302T100000Z', 'END:VEVENT',
+        'BEGIN:VEVENT', 'UID:secret', 'SUMMARY:Private', 'CLASS:PRIVATE', 'DTSTART:20250301T100000Z', 'END:VEVENT',
+      ),
+      opts,
+    );
+    expect(result.events.map((e) => [e.uid, e.body.status])).toEqual([
+      ['gone', 'draft'],
+      ['daily#20250301T100000Z', undefined],
+      ['daily#20250303T100000Z', undefined],
+      ['secret', 'private'],
+    ]);
+    expect(result.warnings).toEqual([{ line: 4, message: expect.stringContaining('cancelled (STATUS:CANCELLED); it was imported as a draft') }]);
+  });
+});
+
+describe('bad files', () => {
+  it('refuses a calendar without events, naming what it has instead', () => {
+    const result = parseIcs(calendar('BEGIN:VTODO', 'UID:1', 'SUMMARY:Buy milk', 'END:VTODO'), opts);
+    expect(result.events).toEqual([]);
+    expect(result.errors).toEqual([
+      { line: 1, message: 'The calendar contains no events (no BEGIN:VEVENT); it only has 1 VTODO, which Almanac does not import.' },
+    ]);
+    expect(parseIcs(fixture('icaljs/blank_line_end.ics'), opts).errors).toEqual([
+      { line: 1, message: 'The calendar contains no events (no BEGIN:VEVENT).' },
+    ]);
+  });
+
+  it('names the line that lost its folding space', () => {
+    const text = calendar(
+      'BEGIN:VEVENT',
+      'UID:1',
+      'DTSTART:20250101T100000Z',
+      'DESCRIPTION:This description was folded by a careless',
+      'program and lost its leading space',
+      'END:VEVENT',
+    );
+    const result = parseIcs(text, opts);
+    expect(result.events).toEqual([]);
+    expect(result.errors).toEqual([
+      {
+        line: 8,
+        message:
+          'Line 8 is not a valid iCalendar line (no ":" separator; a folded line must start with a space): "program and lost its leading space".',
+      },
+    ]);
+  });
+
+  it('warns about an unknown property that is probably an unfolded line', () => {
+    const result = parseIcs(calendar('BEGIN:VEVENT', 'UID:1', 'DTSTART:20250101T100000Z', 'SUMMARY:Party', 'Note: bring snacks', 'END:VEVENT'), opts);
+    expect(result.events).toHaveLength(1);
+    expect(result.warnings).toEqual([{ line: 8, message: expect.stringContaining('unknown property "Note" ignored') }]);
+  });
+
+  it('recognises a truncated file (no END:VCALENDAR) and says where it ends', () => {
+    const whole = fixture('google.ics');
+    const cut = whole.slice(0, whole.indexOf('SUMMARY:Jazz Night'));
+    const result = parseIcs(cut, opts);
+    expect(result.events).toEqual([]);
+    expect(result.errors).toEqual([
+      {
+        line: 95,
+        message: 'The file ends at line 95 inside VCALENDAR (line 1) > VEVENT (line 84): it looks truncated (missing END:VEVENT, END:VCALENDAR).',
+      },
+    ]);
+  });
+
+  it('reports a line cut in the middle as well as the truncation', () => {
+    const result = parseIcs('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTA', opts);
+    expect(result.errors.map((e) => e.line)).toEqual([4, 4]);
+    expect(result.errors[0].message).toContain('"DTSTA"');
+  });
+
+  it('refuses a file that is not iCalendar at all', () => {
+    expect(parseIcs('Subject,Start Date\nLunch,2025-01-01\n', opts).errors).toEqual([
+      { line: 1, message: 'This is not an iCalendar file: line 1 should be "BEGIN:VCALENDAR" but is "Subject,Start Date".' },
+    ]);
+    expect(parseIcs('', opts).errors).toEqual([{ line: 1, message: 'The file is empty.' }]);
+  });
+
+  it('reports mismatched END lines', () => {
+    const result = parseIcs('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nEND:VTODO\r\nEND:VCALENDAR\r\n', opts);
+    expect(result.errors[0]).toEqual({ line: 4, message: 'Line 4: "END:VTODO" does not close "BEGIN:VEVENT" from line 2.' });
+  });
+
+  it('skips an event with an unreadable date, naming its line, and imports the rest', () => {
+    const result = parseIcs(
+      calendar(
+        'BEGIN:VEVENT', 'UID:1', 'SUMMARY:Good', 'DTSTART:20250101T100000Z', 'END:VEVENT',
+        'BEGIN:VEVENT', 'UID:2', 'SUMMARY:Bad', 'DTSTART:2025-garbage', 'END:VEVENT',
+        'BEGIN:VEVENT', 'UID:3', 'SUMMARY:No start', 'END:VEVENT',
+      ),
+      opts,
+    );
+    expect(result.events.map((e) => e.body.title)).toEqual(['Good']);
+    expect(result.errors).toEqual([
+      { line: 12, message: 'Line 12: the event "Bad" (starting at line 9) was not imported: "DTSTART:2025-garbage" could not be read (invalid date-time value).' },
+      { line: 14, message: 'Line 14: the event "No start" was not imported: it has no DTSTART.' },
+    ]);
+  });
+
+  it('tolerates blank lines and LF-only line ends', () => {
+    const text = calendar('BEGIN:VEVENT', 'UID:1', '', 'SUMMARY:Loose', 'DTSTART:20250101T100000Z', 'END:VEVENT').replace(/\r\n/g, '\n');
+    const result = parseIcs(text, opts);
+    expect(result.errors).toEqual([]);
+    expect(result.events[0].body.title).toBe('Loose');
+  });
+});
