@@ -65,7 +65,8 @@ export function createApp(opts: AppOptions) {
     if (!loc) return next();
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     const authed = opts.auth.authenticated(req);
-    if (!authed && !(opts.publicRead && isRead)) {
+    // A wrong token is refused even where anonymous reads are allowed: the client meant to sign in.
+    if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
       return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), loc.prefixLang ?? DEFAULT_LANGUAGE);
     }

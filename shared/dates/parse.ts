@@ -618,7 +618,8 @@ export function parseDate(input: string | number, opts: ParseOptions): DateTime 
   const zone = zoneFor(opts.zone);
   const toResult = (ms: number) => {
     const dt = DateTime.fromMillis(ms, { zone });
-    return dt.isValid ? dt : null;
+    // Dates are stored as `Y-m-d H:i:s`: a year outside 1-9999 cannot be written that way.
+    return dt.isValid && dt.year >= 1 && dt.year <= 9999 ? dt : null;
   };
   if (typeof input === 'number') return Number.isFinite(input) ? toResult(Math.floor(input * 1000)) : null;
   if (typeof input !== 'string') return null;

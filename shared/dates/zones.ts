@@ -2,7 +2,7 @@
  * Time zone ids as the original API accepts them: IANA ids (`Europe/Lisbon`), `UTC`, and the
  * WordPress fixed offsets (`UTC+2`, `UTC-5`, `UTC+5:30`, `UTC+05:30`).
  */
-import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { FixedOffsetZone, IANAZone, Zone } from 'luxon';
 
 // Only forms luxon also reads (callers pass the id to luxon's setZone): WordPress's decimal
 // `UTC+5.5` is not one of them.
@@ -55,13 +55,81 @@ export function systemTimeZone(): string {
   return 'UTC';
 }
 
+const QUARTER_HOUR = 15 * 60_000;
+const DAY = 86_400_000;
+
+/**
+ * An IANA zone whose UTC offsets are remembered. Luxon asks Intl for the offset of every instant
+ * it handles, which was most of the cost of reading and writing events. Offsets only change at
+ * transitions: a UTC day with the same offset at both ends has it throughout (no zone changes
+ * twice within a day), and on a transition day every change falls on a quarter hour, so caching
+ * per day, and per quarter hour on transition days, gives exact answers.
+ */
+class CachedOffsetZone extends Zone {
+  /** Offset of a whole UTC day, or null on a day with a transition. */
+  private readonly days = new Map<number, number | null>();
+  private readonly quarters = new Map<number, number>();
+
+  constructor(private readonly inner: IANAZone) {
+    super();
+  }
+
+  override get type() {
+    return this.inner.type;
+  }
+  override get name() {
+    return this.inner.name;
+  }
+  override get isUniversal() {
+    return false;
+  }
+  override get isValid() {
+    return this.inner.isValid;
+  }
+  override offsetName(ts: number, opts: { format?: 'short' | 'long'; locale?: string }) {
+    return this.inner.offsetName(ts, opts);
+  }
+  override formatOffset(ts: number, format: 'narrow' | 'short' | 'techie') {
+    return this.inner.formatOffset(ts, format);
+  }
+  override offset(ts: number): number {
+    const day = Math.floor(ts / DAY);
+    let whole = this.days.get(day);
+    if (whole === undefined) {
+      if (this.days.size > 100_000) this.days.clear();
+      const first = this.inner.offset(day * DAY);
+      whole = first === this.inner.offset((day + 1) * DAY - 1) ? first : null;
+      this.days.set(day, whole);
+    }
+    if (whole !== null) return whole;
+    const quarter = Math.floor(ts / QUARTER_HOUR);
+    let o = this.quarters.get(quarter);
+    if (o === undefined) {
+      if (this.quarters.size > 100_000) this.quarters.clear();
+      o = this.inner.offset(quarter * QUARTER_HOUR);
+      this.quarters.set(quarter, o);
+    }
+    return o;
+  }
+  override equals(other: Zone): boolean {
+    return other.type === 'iana' && other.name === this.name;
+  }
+}
+
+const cachedZones = new Map<string, CachedOffsetZone>();
+
 /** The luxon zone for a valid id; throws RangeError for an invalid one. */
 export function zoneFor(zone: string): Zone {
   const fixed = fixedOffsetMinutes(zone);
   if (fixed !== null) return fixed === 0 ? FixedOffsetZone.utcInstance : FixedOffsetZone.instance(fixed);
   if (/^UTC$/i.test(zone)) return FixedOffsetZone.utcInstance;
   if (!isValidTimeZone(zone)) throw new RangeError(`Invalid time zone: ${zone}`);
-  return IANAZone.create(zone);
+  let cached = cachedZones.get(zone);
+  if (!cached) {
+    cached = new CachedOffsetZone(IANAZone.create(zone));
+    cachedZones.set(zone, cached);
+  }
+  return cached;
 }
 
 /*

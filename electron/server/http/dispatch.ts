@@ -38,9 +38,13 @@ export function findRoute(routes: RouteDef[], method: string, routePath: string)
     const endpoint = r.endpoints.find((e) => e.methods.includes(method as Method));
     if (!endpoint) return undefined; // a known path with a method it lacks is rest_no_route too
     const path: Record<string, string> = {};
-    r.pathParams.forEach((p, i) => {
-      path[p.name] = decodeURIComponent(m[i + 1]);
-    });
+    try {
+      r.pathParams.forEach((p, i) => {
+        path[p.name] = decodeURIComponent(m[i + 1]);
+      });
+    } catch {
+      return undefined; // broken percent-encoding names no record: no route
+    }
     return { route: r, endpoint, path };
   }
   return undefined;

@@ -17,6 +17,11 @@ export interface IcsExportOptions {
   uidHost: string;
   /** UID the event was imported with, if any: re-exporting it keeps the other calendar's identity. */
   uidOf?: (e: Event) => string | undefined;
+  /**
+   * Zones the events use and the years they span, when the caller knows them without holding
+   * every event (the database export streams events in batches and asks SQL for these).
+   */
+  zones?: Map<string, { from: number; to: number }>;
 }
 
 export const PRODID = '-//Almanac//Almanac Calendar//EN';
@@ -25,12 +30,13 @@ export const X = 'X-ALMANAC-';
 
 const CHUNK_CHARS = 64 * 1024;
 
-export function* exportIcs(events: Event[], opts: IcsExportOptions): Generator<string> {
+export function* exportIcs(events: Iterable<Event>, opts: IcsExportOptions): Generator<string> {
+  if (!opts.zones && !Array.isArray(events)) throw new TypeError('exportIcs needs opts.zones when events is not an array');
   const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
   if (opts.calendarName) head.push(contentLine('X-WR-CALNAME', {}, escapeText(opts.calendarName)));
   yield joinLines(head);
 
-  for (const [tzid, years] of zonesUsed(events)) {
+  for (const [tzid, years] of opts.zones ?? zonesUsed(events as Event[])) {
     // One year of margin on each side: an event's UTC instant can fall in the neighbouring year.
     yield joinLines(vtimezoneLines(tzid, years.from - 1, years.to + 1));
   }
@@ -398,7 +404,10 @@ function exportZone(zone: string): 'utc' | { tzid: string } {
   return { tzid: z };
 }
 
-function zonesUsed(events: Event[]): Map<string, { from: number; to: number }> {
+export type ZoneSpanSource = Pick<Event, 'all_day' | 'timezone' | 'start_date' | 'end_date'>;
+
+/** The VTIMEZONE blocks a set of events needs: each zone with the first and last year it is used. */
+export function zonesUsed(events: Iterable<ZoneSpanSource>): Map<string, { from: number; to: number }> {
   const zones = new Map<string, { from: number; to: number }>();
   for (const e of events) {
     if (e.all_day) continue;

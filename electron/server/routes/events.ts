@@ -26,7 +26,7 @@ function listDate(req: ApiRequest, name: string, edge: 'start' | 'end'): string 
   const zone = req.store.settings.get().timezone;
   const dt = parseDate(raw as string | number, { zone, now: req.now });
   if (!dt) throw invalidParam(name, 'invalid_date');
-  const local = formatLocal(dt.setZone(zone));
+  const local = formatLocal(dt); // parseDate answers in `zone` already
   if (req.values.strict_dates) return local;
   return edge === 'start' ? startOfDay(local) : endOfDay(local);
 }
@@ -51,7 +51,11 @@ function checkLinked(req: ApiRequest, name: 'venue' | 'organizer'): number[] | u
   return ids;
 }
 
-function listEvents(req: ApiRequest): ApiResponse {
+/**
+ * The store query for the events list's parameters. The list applies the original's default
+ * window (start of yesterday to 24 months ahead); an export asks for the whole calendar.
+ */
+export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): EventListQuery {
   const v = req.values;
   if (v.ticketed === true) {
     throw invalidParams({ ticketed: 'event-tickets-not-active' }, {
@@ -63,13 +67,11 @@ function listEvents(req: ApiRequest): ApiResponse {
   }
   if (v.post_parent !== undefined && !req.store.events.get(v.post_parent as number)) throw invalidParam('post_parent', 'invalid_event_ref');
 
-  const page = v.page as number;
-  const perPage = pageSize(req);
   const q: EventListQuery = {
     lang: req.lang,
     statuses: listStatuses(req),
-    page,
-    perPage,
+    page: (v.page as number | undefined) ?? 1,
+    perPage: pageSize(req),
     search: v.search as string | undefined,
     categories: resolveTermFilter(req, 'categories'),
     tags: resolveTermFilter(req, 'tags'),
@@ -83,11 +85,10 @@ function listEvents(req: ApiRequest): ApiResponse {
   if (v.geoloc_lat !== undefined && v.geoloc_lng !== undefined) {
     q.near = { lat: v.geoloc_lat as number, lng: v.geoloc_lng as number, radiusKm: (v.geoloc_radius as number | undefined) ?? 10 };
   }
-  const relative = ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((n) => v[n] !== undefined);
   if (!q.include) {
     q.startDate = listDate(req, 'start_date', 'start');
     q.endDate = listDate(req, 'end_date', 'end');
-    if (!relative) {
+    if (opts.defaultWindow && !usesRelativeDates(req)) {
       // The default window: from the start of yesterday to the end of the day 24 months ahead.
       const zone = req.store.settings.get().timezone;
       const now = parseDate(Math.floor(req.now.getTime() / 1000), { zone })!;
@@ -99,7 +100,17 @@ function listEvents(req: ApiRequest): ApiResponse {
     q.endsBefore = listDate(req, 'ends_before', 'end');
     q.endsAfter = listDate(req, 'ends_after', 'end');
   }
+  return q;
+}
 
+/** Any of the relative date parameters turns the default window off (reference §4.1.1). */
+const usesRelativeDates = (req: ApiRequest) => ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((n) => req.values[n] !== undefined);
+
+function listEvents(req: ApiRequest): ApiResponse {
+  const v = req.values;
+  const q = eventQuery(req, { defaultWindow: true });
+  const { page, perPage } = q;
+  const relative = usesRelativeDates(req);
   const { rows, total } = req.store.events.list(q);
   if (rows.length === 0 && page > 1) throw new ApiError('event-archive-page-not-found', 404, 'event-archive-page-not-found');
 

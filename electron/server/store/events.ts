@@ -115,7 +115,7 @@ export function createEventStore(
       if (values[name] === undefined) return stored!;
       const dt = parseDate(values[name] as string | number, { zone, now: ctx.now });
       if (!dt) throw invalidParam(name, 'invalid_date');
-      return formatLocal(dt.setZone(zone));
+      return formatLocal(dt); // parseDate answers in `zone` already
     };
     let start = read('start_date', existing?.start_local);
     let end = read('end_date', existing?.end_local);
@@ -197,7 +197,11 @@ export function createEventStore(
         const obj = item as Record<string, unknown>;
         if (obj.id !== undefined && obj.id !== null && obj.id !== '') {
           id = toInteger(obj.id);
-          if (id === undefined || !organizers.get(id)) throw invalidParam('organizer', 'invalid_organizer');
+          // The original's own code for an {id} that is not an organizer (reference §3; only the
+          // venue's case was corrected to rest_invalid_param).
+          if (id === undefined || !organizers.get(id)) {
+            throw new ApiError('invalid-linked-post-id', 400, 'invalid-linked-post-id', { id: String(obj.id), kind: 'organizer' });
+          }
         } else if (isEmptyLink(obj)) continue;
         else id = createLinked(organizers, 'organizer', obj, ctx);
       } else throw invalidParam('organizer', 'invalid_organizer');
@@ -232,12 +236,61 @@ export function createEventStore(
     return cols;
   }
 
+  /** FROM and WHERE of the events a list query matches (every filter of reference §4.1). */
+  function filterSql(q: EventListQuery): { from: string; where: string; params: unknown[] } {
+    const where: string[] = ['e.lang = ?', `e.status IN (${q.statuses.map(() => '?').join(',')})`];
+    const params: unknown[] = [q.lang, ...q.statuses];
+    const add = (sql: string, ...p: unknown[]) => {
+      where.push(sql);
+      params.push(...p);
+    };
+    const list = (ids: unknown[]) => ids.map(() => '?').join(',');
+    if (q.include) add(`e.id IN (${list(q.include)})`, ...q.include);
+    else {
+      if (q.startDate !== undefined) add('e.start_local >= ?', q.startDate);
+      if (q.endDate !== undefined) add('e.end_local <= ?', q.endDate);
+      if (q.startsAfter !== undefined) add('e.start_local >= ?', q.startsAfter);
+      if (q.startsBefore !== undefined) add('e.start_local <= ?', q.startsBefore);
+      if (q.endsAfter !== undefined) add('e.end_local >= ?', q.endsAfter);
+      if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
+    }
+    if (q.search !== undefined) {
+      for (const term of eventSearchTerms(q.search)) {
+        const p = likePattern(term);
+        add("(e.title LIKE ? ESCAPE '\\' OR e.excerpt LIKE ? ESCAPE '\\' OR e.content LIKE ? ESCAPE '\\')", p, p, p);
+      }
+    }
+    for (const ids of [q.categories, q.tags]) {
+      if (ids) add(`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = e.id AND et.term_id IN (${list(ids)}))`, ...ids);
+    }
+    if (q.venues) add(`e.venue_id IN (${list(q.venues)})`, ...q.venues);
+    if (q.organizers) add(`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (${list(q.organizers)}))`, ...q.organizers);
+    if (q.featured !== undefined) add('e.featured = ?', q.featured ? 1 : 0);
+    if (q.postParent !== undefined) add('e.parent_id = ?', q.postParent);
+    let from = 'events e';
+    if (q.geoloc || q.near) {
+      from = 'events e JOIN venues v ON v.id = e.venue_id';
+      add('v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL');
+    }
+    if (q.near) {
+      // A bounding box first lets SQLite skip the trigonometry for far venues.
+      const dLat = q.near.radiusKm / 111.2;
+      const cosLat = Math.max(Math.cos((q.near.lat * Math.PI) / 180), 0.01);
+      const dLng = Math.min(180, q.near.radiusKm / (111.32 * cosLat));
+      add('v.geo_lat BETWEEN ? AND ?', q.near.lat - dLat, q.near.lat + dLat);
+      if (q.near.lng - dLng >= -180 && q.near.lng + dLng <= 180) add('v.geo_lng BETWEEN ? AND ?', q.near.lng - dLng, q.near.lng + dLng);
+      add('distance_km(v.geo_lat, v.geo_lng, ?, ?) <= ?', q.near.lat, q.near.lng, q.near.radiusKm);
+    }
+    return { from, where: where.join(' AND '), params };
+  }
+
   return {
     get(id: number): EventRow | undefined {
       return byId.get(id);
     },
+    /** Slugs are stored lower-case, so `Spring-Concert` finds `spring-concert`. */
     getBySlug(slug: string): EventRow | undefined {
-      return bySlug.get(slug);
+      return bySlug.get(slug.toLowerCase());
     },
     getByIcsUid(uid: string): EventRow | undefined {
       return byUid.get(uid);
@@ -264,6 +317,7 @@ export function createEventStore(
     },
     deleteForever(id: number): void {
       deleteRow.run(id);
+      registry.release(id);
     },
     organizerIds(id: number): number[] {
       return organizersOf.all(id).map((r) => r.organizer_id);
@@ -283,68 +337,55 @@ export function createEventStore(
       return out;
     },
     list(q: EventListQuery): { rows: EventRow[]; total: number } {
-      const where: string[] = ['e.lang = ?', `e.status IN (${q.statuses.map(() => '?').join(',')})`];
-      const params: unknown[] = [q.lang, ...q.statuses];
-      const add = (sql: string, ...p: unknown[]) => {
-        where.push(sql);
-        params.push(...p);
-      };
-      if (q.include) add(`e.id IN (${q.include.map(() => '?').join(',')})`, ...q.include);
-      else {
-        if (q.startDate !== undefined) add('e.start_local >= ?', q.startDate);
-        if (q.endDate !== undefined) add('e.end_local <= ?', q.endDate);
-        if (q.startsAfter !== undefined) add('e.start_local >= ?', q.startsAfter);
-        if (q.startsBefore !== undefined) add('e.start_local <= ?', q.startsBefore);
-        if (q.endsAfter !== undefined) add('e.end_local >= ?', q.endsAfter);
-        if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
-      }
-      if (q.search !== undefined) {
-        for (const term of eventSearchTerms(q.search)) {
-          const p = likePattern(term);
-          add("(e.title LIKE ? ESCAPE '\\' OR e.excerpt LIKE ? ESCAPE '\\' OR e.content LIKE ? ESCAPE '\\')", p, p, p);
-        }
-      }
-      for (const [ids, taxonomy] of [
-        [q.categories, 'category'],
-        [q.tags, 'tag'],
-      ] as const) {
-        if (ids) add(`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = e.id AND et.term_id IN (${ids.map(() => '?').join(',')}))`, ...ids);
-        void taxonomy;
-      }
-      if (q.venues) add(`e.venue_id IN (${q.venues.map(() => '?').join(',')})`, ...q.venues);
-      if (q.organizers) {
-        add(`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (${q.organizers.map(() => '?').join(',')}))`, ...q.organizers);
-      }
-      if (q.featured !== undefined) add('e.featured = ?', q.featured ? 1 : 0);
-      if (q.postParent !== undefined) add('e.parent_id = ?', q.postParent);
-      let from = 'events e';
-      let order = q.include ? 'e.date_utc ASC, e.id ASC' : 'e.start_local ASC, e.id ASC';
-      if (q.geoloc || q.near) {
-        from = 'events e JOIN venues v ON v.id = e.venue_id';
-        add('v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL');
-      }
+      const f = filterSql(q);
       let select = 'e.*';
+      let order = q.include ? 'e.date_utc ASC, e.id ASC' : 'e.start_local ASC, e.id ASC';
+      const selectParams: unknown[] = [];
       if (q.near) {
-        // A bounding box first lets SQLite skip the trigonometry for far venues.
-        const dLat = q.near.radiusKm / 111.2;
-        const cosLat = Math.max(Math.cos((q.near.lat * Math.PI) / 180), 0.01);
-        const dLng = Math.min(180, q.near.radiusKm / (111.32 * cosLat));
-        add('v.geo_lat BETWEEN ? AND ?', q.near.lat - dLat, q.near.lat + dLat);
-        if (q.near.lng - dLng >= -180 && q.near.lng + dLng <= 180) add('v.geo_lng BETWEEN ? AND ?', q.near.lng - dLng, q.near.lng + dLng);
-        add('distance_km(v.geo_lat, v.geo_lng, ?, ?) <= ?', q.near.lat, q.near.lng, q.near.radiusKm);
         select = 'e.*, distance_km(v.geo_lat, v.geo_lng, ?, ?) AS distance';
+        selectParams.push(q.near.lat, q.near.lng);
         order = `distance ASC, ${order}`;
       }
-      const whereSql = where.join(' AND ');
-      const total = (stmt(`SELECT count(*) AS n FROM ${from} WHERE ${whereSql}`).get(...params) as { n: number }).n;
-      const selectParams = q.near ? [q.near.lat, q.near.lng] : [];
-      const rows = stmt(`SELECT ${select} FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
+      const total = (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
+      const rows = stmt(`SELECT ${select} FROM ${f.from} WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
         ...selectParams,
-        ...params,
+        ...f.params,
         q.perPage,
         (q.page - 1) * q.perPage,
       ) as EventRow[];
       return { rows, total };
+    },
+    /**
+     * Every event a query matches, in start order, a batch at a time. Keyset paging keeps each
+     * batch as cheap as the first however deep the export goes.
+     */
+    *batches(q: EventListQuery, size = 500): Generator<EventRow[]> {
+      const f = filterSql(q);
+      let after: [string, number] = ['', 0];
+      for (;;) {
+        const rows = stmt(
+          `SELECT e.* FROM ${f.from} WHERE ${f.where} AND (e.start_local, e.id) > (?, ?) ORDER BY e.start_local, e.id LIMIT ?`,
+        ).all(...f.params, ...after, size) as EventRow[];
+        if (rows.length === 0) return;
+        yield rows;
+        const last = rows[rows.length - 1];
+        after = [last.start_local, last.id];
+      }
+    },
+    /** Each time zone the matching timed events use, with their earliest start and latest end. */
+    zoneSpans(q: EventListQuery): Array<{ timezone: string; start_date: string; end_date: string; all_day: false }> {
+      const f = filterSql(q);
+      const rows = stmt(
+        `SELECT e.timezone, min(e.start_local) AS start_date, max(e.end_local) AS end_date FROM ${f.from} WHERE ${f.where} AND e.all_day = 0 GROUP BY e.timezone`,
+      ).all(...f.params) as Array<{ timezone: string; start_date: string; end_date: string }>;
+      return rows.map((r) => ({ ...r, all_day: false as const }));
+    },
+    icsUids(ids: number[]): Map<number, string> {
+      const out = new Map<number, string>();
+      if (ids.length === 0) return out;
+      const rows = stmt(`SELECT id, ics_uid FROM events WHERE ics_uid IS NOT NULL AND id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; ics_uid: string }>;
+      for (const r of rows) out.set(r.id, r.ics_uid);
+      return out;
     },
   };
 }

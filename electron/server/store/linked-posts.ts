@@ -115,8 +115,9 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
     get(id: number): LinkedRow | undefined {
       return byId.get(id);
     },
+    /** Slugs are stored lower-case, so any case finds the record. */
     getBySlug(slug: string): LinkedRow | undefined {
-      return bySlug.get(slug);
+      return bySlug.get(slug.toLowerCase());
     },
     /**
      * Creates a record, or returns an identical one that already exists (the original's
@@ -147,6 +148,7 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
     deleteForever(id: number): void {
       this.unlink(id);
       deleteRow.run(id);
+      registry.release(id);
     },
     byIds(ids: number[]): Map<number, LinkedRow> {
       const out = new Map<number, LinkedRow>();

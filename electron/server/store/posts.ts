@@ -55,6 +55,7 @@ export function slugify(text: string): string {
 export function createPostRegistry(db: DB) {
   const insertPost = db.prepare<[string]>('INSERT INTO posts (type) VALUES (?)');
   const typeOf = db.prepare<[number], { type: string }>('SELECT type FROM posts WHERE id = ?');
+  const release = db.prepare('DELETE FROM posts WHERE id = ?');
   const slugTaken: Record<PostKind, Stmt> = {
     event: db.prepare<unknown[]>('SELECT id FROM events WHERE slug = ?'),
     venue: db.prepare<unknown[]>('SELECT id FROM venues WHERE slug = ?'),
@@ -79,6 +80,10 @@ export function createPostRegistry(db: DB) {
   return {
     allocate(kind: PostKind | 'image'): number {
       return Number(insertPost.run(kind).lastInsertRowid);
+    },
+    /** Forgets an id whose record was deleted for good, so it reads as "no such record". */
+    release(id: number): void {
+      release.run(id);
     },
     kindOf(id: number): string | undefined {
       return typeOf.get(id)?.type;

@@ -75,7 +75,7 @@ export function createTermStore(db: DB) {
     'SELECT id, lang FROM terms WHERE translation_group = ? AND id != ? ORDER BY id',
   );
   const linkTerm = db.prepare('INSERT OR IGNORE INTO event_terms (event_id, term_id, position) VALUES (?, ?, ?)');
-  const unlinkTaxonomy = db.prepare('DELETE FROM event_terms WHERE event_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)');
+  const unlinkTaxonomy = db.prepare('DELETE FROM event_terms WHERE event_id = ? AND (SELECT taxonomy FROM terms WHERE id = term_id) = ?');
 
   function uniqueSlug(taxonomy: Taxonomy, wanted: string, selfId: number): string {
     const base = slugify(wanted) || 'term';
@@ -114,7 +114,7 @@ export function createTermStore(db: DB) {
       return byId.get(id, taxonomy);
     },
     getBySlug(taxonomy: Taxonomy, slug: string): TermRow | undefined {
-      return bySlug.get(slug, taxonomy);
+      return bySlug.get(slug.toLowerCase(), taxonomy);
     },
     translations(row: TermRow): Record<string, number> {
       const out: Record<string, number> = {};
@@ -167,7 +167,10 @@ export function createTermStore(db: DB) {
           if (!byId.get(ref, taxonomy)) throw invalidParam(param, 'invalid_term_ref');
           id = ref;
         } else {
-          id = bySlug.get(ref, taxonomy)?.id ?? byName.get(taxonomy, ctx.lang, ref)?.id ?? bySlug.get(slugify(ref), taxonomy)?.id;
+          // Only terms of the event's own language: "music" on a Portuguese event must not
+          // link the English category of that slug.
+          const sameLang = (row: TermRow | undefined) => (row && row.lang === ctx.lang ? row.id : undefined);
+          id = sameLang(bySlug.get(ref.toLowerCase(), taxonomy)) ?? byName.get(taxonomy, ctx.lang, ref)?.id ?? sameLang(bySlug.get(slugify(ref), taxonomy));
           id ??= store.create(taxonomy, { name: ref }, ctx);
         }
         if (!ids.includes(id)) ids.push(id);

@@ -1,0 +1,137 @@
+/**
+ * Applies parsed import items (from iCalendar or CSV) to the calendar through the same field
+ * checks and store code the API uses. One transaction per import: all of it, or none of it,
+ * unless the user chose to skip bad items, and then the report lists them.
+ *
+ * Items carry a stable UID (the file's own for iCalendar, one made from a CSV row's content), so
+ * importing the same file again updates what the first import created instead of duplicating it.
+ * A dry run does the whole import and rolls it back, so its report is exactly what would happen.
+ */
+import { createHash } from 'node:crypto';
+import { eventFields } from '../../../shared/schema/resources';
+import { message } from '../../../shared/i18n/messages';
+import type { Language } from '../../../shared/i18n/languages';
+import { validateFields } from '../validate';
+import { ApiError } from '../errors';
+import { FIELDS } from '../store/linked-posts';
+import type { Store } from '../store';
+import type { WriteContext } from '../store/post-fields';
+
+export type ImportKind = 'events' | 'venues' | 'organizers';
+
+export interface ImportItem {
+  /** Where the item is in the file: a line (iCalendar) or a row (CSV). */
+  line?: number;
+  row?: number;
+  uid?: string;
+  /** UID of the first occurrence of the series this item belongs to. */
+  recurrenceOf?: string;
+  body: Record<string, unknown>;
+}
+
+export interface ImportProblemReport {
+  line?: number;
+  row?: number;
+  message: string;
+}
+
+export interface ImportReport {
+  dry_run: boolean;
+  created: number;
+  updated: number;
+  /** Venues and organizers found already in the calendar and used as they were. */
+  reused: number;
+  skipped: number;
+  items: Array<{ line?: number; row?: number; action: 'create' | 'update' | 'reuse' | 'skip'; id?: number; title: string }>;
+  errors: ImportProblemReport[];
+  warnings: ImportProblemReport[];
+}
+
+export interface ImportOptions {
+  dryRun?: boolean;
+  /** Import the good items and report the bad ones, instead of refusing the whole file. */
+  skipInvalid?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Body keys an importer may produce that the API does not take from clients. */
+const NOT_BODY = new Set(['i18n_language']);
+
+class DryRunDone extends Error {}
+
+/** A UID for a CSV event row: the same row content gives the same UID on every import. */
+export function csvRowUid(body: Record<string, unknown>): string {
+  const key = JSON.stringify([body.title, body.start_date, body.end_date, body.timezone ?? '']);
+  return `csv-${createHash('sha256').update(key).digest('hex').slice(0, 32)}@almanac`;
+}
+
+function describeError(err: unknown, lang: Language): string {
+  if (err instanceof ApiError) {
+    const fields = err.invalid ? Object.entries(err.invalid).map(([k, key]) => `${k}: ${message(lang, key)}`) : [];
+    if (err.missing) fields.push(message(lang, 'rest_missing_callback_param', { params: err.missing.join(', ') }));
+    return fields.length ? fields.join('; ') : message(lang, err.messageKey, err.vars);
+  }
+  throw err; // not a problem with the item: a bug or a broken database must not be reported as one
+}
+
+export function importRecords(store: Store, kind: ImportKind, items: ImportItem[], ctx: WriteContext, opts: ImportOptions = {}): ImportReport {
+  const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: 0, items: [], errors: [], warnings: [] };
+  const idByUid = new Map<string, number>();
+  const fields = kind === 'events' ? eventFields : FIELDS[kind === 'venues' ? 'venue' : 'organizer'];
+
+  const apply = (item: ImportItem) => {
+    const raw = Object.fromEntries(Object.entries(item.body).filter(([k]) => !NOT_BODY.has(k)));
+    const values = validateFields(fields, raw, 'create');
+    const where = { line: item.line, row: item.row };
+    if (kind !== 'events') {
+      const linked = kind === 'venues' ? store.venues : store.organizers;
+      const { id, reused } = linked.create(values, ctx);
+      report[reused ? 'reused' : 'created']++;
+      report.items.push({ ...where, action: reused ? 'reuse' : 'create', id, title: String(values[kind === 'venues' ? 'venue' : 'organizer']) });
+      return;
+    }
+    const uid = item.uid ?? csvRowUid(raw);
+    const parentUid = item.recurrenceOf;
+    const parentId = parentUid ? (idByUid.get(parentUid) ?? store.events.getByIcsUid(parentUid)?.id ?? null) : null;
+    const existing = store.events.getByIcsUid(uid);
+    let id: number;
+    if (existing) {
+      store.events.update(existing.id, values, ctx, { icsUid: uid, parentId });
+      id = existing.id;
+      report.updated++;
+    } else {
+      id = store.events.create(values, ctx, { icsUid: uid, parentId });
+      report.created++;
+    }
+    idByUid.set(uid, id);
+    report.items.push({ ...where, action: existing ? 'update' : 'create', id, title: String(values.title) });
+  };
+
+  try {
+    store.write(() => {
+      items.forEach((item, i) => {
+        try {
+          // A savepoint per item, so a skipped item leaves nothing half-written behind.
+          store.db.transaction(() => apply(item))();
+        } catch (err) {
+          report.errors.push({ line: item.line, row: item.row, message: describeError(err, ctx.lang) });
+          report.skipped++;
+          report.items.push({ line: item.line, row: item.row, action: 'skip', title: String(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
+        }
+        if (opts.onProgress && (i % 500 === 499 || i === items.length - 1)) opts.onProgress(i + 1, items.length);
+      });
+      if (report.errors.length && !opts.skipInvalid) throw new ImportRefused(report);
+      if (opts.dryRun) throw new DryRunDone();
+    });
+  } catch (err) {
+    if (!(err instanceof DryRunDone)) throw err;
+  }
+  return report;
+}
+
+/** Thrown when an import has bad items and the user did not ask to skip them: nothing was written. */
+export class ImportRefused extends Error {
+  constructor(readonly report: ImportReport) {
+    super(`${report.errors.length} item(s) could not be imported`);
+  }
+}
