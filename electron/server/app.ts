@@ -7,11 +7,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from './store';
 import { allRoutes } from './routes';
-import { dispatch, locateApi, sendError, toApiError } from './http/dispatch';
+import { dispatch, findRoute, locateApi, sendError, toApiError } from './http/dispatch';
 import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
 import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { loginHelpPage } from './http/login-page';
+import { IMPORT_LIMIT_BYTES } from './import-export/import-file';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, line: string) => void;
@@ -27,6 +28,8 @@ export interface AppOptions {
   extraHosts: string[];
   log: Logger;
   now: () => Date;
+  /** A read-only connection on the same file, for exports. */
+  openReader: () => { store: Store; close: () => void };
 }
 
 const BODY_LIMIT = '1mb';
@@ -59,6 +62,8 @@ export function createApp(opts: AppOptions) {
 
   const jsonBody = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: false });
   const formBody = express.urlencoded({ limit: BODY_LIMIT, extended: true, parameterLimit: 5000 });
+  // Import files come as the raw body, whatever their type; the importer decodes them itself.
+  const fileBody = express.raw({ limit: IMPORT_LIMIT_BYTES, type: () => true });
 
   app.use((req, res, next) => {
     const loc = locateApi(req.path);
@@ -70,16 +75,19 @@ export function createApp(opts: AppOptions) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
       return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), loc.prefixLang ?? DEFAULT_LANGUAGE);
     }
+    const lang = loc.prefixLang ?? DEFAULT_LANGUAGE;
+    const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
+    const run = () => dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, onStreamError: (err) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} stream failed: ${(err as Error)?.stack ?? String(err)}`) }, found);
+    if (found?.endpoint.rawBody) {
+      return fileBody(req, res, (err?: unknown) => (err ? sendError(res, toApiError(err, '100 MB'), lang) : run()));
+    }
     if (hasBody(req) && !req.is([...JSON_TYPES, 'application/x-www-form-urlencoded'])) {
       // Only JSON and form bodies are read; a text/plain body is what a cross-site form would send.
-      return sendError(res, new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type'), loc.prefixLang ?? DEFAULT_LANGUAGE);
+      return sendError(res, new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type'), lang);
     }
     jsonBody(req, res, (err1?: unknown) => {
-      if (err1) return sendError(res, toApiError(err1), loc.prefixLang ?? DEFAULT_LANGUAGE);
-      formBody(req, res, (err2?: unknown) => {
-        if (err2) return sendError(res, toApiError(err2), loc.prefixLang ?? DEFAULT_LANGUAGE);
-        dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now });
-      });
+      if (err1) return sendError(res, toApiError(err1), lang);
+      formBody(req, res, (err2?: unknown) => (err2 ? sendError(res, toApiError(err2), lang) : run()));
     });
   });
 

@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { openDatabase, closeDatabase, type DB } from './store/db';
+import { openDatabase, openReader, closeDatabase, type DB } from './store/db';
 import { createStore, type Store } from './store';
 import { createApp, type Logger } from './app';
 import { Auth } from './http/security';
@@ -128,6 +128,10 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     extraHosts: LOOPBACK.has(host) ? [] : [host.toLowerCase()],
     log,
     now: opts.now ?? (() => new Date()),
+    openReader: () => {
+      const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
+      return { store: createStore(reader), close: () => reader.close() };
+    },
   });
   httpServer.on('request', app);
   // Slow or stalled clients must not hold connections open forever.

@@ -11,7 +11,7 @@ import { ApiError, noRoute } from '../errors';
 import { validateFields } from '../validate';
 import type { Store } from '../store';
 import type { Viewer } from '../store/posts';
-import type { ApiRequest, Method, RouteDef, Endpoint } from './route-table';
+import type { ApiRequest, ApiResponse, Method, RouteDef, Endpoint } from './route-table';
 
 /** `/pt-br/wp-json/cal/events/v1/events/12` → prefix language, root path and route path. */
 const API_PATH = /^(?:\/(en|pt-br|es))?(\/wp-json)?\/cal\/events\/v1(\/.*)?$/i;
@@ -75,10 +75,13 @@ export interface DispatchOptions {
   routes: RouteDef[];
   store: Store;
   now: () => Date;
+  openReader: ApiRequest['openReader'];
+  /** Where failures that cannot reach the client any more (a broken stream) are reported. */
+  onStreamError: (err: unknown) => void;
 }
 
 /** Requests reach this after the security checks; `viewer` says what the caller may do. */
-export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: Viewer, opts: DispatchOptions): void {
+export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: Viewer, opts: DispatchOptions, found: ReturnType<typeof findRoute>): void {
   let lang: Language = loc.prefixLang ?? DEFAULT_LANGUAGE;
   try {
     const query = (req.query ?? {}) as Record<string, unknown>;
@@ -89,10 +92,9 @@ export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: 
     }
     if (!isLanguage(lang)) lang = DEFAULT_LANGUAGE;
 
-    const found = findRoute(opts.routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
     if (!found) throw noRoute();
     const { endpoint, path } = found;
-    const raw = endpoint.body ? { ...query, ...bodyObject(req) } : query;
+    const raw = endpoint.body && !endpoint.rawBody ? { ...query, ...bodyObject(req) } : query;
     const values = validateFields(endpoint.args, raw, endpoint.body && !endpoint.creates ? 'update' : 'create');
     applyDefaults(endpoint, values);
 
@@ -110,13 +112,40 @@ export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: 
       now,
       store: opts.store,
       write: { lang, now, siteZone: settings.timezone },
+      file: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
+      openReader: opts.openReader,
     };
     const out = endpoint.handler(apiReq);
     res.status(out.status ?? 200);
     for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+    if (out.stream) {
+      void sendStream(res, out.stream).catch((err) => {
+        // Headers are gone: all that is left is to cut the response short, so the client sees an
+        // incomplete file rather than a complete-looking one.
+        opts.onStreamError(err);
+        res.destroy();
+      });
+      return;
+    }
     res.json(out.body);
   } catch (err) {
     sendError(res, err, lang);
+  }
+}
+
+/** Writes a streamed body chunk by chunk, waiting whenever the client is slower than the source. */
+async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream']>): Promise<void> {
+  res.setHeader('Content-Type', stream.contentType);
+  if (stream.filename) res.setHeader('Content-Disposition', `attachment; filename="${stream.filename}"`);
+  const it = stream.chunks[Symbol.iterator]();
+  try {
+    for (let next = it.next(); !next.done; next = it.next()) {
+      if (res.destroyed) return;
+      if (!res.write(next.value)) await new Promise<void>((ok) => res.once('drain', ok).once('close', ok));
+    }
+    res.end();
+  } finally {
+    it.return?.(undefined); // closes the snapshot's read transaction even when the client left
   }
 }
 
@@ -141,10 +170,10 @@ export function sendError(res: Response, err: unknown, lang: Language): void {
 }
 
 /** Errors from Express's body parsers and anything unexpected, as API errors. */
-export function toApiError(err: unknown): ApiError {
+export function toApiError(err: unknown, limit = '1 MB'): ApiError {
   const e = err as { type?: string; status?: number; limit?: number };
   if (e?.type === 'entity.parse.failed') return new ApiError('rest_invalid_json', 400, 'rest_invalid_json');
-  if (e?.type === 'entity.too.large') return new ApiError('rest_body_too_large', 413, 'rest_body_too_large', { limit: '1 MB' });
+  if (e?.type === 'entity.too.large') return new ApiError('rest_body_too_large', 413, 'rest_body_too_large', { limit });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type');
   }

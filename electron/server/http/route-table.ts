@@ -34,16 +34,22 @@ export interface ApiRequest {
   store: Store;
   /** Context for store writes made by this request. */
   write: WriteContext;
+  /** The request body as sent, for endpoints that take a file (`rawBody`). */
+  file?: Buffer;
+  /** Opens a read-only connection on the same file, for long consistent reads (exports). */
+  openReader: () => { store: Store; close: () => void };
 }
 
 export interface ApiResponse {
   status?: number;
-  body: unknown;
+  body?: unknown;
   headers?: Record<string, string>;
+  /** A body sent in chunks (exports), with its content type; `body` is then unused. */
+  stream?: { contentType: string; filename?: string; chunks: Iterable<string> };
 }
 
 /** What a response body is, for `/doc`. */
-export type ResponseShape = 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'object';
+export type ResponseShape = 'ImportReport' | 'File' | 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'object';
 
 export interface Endpoint {
   methods: Method[];
@@ -54,6 +60,8 @@ export interface Endpoint {
   body?: boolean;
   /** Creates a record: required body fields must be present (updates need none). */
   creates?: boolean;
+  /** The body is a file (any content type, up to the import limit), not JSON fields. */
+  rawBody?: boolean;
   /** Whether a token is needed even when the server allows public reads. */
   write: boolean;
   response: ResponseShape;

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { eventFields } from '../../../shared/schema/resources';
 import { message } from '../../../shared/i18n/messages';
-import type { Language } from '../../../shared/i18n/languages';
+import { isLanguage, type Language } from '../../../shared/i18n/languages';
 import { validateFields } from '../validate';
 import { ApiError } from '../errors';
 import { FIELDS } from '../store/linked-posts';
@@ -52,6 +52,8 @@ export interface ImportOptions {
   /** Import the good items and report the bad ones, instead of refusing the whole file. */
   skipInvalid?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Problems the parser already found; they count like bad items, so all are reported at once. */
+  parseErrors?: ImportProblemReport[];
 }
 
 /** Body keys an importer may produce that the API does not take from clients. */
@@ -74,13 +76,17 @@ function describeError(err: unknown, lang: Language): string {
   throw err; // not a problem with the item: a bug or a broken database must not be reported as one
 }
 
-export function importRecords(store: Store, kind: ImportKind, items: ImportItem[], ctx: WriteContext, opts: ImportOptions = {}): ImportReport {
-  const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: 0, items: [], errors: [], warnings: [] };
+export function importRecords(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: WriteContext, opts: ImportOptions = {}): ImportReport {
+  const parseErrors = opts.parseErrors ?? [];
+  const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: parseErrors.length, items: [], errors: [...parseErrors], warnings: [] };
   const idByUid = new Map<string, number>();
   const fields = kind === 'events' ? eventFields : FIELDS[kind === 'venues' ? 'venue' : 'organizer'];
 
   const apply = (item: ImportItem) => {
     const raw = Object.fromEntries(Object.entries(item.body).filter(([k]) => !NOT_BODY.has(k)));
+    // Almanac's own exports say each event's language; everything else joins the request's.
+    const lang = item.body.i18n_language;
+    const ctx = isLanguage(lang) ? { ...baseCtx, lang } : baseCtx;
     const values = validateFields(fields, raw, 'create');
     const where = { line: item.line, row: item.row };
     if (kind !== 'events') {
@@ -114,17 +120,23 @@ export function importRecords(store: Store, kind: ImportKind, items: ImportItem[
           // A savepoint per item, so a skipped item leaves nothing half-written behind.
           store.db.transaction(() => apply(item))();
         } catch (err) {
-          report.errors.push({ line: item.line, row: item.row, message: describeError(err, ctx.lang) });
+          const where = item.row !== undefined ? `Row ${item.row}` : `Line ${item.line}`;
+          report.errors.push({ line: item.line, row: item.row, message: `${where}: ${describeError(err, baseCtx.lang)}` });
           report.skipped++;
           report.items.push({ line: item.line, row: item.row, action: 'skip', title: String(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
         }
         if (opts.onProgress && (i % 500 === 499 || i === items.length - 1)) opts.onProgress(i + 1, items.length);
       });
-      if (report.errors.length && !opts.skipInvalid) throw new ImportRefused(report);
+      if (report.errors.length && !opts.skipInvalid) {
+        report.errors.sort((a, b) => (a.row ?? a.line ?? 0) - (b.row ?? b.line ?? 0));
+        throw new ImportRefused(report);
+      }
       if (opts.dryRun) throw new DryRunDone();
     });
   } catch (err) {
     if (!(err instanceof DryRunDone)) throw err;
+    // Rolled back: those ids were never kept.
+    for (const item of report.items) delete item.id;
   }
   return report;
 }

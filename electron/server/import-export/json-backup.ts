@@ -36,7 +36,9 @@ function orderBy(table: string): string {
 export function* backupChunks(db: DB, now = new Date()): Generator<string> {
   const header = { format: BACKUP_FORMAT, version: BACKUP_VERSION, schema: schemaVersion(db), created: now.toISOString() };
   yield `{${JSON.stringify(header).slice(1, -1)},"tables":{`;
-  db.exec('BEGIN');
+  // One read transaction makes the backup a consistent snapshot; a caller may already hold one.
+  const own = !db.inTransaction;
+  if (own) db.exec('BEGIN');
   try {
     let first = true;
     for (const table of BACKUP_TABLES) {
@@ -50,7 +52,7 @@ export function* backupChunks(db: DB, now = new Date()): Generator<string> {
       yield ']}';
     }
   } finally {
-    db.exec('COMMIT');
+    if (own) db.exec('COMMIT');
   }
   yield '\n}}\n';
 }
@@ -73,7 +75,7 @@ export interface RestoreReport {
   counts: Record<string, number>;
 }
 
-const bad = (reason: string) => new ApiError('rest_invalid_param', 400, 'rest_invalid_param', { params: 'file' }, { details: { file: { code: 'invalid-backup', message: reason, data: { status: 400 } } } }, { file: 'invalid_param' });
+const bad = (reason: string) => new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason });
 
 /** Checks a parsed backup against this Almanac's tables; throws a 400 naming what is wrong. */
 export function checkBackup(db: DB, data: unknown): BackupFile {

@@ -8,6 +8,7 @@ import { namespaceIndex, openApiDocument } from '../http/describe';
 import { eventRoutes } from './events';
 import { linkedRoutes } from './linked-posts';
 import { termRoutes } from './terms';
+import { transferRoutes } from './transfer';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -39,6 +40,7 @@ export function allRoutes(): RouteDef[] {
     ...linkedRoutes('organizer'),
     ...termRoutes('category'),
     ...termRoutes('tag'),
+    ...transferRoutes,
   );
   return routes;
 }

@@ -62,6 +62,16 @@ export function backupPath(file: string, reason: string): string {
   return `${file}.${reason}.${new Date().toISOString().replace(/[:.]/g, '-')}.bak`;
 }
 
+/**
+ * A read-only connection on an open calendar file, for long reads (exports) that should see one
+ * consistent snapshot without holding up the writer: WAL lets both run at once.
+ */
+export function openReader(file: string, opts: Pick<OpenOptions, 'nativeBinding'> = {}): DB {
+  const db = new Database(file, { readonly: true, fileMustExist: true, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
 export function schemaVersion(db: DB): number {
   return db.pragma('user_version', { simple: true }) as number;
 }

@@ -1,0 +1,96 @@
+/**
+ * Importing a file, whatever its format: decode the bytes, read them with the format's parser,
+ * and apply the result in one transaction. The API route and the CLI both call this.
+ */
+import { ApiError } from '../errors';
+import type { Store } from '../store';
+import type { WriteContext } from '../store/post-fields';
+import { decodeImportFile } from './text-input';
+import { parseIcs } from './ics-import';
+import { parseCsv } from './csv-import';
+import { checkBackup, restoreBackup } from './json-backup';
+import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ImportReport } from './import-records';
+
+export type ImportFormat = 'ics' | 'csv' | 'json';
+export const IMPORT_LIMIT_BYTES = 100 * 1024 * 1024;
+
+export interface ImportFileOptions {
+  format?: ImportFormat;
+  kind?: ImportKind;
+  dryRun?: boolean;
+  skipInvalid?: boolean;
+  ctx: WriteContext;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RestoreResult {
+  dry_run: boolean;
+  restored: Record<string, number>;
+  /** The copy of the calendar as it was before the restore. */
+  previous_copy?: string;
+}
+
+const fileError = (reason: string, errors?: Array<{ line?: number; row?: number; message: string }>) =>
+  new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason }, errors ? { errors } : {});
+
+/** The format of a file from its first characters. */
+export function sniffFormat(text: string): ImportFormat {
+  const head = text.slice(0, 200).trimStart();
+  if (/^BEGIN:VCALENDAR/i.test(head)) return 'ics';
+  if (head.startsWith('{')) return 'json';
+  return 'csv';
+}
+
+export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreResult {
+  if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: '100 MB' });
+  const decoded = decodeImportFile(bytes);
+  if ('error' in decoded) throw fileError(decoded.error);
+  const text = decoded.text;
+  const format = opts.format ?? sniffFormat(text);
+
+  if (format === 'json') {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw fileError(`it is not valid JSON (${(err as Error).message}).`);
+    }
+    if (opts.dryRun) {
+      const b = checkBackup(store.db, data);
+      return { dry_run: true, restored: Object.fromEntries(Object.entries(b.tables).map(([t, v]) => [t, v.rows.length])) };
+    }
+    const report = restoreBackup(store.db, data, store.db.name);
+    store.settings.invalidate();
+    return { dry_run: false, restored: report.counts, previous_copy: report.previousCopy };
+  }
+
+  let items: ImportItem[];
+  let parseErrors: Array<{ line?: number; row?: number; message: string }>;
+  let warnings: Array<{ line?: number; message: string }> = [];
+  const kind: ImportKind = format === 'ics' ? 'events' : (opts.kind ?? 'events');
+  if (format === 'ics') {
+    const result = parseIcs(text, { siteZone: opts.ctx.siteZone, now: opts.ctx.now });
+    // A file with nothing readable in it is a broken file, not a list of bad items.
+    if (result.events.length === 0 && result.errors.length) throw fileError(result.errors[0].message, result.errors);
+    items = result.events.map((e) => ({ line: e.line, uid: e.uid, recurrenceOf: e.recurrenceOf, body: { ...e.body } }));
+    parseErrors = result.errors;
+    warnings = result.warnings;
+  } else {
+    const result = parseCsv(text, kind, { siteZone: opts.ctx.siteZone });
+    const structural = result.errors.filter((e) => e.row <= 1);
+    if (structural.length) throw fileError(structural.map((e) => e.message).join(' '), structural);
+    items = result.rows.map((r) => ({ row: r.row, body: r.body }));
+    parseErrors = result.errors;
+  }
+
+  try {
+    const report = importRecords(store, kind, items, opts.ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, onProgress: opts.onProgress, parseErrors });
+    report.warnings.push(...warnings);
+    return report;
+  } catch (err) {
+    if (err instanceof ImportRefused) {
+      throw new ApiError('import-items-invalid', 400, 'import-items-invalid', { count: err.report.errors.length }, { errors: err.report.errors });
+    }
+    throw err;
+  }
+}
