@@ -25,6 +25,9 @@ const ROUTES = [
   `${NS}/categories/(?P<id>\\d+)`,
   `${NS}/tags`,
   `${NS}/tags/(?P<id>\\d+)`,
+  // Almanac's additions come after the original's routes, so the original's order is kept.
+  `${NS}/export`,
+  `${NS}/import`,
 ];
 const SCHEMA_KEYWORDS = new Set(['type', 'description', 'default', 'enum', 'items', 'format', 'required', 'minimum', 'maximum', 'pattern', 'oneOf', 'anyOf', 'properties', 'minItems', 'maxItems', 'uniqueItems', 'context', 'readonly']);
 
@@ -162,6 +165,7 @@ describe('/doc (reference §8.2, correction 1)', () => {
     expect(Object.keys(doc.paths)).toEqual([
       '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
+      '/export', '/import',
     ]);
     for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();
