@@ -1,80 +1,26 @@
 /**
- * Almanac without Electron: `npm run serve -- [options]` starts the API and the calendar UI for
- * scripts and browser tabs on this machine. Plain Node; never imports electron.
+ * Almanac's command line, plain Node (never imports electron):
+ *   npm run serve -- [options]                       the API and the calendar UI, headless
+ *   npm run cli -- export --format ics|json [...]    export the calendar
+ *   npm run cli -- import FILE [--dry-run] [...]     import an iCalendar, CSV or backup file
  */
-import { parseArgs } from 'node:util';
-import { createServer, consoleLogger, DEFAULT_PORT } from './server';
-import { defaultDataDir } from './server/data-dir';
+import { serveCommand, SERVE_HELP } from './cli/serve';
+import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
 
-const HELP = `Usage: npm run serve -- [options]
+const commands: Record<string, (argv: string[]) => Promise<void>> = {
+  serve: serveCommand,
+  export: exportCommand,
+  import: importCommand,
+};
 
-  --data-dir DIR   where the calendar is kept (default: ${defaultDataDir()}; env ALMANAC_DATA_DIR)
-  --port N         port to listen on (default ${DEFAULT_PORT}; a free one if it is taken; 0 = any free port)
-  --host HOST      interface to listen on (default 127.0.0.1; anything else exposes your calendar)
-  --token T        API token for this run (env ALMANAC_TOKEN; default: the one kept in the data dir)
-  --public-read    let requests without the token read published records
-  -h, --help       this text
-`;
-
-async function main(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      token: { type: 'string' },
-      'public-read': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    allowPositionals: false,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
+async function main([name, ...rest]: string[]) {
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}`);
+    if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${values.port}"`);
-  const token = values.token ?? process.env.ALMANAC_TOKEN;
-  if (token !== undefined && token.length < 16) throw new Error('The API token must be at least 16 characters long.');
-  const dataDir = values['data-dir'] ?? defaultDataDir();
-
-  const server = await createServer({
-    dataDir,
-    port,
-    host: values.host,
-    token,
-    publicRead: values['public-read'],
-    fallbackToFreePort: values.port === undefined,
-    log: consoleLogger,
-  });
-  const tokenWhere = token ? 'given on the command line or in ALMANAC_TOKEN' : `in ${server.tokenFile}`;
-  process.stdout.write(
-    [
-      `Almanac is running at ${server.url}`,
-      `  API:        ${server.apiRoot}  (send "Authorization: Bearer <token>"; the token is ${tokenWhere})`,
-      `  Calendar:   ${server.loginUrl}`,
-      `  Data:       ${dataDir}`,
-      `Press Ctrl+C to stop.`,
-      '',
-    ].join('\n'),
-  );
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    consoleLogger('info', `${signal} received; closing the calendar.`);
-    server.close().then(
-      () => process.exit(0),
-      (err) => {
-        consoleLogger('error', `Could not close cleanly: ${String(err)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  await command(rest);
 }
 
 main(process.argv.slice(2)).catch((err: Error) => {

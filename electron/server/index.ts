@@ -35,6 +35,8 @@ export interface ServerOptions {
   nativeBinding?: string;
   /** The clock, for tests. */
   now?: () => Date;
+  /** Write the discovery file for scripts (default true; a CLI's private server does not). */
+  announce?: boolean;
 }
 
 export interface AlmanacServer {
@@ -140,7 +142,8 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   httpServer.keepAliveTimeout = 5_000;
 
   const apiRoot = `${url}/cal/events/v1/`;
-  if (opts.dataDir) writeDiscovery(opts.dataDir, { pid: process.pid, port, url, apiRoot, startedAt: new Date().toISOString() });
+  const announce = !!opts.dataDir && opts.announce !== false;
+  if (announce) writeDiscovery(opts.dataDir!, { pid: process.pid, port, url, apiRoot, startedAt: new Date().toISOString() });
 
   let closing: Promise<void> | undefined;
   return {
@@ -159,7 +162,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
       closing ??= new Promise<void>((done) => {
         httpServer.close(() => {
           closeDatabase(db);
-          if (opts.dataDir) removeDiscovery(opts.dataDir);
+          if (announce) removeDiscovery(opts.dataDir!);
           done();
         });
         httpServer.closeIdleConnections();

@@ -10,13 +10,12 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 
 const root = resolve(import.meta.dirname, '../..');
-const built = join(root, 'out/main/cli.js');
-// CI builds before testing; a developer running vitest alone gets the same code through tsx.
-const command = existsSync(built) ? [built] : ['--import', 'tsx', join(root, 'electron/cli.ts')];
+// The source, through tsx: a build left over from older sources must never be what is tested.
+const command = ['--import', 'tsx', join(root, 'electron/cli.ts')];
 const TOKEN = 'cli-test-token-0123456789';
 
 function start(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...command, 'serve', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

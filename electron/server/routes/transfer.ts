@@ -69,7 +69,10 @@ function exportCalendar(req: ApiRequest): ApiResponse {
   }
   // Checked before streaming starts, so a bad filter is still a plain 400.
   const q = eventQuery(req, { defaultWindow: false });
-  return { stream: { contentType: 'text/calendar; charset=utf-8', filename: `almanac-${day}.ics`, chunks: snapshot(req, (r) => icsChunks(r, q, req)) } };
+  return {
+    headers: { 'X-Cal-Total': String(req.store.events.count(q)) },
+    stream: { contentType: 'text/calendar; charset=utf-8', filename: `almanac-${day}.ics`, chunks: snapshot(req, (r) => icsChunks(r, q, req)) },
+  };
 }
 
 function importCalendar(req: ApiRequest): ApiResponse {

@@ -372,6 +372,10 @@ export function createEventStore(
         after = [last.start_local, last.id];
       }
     },
+    count(q: EventListQuery): number {
+      const f = filterSql(q);
+      return (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
+    },
     /** Each time zone the matching timed events use, with their earliest start and latest end. */
     zoneSpans(q: EventListQuery): Array<{ timezone: string; start_date: string; end_date: string; all_day: false }> {
       const f = filterSql(q);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run serve`: builds the app when a source file is newer than the build, then starts the
-// headless server (out/main/cli.js) under plain Node with the given arguments.
+// `npm run serve` and `npm run cli`: builds the app when a source file is newer than the build,
+// then runs the command line (out/main/cli.js) under plain Node with the given arguments.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
