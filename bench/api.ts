@@ -108,7 +108,7 @@ function eventListSql(store: Store, q: EventListQuery) {
 }
 
 function startServer(dataDir: string): Promise<{ url: URL; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), '--data-dir', dataDir, '--port', '0', '--token', TOKEN], {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), 'serve', '--data-dir', dataDir, '--port', '0', '--token', TOKEN], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -12,7 +12,8 @@ import { statementCache, type DB } from './db';
 import type { PostRegistry, PostRow, Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import type { LinkedPostStore } from './linked-posts';
-import { likePattern, FIELDS } from './linked-posts';
+import { FIELDS } from './linked-posts';
+import { fold, likePattern, eventSearchTerms } from './search-text';
 import type { TermStore } from './terms';
 import { ApiError, invalidParam, invalidParams } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
@@ -81,13 +82,6 @@ export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: numbe
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** Search words: quoted phrases stay whole, as in the original's post search. */
-export function eventSearchTerms(search: string): string[] {
-  const terms: string[] = [];
-  for (const m of search.matchAll(/"([^"]+)"|(\S+)/g)) terms.push((m[1] ?? m[2]).trim());
-  return terms.filter(Boolean);
-}
-
 export function createEventStore(
   db: DB,
   registry: PostRegistry,
@@ -104,6 +98,28 @@ export function createEventStore(
   const clearOrganizers = db.prepare('DELETE FROM event_organizers WHERE event_id = ?');
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
   const organizersOf = db.prepare<[number], { organizer_id: number }>('SELECT organizer_id FROM event_organizers WHERE event_id = ? ORDER BY position');
+  // List totals are remembered until the data changes: `data_version` moves when another
+  // connection commits, `total_changes()` when this one writes. Paging through a list, or asking
+  // for it again, then costs only the page (the original caches per query as well).
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const ownChanges = db.prepare('SELECT total_changes()').pluck();
+  const totals = new Map<string, number>();
+  let totalsStamp = '';
+  function cachedCount(sql: string, params: unknown[]): number {
+    const stamp = `${dataVersion.get()}:${ownChanges.get()}`;
+    if (stamp !== totalsStamp) {
+      totals.clear();
+      totalsStamp = stamp;
+    }
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let n = totals.get(key);
+    if (n === undefined) {
+      n = (stmt(sql).get(...params) as { n: number }).n;
+      if (totals.size > 1000) totals.clear();
+      totals.set(key, n);
+    }
+    return n;
+  }
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );
@@ -255,16 +271,22 @@ export function createEventStore(
       if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
     }
     if (q.search !== undefined) {
-      for (const term of eventSearchTerms(q.search)) {
-        const p = likePattern(term);
-        add("(e.title LIKE ? ESCAPE '\\' OR e.excerpt LIKE ? ESCAPE '\\' OR e.content LIKE ? ESCAPE '\\')", p, p, p);
+      const terms = eventSearchTerms(q.search);
+      // The trigram index answers terms of three characters or more; shorter ones are checked
+      // on the rows it leaves (or on all rows when every term is short).
+      const indexed = terms.filter((t) => [...t].length >= 3);
+      if (indexed.length) add('e.id IN (SELECT rowid FROM events_search WHERE events_search MATCH ?)', indexed.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND '));
+      for (const term of terms.filter((t) => [...t].length < 3)) {
+        const p = likePattern(fold(term));
+        add("(fold(e.title) LIKE ? ESCAPE '\\' OR fold(e.excerpt) LIKE ? ESCAPE '\\' OR fold(e.content) LIKE ? ESCAPE '\\')", p, p, p);
       }
     }
+    // IN (subquery) rather than EXISTS: it lets the planner start from the few linked events.
     for (const ids of [q.categories, q.tags]) {
-      if (ids) add(`EXISTS (SELECT 1 FROM event_terms et WHERE et.event_id = e.id AND et.term_id IN (${list(ids)}))`, ...ids);
+      if (ids) add(`e.id IN (SELECT event_id FROM event_terms WHERE term_id IN (${list(ids)}))`, ...ids);
     }
     if (q.venues) add(`e.venue_id IN (${list(q.venues)})`, ...q.venues);
-    if (q.organizers) add(`EXISTS (SELECT 1 FROM event_organizers eo WHERE eo.event_id = e.id AND eo.organizer_id IN (${list(q.organizers)}))`, ...q.organizers);
+    if (q.organizers) add(`e.id IN (SELECT event_id FROM event_organizers WHERE organizer_id IN (${list(q.organizers)}))`, ...q.organizers);
     if (q.featured !== undefined) add('e.featured = ?', q.featured ? 1 : 0);
     if (q.postParent !== undefined) add('e.parent_id = ?', q.postParent);
     let from = 'events e';
@@ -346,7 +368,7 @@ export function createEventStore(
         selectParams.push(q.near.lat, q.near.lng);
         order = `distance ASC, ${order}`;
       }
-      const total = (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
+      const total = cachedCount(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`, f.params);
       const rows = stmt(`SELECT ${select} FROM ${f.from} WHERE ${f.where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
         ...selectParams,
         ...f.params,

@@ -10,8 +10,10 @@ import { createLinkedPostStore } from './linked-posts';
 import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
+import { fold } from './search-text';
 
 export function createStore(db: DB) {
+  db.function('fold', { deterministic: true }, (v: unknown) => (v === null ? null : fold(String(v))));
   const registry = createPostRegistry(db);
   const images = createImageStore(db, registry);
   const writer = createPostFieldWriter(db, registry, images);

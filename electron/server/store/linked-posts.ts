@@ -11,6 +11,7 @@ import { TABLE, type PostRow, type PostRegistry, type Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import { formatLocal } from '../../../shared/dates/format';
 import { DateTime } from 'luxon';
+import { fold, likePattern, searchWords } from './search-text';
 
 export type LinkedKind = 'venue' | 'organizer';
 
@@ -56,16 +57,6 @@ const SEARCH_COLUMNS: Record<LinkedKind, string[]> = {
   venue: ['title', 'content', 'excerpt', 'address', 'city', 'province', 'state', 'stateprovince', 'zip', 'phone'],
   organizer: ['title', 'content', 'excerpt', 'phone', 'email', 'website'],
 };
-
-/** `%`, `_` and `\` are literal in user search text. */
-export function likePattern(word: string): string {
-  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Words of a venue/organizer search: runs of letters, digits and `-`. */
-export function searchWords(search: string): string[] {
-  return search.split(/[^\p{L}\p{N}-]+/u).filter(Boolean);
-}
 
 export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRegistry, writer: PostFieldWriter) {
   const table = TABLE[kind];
@@ -164,9 +155,10 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
         const words = searchWords(q.search);
         if (words.length === 0) where.push('0');
         else {
-          const perColumn = SEARCH_COLUMNS[kind].map((c) => `(${words.map(() => `t.${c} LIKE ? ESCAPE '\\'`).join(' AND ')})`);
+          // Case and accents ignored, as the original's database collation does.
+          const perColumn = SEARCH_COLUMNS[kind].map((c) => `(${words.map(() => `fold(t.${c}) LIKE ? ESCAPE '\\'`).join(' AND ')})`);
           where.push(`(${perColumn.join(' OR ')})`);
-          for (let i = 0; i < SEARCH_COLUMNS[kind].length; i++) params.push(...words.map(likePattern));
+          for (let i = 0; i < SEARCH_COLUMNS[kind].length; i++) params.push(...words.map((w) => likePattern(fold(w))));
         }
       }
       const linkedEvents =

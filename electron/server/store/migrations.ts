@@ -79,6 +79,8 @@ export const migrations: Migration[] = [
         );
         CREATE INDEX venues_lang_date ON venues (lang, date_utc DESC, id DESC);
         CREATE INDEX venues_translation ON venues (translation_group);
+        -- Duplicate detection compares names without case or outer spaces (reference §5.7).
+        CREATE INDEX venues_dedupe ON venues (lang, lower(trim(title)));
 
         CREATE TABLE organizers (${postColumns},
           phone TEXT NOT NULL DEFAULT '',
@@ -87,6 +89,7 @@ export const migrations: Migration[] = [
         );
         CREATE INDEX organizers_lang_date ON organizers (lang, date_utc DESC, id DESC);
         CREATE INDEX organizers_translation ON organizers (translation_group);
+        CREATE INDEX organizers_dedupe ON organizers (lang, lower(trim(title)));
 
         CREATE TABLE events (${postColumns},
           parent_id INTEGER REFERENCES events(id) ON DELETE SET NULL,
@@ -116,6 +119,23 @@ export const migrations: Migration[] = [
         CREATE INDEX events_parent ON events (parent_id);
         CREATE INDEX events_translation ON events (translation_group);
         CREATE INDEX events_ics_uid ON events (ics_uid) WHERE ics_uid IS NOT NULL;
+
+        -- Search: every 3-character run of title, excerpt and description, so a search finds
+        -- text anywhere in a word, as the original's LIKE search does, without reading rows;
+        -- ignoring case and accents as the original's MySQL collation does (musica = Música).
+        CREATE VIRTUAL TABLE events_search USING fts5 (
+          title, excerpt, content, content = 'events', content_rowid = 'id', tokenize = 'trigram remove_diacritics 1'
+        );
+        CREATE TRIGGER events_search_insert AFTER INSERT ON events BEGIN
+          INSERT INTO events_search (rowid, title, excerpt, content) VALUES (NEW.id, NEW.title, NEW.excerpt, NEW.content);
+        END;
+        CREATE TRIGGER events_search_delete AFTER DELETE ON events BEGIN
+          INSERT INTO events_search (events_search, rowid, title, excerpt, content) VALUES ('delete', OLD.id, OLD.title, OLD.excerpt, OLD.content);
+        END;
+        CREATE TRIGGER events_search_update AFTER UPDATE OF title, excerpt, content ON events BEGIN
+          INSERT INTO events_search (events_search, rowid, title, excerpt, content) VALUES ('delete', OLD.id, OLD.title, OLD.excerpt, OLD.content);
+          INSERT INTO events_search (rowid, title, excerpt, content) VALUES (NEW.id, NEW.title, NEW.excerpt, NEW.content);
+        END;
 
         CREATE TABLE event_organizers (
           event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,

@@ -52,6 +52,16 @@ export function slugify(text: string): string {
     .slice(0, 190);
 }
 
+/** The highest n of `<base>-n` among slugs (1 when there is none: the base itself is taken). */
+export function highestCopy(base: string, rows: Array<{ slug: string }>): number {
+  let max = 1;
+  for (const { slug } of rows) {
+    const rest = slug.slice(base.length + 1);
+    if (/^\d{1,9}$/.test(rest)) max = Math.max(max, Number(rest));
+  }
+  return max;
+}
+
 export function createPostRegistry(db: DB) {
   const insertPost = db.prepare<[string]>('INSERT INTO posts (type) VALUES (?)');
   const typeOf = db.prepare<[number], { type: string }>('SELECT type FROM posts WHERE id = ?');
@@ -60,6 +70,12 @@ export function createPostRegistry(db: DB) {
     event: db.prepare<unknown[]>('SELECT id FROM events WHERE slug = ?'),
     venue: db.prepare<unknown[]>('SELECT id FROM venues WHERE slug = ?'),
     organizer: db.prepare<unknown[]>('SELECT id FROM organizers WHERE slug = ?'),
+  };
+  // Numbered copies of a slug (`book-club-2`, `book-club-3`…), found through the slug index.
+  const slugCopies: Record<PostKind, Stmt> = {
+    event: db.prepare<unknown[]>('SELECT slug FROM events WHERE slug GLOB ?'),
+    venue: db.prepare<unknown[]>('SELECT slug FROM venues WHERE slug GLOB ?'),
+    organizer: db.prepare<unknown[]>('SELECT slug FROM organizers WHERE slug GLOB ?'),
   };
   const groupOf: Record<PostKind, Stmt> = {
     event: db.prepare<unknown[]>('SELECT lang, translation_group AS grp FROM events WHERE id = ?'),
@@ -91,12 +107,11 @@ export function createPostRegistry(db: DB) {
     /** A slug free in this kind: the wanted one, or it with -2, -3… appended. */
     uniqueSlug(kind: PostKind, wanted: string, selfId: number): string {
       const base = slugify(wanted) || String(selfId);
-      let slug = base;
-      for (let n = 2; ; n++) {
-        const row = slugTaken[kind].get(slug) as { id: number } | undefined;
-        if (!row || row.id === selfId) return slug;
-        slug = `${base}-${n}`;
-      }
+      const row = slugTaken[kind].get(base) as { id: number } | undefined;
+      if (!row || row.id === selfId) return base;
+      // One query for the highest number in use, not one per number tried: a recurring series
+      // imports hundreds of events with the same title.
+      return `${base}-${highestCopy(base, slugCopies[kind].all(`${base}-[0-9]*`) as Array<{ slug: string }>) + 1}`;
     },
     /**
      * The translation group a record joins when it says it translates `of`: that record must be

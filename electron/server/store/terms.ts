@@ -5,9 +5,9 @@
 import type { Language } from '../../../shared/i18n/languages';
 import type { RefList } from '../../../shared/schema/kinds';
 import { statementCache, type DB } from './db';
-import { slugify } from './posts';
+import { slugify, highestCopy } from './posts';
 import { ApiError, invalidParam } from '../errors';
-import { likePattern } from './linked-posts';
+import { fold, likePattern } from './search-text';
 import type { Values, WriteContext } from './post-fields';
 
 export type Taxonomy = 'category' | 'tag';
@@ -63,6 +63,7 @@ export function createTermStore(db: DB) {
     'SELECT id FROM terms WHERE taxonomy = ? AND lang = ? AND parent = ? AND name = ? COLLATE NOCASE LIMIT 1',
   );
   const slugOwner = db.prepare<[string, string], { id: number }>('SELECT id FROM terms WHERE taxonomy = ? AND slug = ?');
+  const slugCopies = db.prepare<[string, string], { slug: string }>('SELECT slug FROM terms WHERE taxonomy = ? AND slug GLOB ?');
   const insert = db.prepare(
     'INSERT INTO terms (taxonomy, lang, name, slug, description, parent, translation_group) VALUES (?, ?, ?, ?, ?, ?, 0)',
   );
@@ -79,12 +80,9 @@ export function createTermStore(db: DB) {
 
   function uniqueSlug(taxonomy: Taxonomy, wanted: string, selfId: number): string {
     const base = slugify(wanted) || 'term';
-    let slug = base;
-    for (let n = 2; ; n++) {
-      const owner = slugOwner.get(taxonomy, slug);
-      if (!owner || owner.id === selfId) return slug;
-      slug = `${base}-${n}`;
-    }
+    const owner = slugOwner.get(taxonomy, base);
+    if (!owner || owner.id === selfId) return base;
+    return `${base}-${highestCopy(base, slugCopies.all(taxonomy, `${base}-[0-9]*`)) + 1}`;
   }
 
   function checkParent(taxonomy: Taxonomy, parent: number | undefined, selfId: number) {
@@ -200,8 +198,8 @@ export function createTermStore(db: DB) {
       const where = ['t.taxonomy = ?', 't.lang = ?'];
       const params: unknown[] = [taxonomy, q.lang];
       if (q.search !== undefined) {
-        where.push("(t.name LIKE ? ESCAPE '\\' OR t.slug LIKE ? ESCAPE '\\')");
-        params.push(likePattern(q.search), likePattern(q.search));
+        where.push("(fold(t.name) LIKE ? ESCAPE '\\' OR t.slug LIKE ? ESCAPE '\\')");
+        params.push(likePattern(fold(q.search)), likePattern(q.search.toLowerCase()));
       }
       if (q.include) {
         where.push(`t.id IN (${q.include.map(() => '?').join(',')})`);

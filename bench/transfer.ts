@@ -1,0 +1,68 @@
+/**
+ * Export and import at scale: the calendar built by the API benchmark exported as iCalendar
+ * (over HTTP, as the CLI and the UI get it), then that file imported into an empty calendar.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, silentLogger } from '../electron/server';
+import { openDatabase, closeDatabase } from '../electron/server/store/db';
+import { createStore } from '../electron/server/store';
+import { importFile } from '../electron/server/import-export/import-file';
+import type { ImportReport } from '../electron/server/import-export/import-records';
+import { LANGUAGES } from '../shared/i18n/languages';
+
+export interface TransferFigures {
+  exportSeconds: number;
+  exportMegabytes: number;
+  exportedEvents: number;
+  importSeconds: number;
+  importedEvents: number;
+  peakRssMegabytes: number;
+}
+
+export async function measureTransfer(dataDir: string): Promise<TransferFigures> {
+  const server = await createServer({ dataDir, port: 0, announce: false, log: silentLogger });
+  const folder = mkdtempSync(join(tmpdir(), 'almanac-bench-ics-'));
+  let peak = process.memoryUsage().rss;
+  const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  try {
+    // Exports follow the request language, so the whole calendar is one file per language.
+    const files: string[] = [];
+    let exportedEvents = 0;
+    let t = process.hrtime.bigint();
+    for (const lang of LANGUAGES) {
+      const res = await fetch(`${server.apiRoot}export?start_date=1970-01-01&status=any&i18n_language=${lang}`, { headers: { Authorization: `Bearer ${server.token}` } });
+      const file = join(folder, `${lang}.ics`);
+      writeFileSync(file, await res.text());
+      files.push(file);
+      exportedEvents += Number(res.headers.get('x-cal-total'));
+    }
+    const exportSeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    await server.close();
+
+    const target = mkdtempSync(join(tmpdir(), 'almanac-bench-import-'));
+    const db = openDatabase(join(target, 'almanac.sqlite'));
+    const store = createStore(db);
+    let importedEvents = 0;
+    t = process.hrtime.bigint();
+    for (const file of files) {
+      const report = importFile(store, readFileSync(file), { ctx: { lang: 'en', now: new Date(), siteZone: store.settings.get().timezone } }) as ImportReport;
+      importedEvents += report.created + report.updated;
+    }
+    const importSeconds = Number(process.hrtime.bigint() - t) / 1e9;
+    closeDatabase(db);
+    rmSync(target, { recursive: true, force: true });
+    return {
+      exportSeconds,
+      exportMegabytes: files.reduce((n, f) => n + statSync(f).size, 0) / 2 ** 20,
+      exportedEvents,
+      importSeconds,
+      importedEvents,
+      peakRssMegabytes: peak / 2 ** 20,
+    };
+  } finally {
+    clearInterval(sample);
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
