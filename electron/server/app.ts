@@ -3,6 +3,7 @@
  * UI with its login URL. Kept apart from listening so tests can drive it directly.
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
+import qs from 'qs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from './store';
@@ -10,7 +11,7 @@ import { allRoutes } from './routes';
 import { dispatch, findRoute, locateApi, sendError, toApiError } from './http/dispatch';
 import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
 import { ApiError } from './errors';
-import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
+import { DEFAULT_LANGUAGE, isLanguage } from '../../shared/i18n/languages';
 import { loginHelpPage } from './http/login-page';
 import { IMPORT_LIMIT_BYTES } from './import-export/import-file';
 
@@ -39,7 +40,10 @@ export function createApp(opts: AppOptions) {
   const app = express();
   const routes = allRoutes();
   app.disable('x-powered-by');
-  app.set('query parser', 'extended'); // PHP-style `categories[]=1&categories[]=2`, as clients of the original send
+  // Query strings read the way the original's PHP reads them: `categories[]=1&categories[]=2` is
+  // a list, while a name given twice (`page=1&page=2`, as when a client appends to a rest_url)
+  // keeps its last value.
+  app.set('query parser', (text: string) => qs.parse(text, { duplicates: 'last', depth: 5, arrayLimit: 200, parameterLimit: 1000 }));
   app.set('etag', false);
 
   app.use((req, res, next) => {
@@ -71,11 +75,12 @@ export function createApp(opts: AppOptions) {
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     const authed = opts.auth.authenticated(req);
     // A wrong token is refused even where anonymous reads are allowed: the client meant to sign in.
+    const asked = typeof req.query.i18n_language === 'string' ? req.query.i18n_language.toLowerCase() : undefined;
+    const lang = isLanguage(asked) ? asked : (loc.prefixLang ?? DEFAULT_LANGUAGE);
     if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
-      return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), loc.prefixLang ?? DEFAULT_LANGUAGE);
+      return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), lang);
     }
-    const lang = loc.prefixLang ?? DEFAULT_LANGUAGE;
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
     const run = () => dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, onStreamError: (err) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} stream failed: ${(err as Error)?.stack ?? String(err)}`) }, found);
     if (found?.endpoint.rawBody) {

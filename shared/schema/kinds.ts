@@ -118,9 +118,10 @@ export const integer = (opts: { min?: number } = {}): Kind<number> => ({
   input: 'number',
 });
 
-export const number = (opts: { min: number; max: number }): Kind<number | null> => ({
+/** A number in a range; `clearable` lets "" mean "none" (a venue's coordinates). */
+export const number = (opts: { min: number; max: number; clearable?: boolean }): Kind<number | null> => ({
   schema: z.unknown().transform((v, ctx) => {
-    if (v === '') return null; // an empty value clears the coordinate
+    if (v === '' && opts.clearable) return null;
     const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
     if (!Number.isFinite(n) || n < opts.min || n > opts.max) return fail(ctx, 'invalid_number');
     return n;

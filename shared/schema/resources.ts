@@ -78,8 +78,8 @@ export const venueFields: FieldSet = {
   phone: f(k.text(), 'Phone number.', 'field.phone', { column: 'phone' }),
   stateprovince: f(k.text(), 'State or province.', 'field.stateprovince', { column: 'stateprovince' }),
   website: f(k.url(), 'Venue website URL.', 'field.website', { column: 'website' }),
-  geo_lat: f(k.number({ min: -90, max: 90 }), 'Latitude in degrees (Almanac).', 'field.geo_lat', { column: 'geo_lat' }),
-  geo_lng: f(k.number({ min: -180, max: 180 }), 'Longitude in degrees (Almanac).', 'field.geo_lng', { column: 'geo_lng' }),
+  geo_lat: f(k.number({ min: -90, max: 90, clearable: true }), 'Latitude in degrees (Almanac).', 'field.geo_lat', { column: 'geo_lat' }),
+  geo_lng: f(k.number({ min: -180, max: 180, clearable: true }), 'Longitude in degrees (Almanac).', 'field.geo_lng', { column: 'geo_lng' }),
 };
 
 export const organizerFields: FieldSet = {

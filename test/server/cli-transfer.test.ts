@@ -22,7 +22,7 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
   });
 }
 
-describe('CLI import and export', () => {
+describe('CLI import and export', { timeout: 60_000 }, () => {
   it('imports into a data directory, reports a dry run per row, refuses bad rows, and exports', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'almanac-cli-x-'));
     const first = await cli(['import', fixture('ics/google.ics'), '--data-dir', dir]);

@@ -84,16 +84,15 @@ export interface DispatchOptions {
 export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: Viewer, opts: DispatchOptions, found: ReturnType<typeof findRoute>): void {
   let lang: Language = loc.prefixLang ?? DEFAULT_LANGUAGE;
   try {
+    // A usable language first, so even a refusal of the language itself is worded in one.
     const query = (req.query ?? {}) as Record<string, unknown>;
     const rawLang = query.i18n_language ?? (req.body as Record<string, unknown> | undefined)?.i18n_language;
-    if (rawLang !== undefined) {
-      const checked = validateFields(languageParam, { i18n_language: rawLang }, 'update');
-      lang = checked.i18n_language as Language;
-    }
-    if (!isLanguage(lang)) lang = DEFAULT_LANGUAGE;
+    if (isLanguage(typeof rawLang === 'string' ? rawLang.toLowerCase() : rawLang)) lang = (rawLang as string).toLowerCase() as Language;
 
+    // Route first, then arguments (reference §1): an unknown route is rest_no_route whatever else.
     if (!found) throw noRoute();
     const { endpoint, path } = found;
+    if (rawLang !== undefined) validateFields(languageParam, { i18n_language: rawLang }, 'update');
     const raw = endpoint.body && !endpoint.rawBody ? { ...query, ...bodyObject(req) } : query;
     const values = validateFields(endpoint.args, raw, endpoint.body && !endpoint.creates ? 'update' : 'create');
     applyDefaults(endpoint, values);

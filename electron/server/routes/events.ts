@@ -20,8 +20,8 @@ export function listStatuses(req: ApiRequest): PostStatus[] {
 }
 
 /** Reads a list date in the site's zone; whole-day normalisation unless `strict_dates`. */
-function listDate(req: ApiRequest, name: string, edge: 'start' | 'end'): string | undefined {
-  const raw = req.values[name];
+function listDate(req: ApiRequest, name: string, edge: 'start' | 'end', fallback?: string): string | undefined {
+  const raw = req.values[name] ?? fallback;
   if (raw === undefined) return undefined;
   const zone = req.store.settings.get().timezone;
   const dt = parseDate(raw as string | number, { zone, now: req.now });
@@ -86,15 +86,11 @@ export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): E
     q.near = { lat: v.geoloc_lat as number, lng: v.geoloc_lng as number, radiusKm: (v.geoloc_radius as number | undefined) ?? 10 };
   }
   if (!q.include) {
-    q.startDate = listDate(req, 'start_date', 'start');
-    q.endDate = listDate(req, 'end_date', 'end');
-    if (opts.defaultWindow && !usesRelativeDates(req)) {
-      // The default window: from the start of yesterday to the end of the day 24 months ahead.
-      const zone = req.store.settings.get().timezone;
-      const now = parseDate(Math.floor(req.now.getTime() / 1000), { zone })!;
-      q.startDate ??= startOfDay(formatLocal(now.minus({ days: 1 })));
-      q.endDate ??= endOfDay(formatLocal(now.plus({ months: 24 })));
-    }
+    // The default window is the original's: "yesterday 23:59" to "+24 months", read like any
+    // other value (so whole days unless strict_dates), and only when no relative date is given.
+    const defaults = opts.defaultWindow && !usesRelativeDates(req);
+    q.startDate = listDate(req, 'start_date', 'start', defaults ? 'yesterday 23:59' : undefined);
+    q.endDate = listDate(req, 'end_date', 'end', defaults ? '+24 months' : undefined);
     q.startsBefore = listDate(req, 'starts_before', 'end');
     q.startsAfter = listDate(req, 'starts_after', 'end');
     q.endsBefore = listDate(req, 'ends_before', 'end');

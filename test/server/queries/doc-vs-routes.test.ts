@@ -1,0 +1,234 @@
+/**
+ * /doc against what the server really answers (reference §8; issue item 7): every documented
+ * path and method answers (never rest_no_route, and with a status the document lists); every route
+ * of the namespace index is documented and every documented path is in the index, with the same
+ * methods and the same parameters; what is not documented answers 404 rest_no_route; and the
+ * documented query parameters are the ones the server checks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { startTestServer, type TestServer } from '../../helpers/server';
+import { at, expectError, expectInvalidParam, mkEvent, mkOrganizer, mkTerm, mkVenue, uniq, type Res } from './_queries';
+
+const NS = '/cal/events/v1';
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+type Method = (typeof METHODS)[number];
+
+let t: TestServer;
+let doc: any;
+let index: any;
+beforeAll(async () => {
+  t = await startTestServer();
+  doc = (await t.api('get', 'doc')).body;
+  index = (await t.api('get', '')).body;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** `/cal/events/v1/events/(?P<id>\d+)` → `/events/{id}` */
+const docPathOf = (route: string) => route.slice(NS.length).replace(/\(\?P<(\w+)>[^)]*\)/g, '{$1}');
+const docOps = (path: string) => Object.keys(doc.paths[path]).filter((k) => (METHODS as readonly string[]).includes(k));
+const collectionOf = (path: string) => path.split('/')[1] as 'events' | 'venues' | 'organizers' | 'categories' | 'tags' | 'doc' | 'export' | 'import';
+
+/** A new record of the collection a path belongs to. */
+async function fresh(coll: string): Promise<{ id: number; slug?: string }> {
+  if (coll === 'events') return mkEvent(t);
+  if (coll === 'venues') return mkVenue(t);
+  if (coll === 'organizers') return mkOrganizer(t);
+  if (coll === 'categories' || coll === 'tags') return mkTerm(t, coll);
+  throw new Error(coll);
+}
+
+const createBody: Record<string, () => Record<string, unknown>> = {
+  events: () => ({ title: uniq('Doc event'), start_date: '2031-05-01 10:00', end_date: '2031-05-01 11:00' }),
+  venues: () => ({ venue: uniq('Doc venue') }),
+  organizers: () => ({ organizer: uniq('Doc organizer') }),
+  categories: () => ({ name: uniq('Doc category') }),
+  tags: () => ({ name: uniq('Doc tag') }),
+};
+const updateBody: Record<string, Record<string, unknown>> = {
+  events: { description: 'updated' },
+  venues: { phone: '555' },
+  organizers: { phone: '555' },
+  categories: { description: 'updated' },
+  tags: { description: 'updated' },
+};
+const ICS = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//doc test//EN', 'BEGIN:VEVENT', 'UID:doc-test@x', 'DTSTAMP:20250101T000000Z', 'DTSTART:20310501T100000Z', 'DTEND:20310501T110000Z', 'SUMMARY:Doc', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+
+/** A real request for a documented operation, with real ids and a valid body. */
+async function call(path: string, method: Method): Promise<Res> {
+  const coll = collectionOf(path);
+  let real = path;
+  if (path.includes('{')) {
+    const rec = await fresh(coll);
+    real = path.replace('{id}', String(rec.id)).replace('{slug}', String(rec.slug));
+  }
+  const r = t.api(method, real.slice(1));
+  if (coll === 'import') return r.query({ dry_run: 'true' }).set('Content-Type', 'text/calendar').send(ICS);
+  if (method === 'get' || method === 'delete') return r;
+  return r.send(path.includes('{') ? updateBody[coll] : createBody[coll]());
+}
+
+describe('every documented operation is answered', () => {
+  it('the document has operations to check', () => {
+    const ops = Object.keys(doc.paths).flatMap((p) => docOps(p));
+    expect(ops.length).toBeGreaterThan(40);
+  });
+
+  it('no documented path and method answers rest_no_route, and each answers with a status the document lists', async () => {
+    const problems: string[] = [];
+    for (const path of Object.keys(doc.paths)) {
+      for (const m of docOps(path)) {
+        const res = await call(path, m as Method);
+        const listed = Object.keys(doc.paths[path][m].responses);
+        if (res.body?.code === 'rest_no_route') problems.push(`${m.toUpperCase()} ${path}: rest_no_route`);
+        else if (!listed.includes(String(res.status))) problems.push(`${m.toUpperCase()} ${path}: ${res.status} ${res.body?.code ?? ''} not in [${listed}]`);
+        else if (res.status >= 300) problems.push(`${m.toUpperCase()} ${path}: ${res.status} ${res.body?.code} for a valid request`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('the documented success status is the one served (201 for creates, 200 otherwise)', async () => {
+    for (const path of Object.keys(doc.paths)) {
+      for (const m of docOps(path)) {
+        const ok = Object.keys(doc.paths[path][m].responses).filter((s) => s.startsWith('2'));
+        expect(ok.length, `${m} ${path}`).toBe(1);
+        const creates = m === 'post' && !path.includes('{') && path !== '/import';
+        expect(ok[0], `${m} ${path}`).toBe(creates ? '201' : '200');
+      }
+    }
+  });
+});
+
+describe('the namespace index and the document describe the same routes', () => {
+  it('every route of the index is a documented path with the same methods (the index itself aside)', () => {
+    const missing: string[] = [];
+    for (const [route, r] of Object.entries<any>(index.routes)) {
+      // The namespace root is the core route listing, not one of the namespace's own operations:
+      // the reference's document (§8.2) has no "/" path either.
+      if (route === NS) continue;
+      const p = docPathOf(route);
+      if (!doc.paths[p]) {
+        missing.push(route);
+        continue;
+      }
+      expect(docOps(p).map((m) => m.toUpperCase()).sort(), route).toEqual([...r.methods].sort());
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('every documented path is a route of the index', () => {
+    const routes = new Set(Object.keys(index.routes).map(docPathOf));
+    expect(Object.keys(doc.paths).filter((p) => !routes.has(p))).toEqual([]);
+  });
+
+  it('each operation documents the same parameters the index lists for it', () => {
+    for (const [route, r] of Object.entries<any>(index.routes)) {
+      if (route === NS) continue;
+      const p = docPathOf(route);
+      for (const endpoint of r.endpoints) {
+        for (const method of endpoint.methods as string[]) {
+          const op = doc.paths[p][method.toLowerCase()];
+          const documented = new Set<string>(op.parameters.map((x: { name: string }) => x.name));
+          const props = op.requestBody?.content?.['application/json']?.schema?.properties ?? {};
+          for (const k of Object.keys(props)) documented.add(k);
+          expect([...documented].sort(), `${method} ${p}`).toEqual(Object.keys(endpoint.args).sort());
+          // By-slug updates have a path `slug` and an optional body field `slug` under one name
+          // (seed §4.2: "here slug as a body field is optional"); the index can show only one.
+          for (const x of op.parameters) if (endpoint.args[x.name] && !(x.in === 'path' && x.name in props)) expect(x.required, `${method} ${p} ${x.name}`).toBe(endpoint.args[x.name].required);
+        }
+      }
+    }
+  });
+
+  it('the document is the same through every root, but for servers[0].url', async () => {
+    for (const root of ['/wp-json', '/es', '/pt-br/wp-json']) {
+      const other = (await at(t, root, 'get', 'doc')).body;
+      expect(other.servers[0].url).toBe(`${t.server.url}${root}${NS}/`);
+      expect(other.paths).toEqual(doc.paths);
+    }
+  });
+});
+
+describe('what the document does not have answers 404 rest_no_route', () => {
+  it('every documented path with a method it does not document', async () => {
+    const answered: string[] = [];
+    for (const path of Object.keys(doc.paths)) {
+      for (const m of METHODS.filter((x) => !docOps(path).includes(x))) {
+        const real = path.replace('{id}', '1').replace('{slug}', 'any-slug');
+        const res = await t.api(m, real.slice(1)).send(m === 'get' || m === 'delete' ? undefined : {});
+        if (res.status !== 404 || res.body?.code !== 'rest_no_route') answered.push(`${m.toUpperCase()} ${path}: ${res.status} ${res.body?.code}`);
+      }
+    }
+    expect(answered).toEqual([]);
+  });
+
+  it('writes to the namespace index', async () => {
+    for (const m of ['post', 'put', 'patch', 'delete'] as const) expectError(await t.api(m, '').send({}), 404, 'rest_no_route');
+  });
+
+  it.each([
+    'nope', 'event', 'events/abc', 'events/1.5', 'events/-1', 'events/1/2', 'events/by-slug', 'events/by-slug/a/b', 'venues/abc',
+    'organizers/by-slug', 'categories/by-slug/music', 'tags/by-slug/free', 'categories/abc', 'tags/1/children', 'doc/x', 'export/ics', 'import/x',
+  ])('GET %s', async (path) => {
+    expectError(await t.api('get', path), 404, 'rest_no_route');
+  });
+
+  it('the same under every root', async () => {
+    for (const root of ['/wp-json', '/en', '/pt-br', '/es/wp-json']) {
+      expectError(await at(t, root, 'get', 'nope'), 404, 'rest_no_route');
+      expectError(await at(t, root, 'delete', 'events'), 404, 'rest_no_route');
+    }
+  });
+
+  it('OPTIONS is not documented: 404 rest_no_route', async () => {
+    const res = await request(t.server.url).options(`${NS}/events`).set('Authorization', `Bearer ${t.server.token}`);
+    expectError(res, 404, 'rest_no_route');
+  });
+});
+
+describe('the documented query parameters are the ones the server checks', () => {
+  const checkable = (x: any) => {
+    const s = x.schema ?? {};
+    if (x.in !== 'query') return false;
+    if (['integer', 'number', 'boolean'].includes(s.type)) return true;
+    if (s.enum || s.format === 'date-time') return true;
+    return s.type === 'array';
+  };
+
+  it('a value no declaration accepts is refused with 400 naming the documented parameter', async () => {
+    const accepted: string[] = [];
+    for (const path of Object.keys(doc.paths)) {
+      for (const m of docOps(path)) {
+        for (const x of doc.paths[path][m].parameters.filter(checkable)) {
+          const real = path.replace('{id}', '999999999').replace('{slug}', 'no-such-slug');
+          const r = t.api(m as Method, real.slice(1)).query({ [x.name]: 'zz-not-valid' });
+          const res = await (m === 'get' || m === 'delete' ? r : path === '/import' ? r.set('Content-Type', 'text/calendar').send(ICS) : r.send({}));
+          if (res.status !== 400 || res.body?.code !== 'rest_invalid_param' || !(x.name in (res.body.data?.params ?? {}))) {
+            accepted.push(`${m.toUpperCase()} ${path} ${x.name}: ${res.status} ${res.body?.code}`);
+          }
+        }
+      }
+    }
+    expect(accepted).toEqual([]);
+  });
+
+  it('a create without its documented required fields → 400 rest_missing_callback_param naming exactly them', async () => {
+    for (const path of Object.keys(doc.paths)) {
+      const post = doc.paths[path].post;
+      const required = post?.requestBody?.content?.['application/json']?.schema?.required;
+      if (!required) continue;
+      const res = await t.api('post', path.slice(1)).send({});
+      expectError(res, 400, 'rest_missing_callback_param');
+      expect(res.body.data.params, path).toEqual(required);
+    }
+  });
+
+  it('a parameter the document does not list is ignored', async () => {
+    const res = await t.api('get', 'events?no_such_parameter=zz&orderby=nonsense');
+    expect(res.status).toBe(200);
+    expectInvalidParam(await t.api('get', 'events?per_page=zz&no_such_parameter=zz'), 'per_page');
+  });
+});
