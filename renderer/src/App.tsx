@@ -1,0 +1,76 @@
+import { useTranslation } from 'react-i18next';
+import { CalendarToolbar } from './calendar/CalendarToolbar';
+import { CalendarView } from './calendar/CalendarView';
+import { QuickCreate } from './calendar/QuickCreate';
+import { DayList } from './calendar/DayList';
+import { Toasts } from './components/Toasts';
+import { EventEditor } from './editor/EventEditor';
+import { useShortcuts } from './keyboard';
+import { ManageScreen } from './manage/ManageScreen';
+import { TrashScreen } from './manage/TrashScreen';
+import { Sidebar } from './sidebar/Sidebar';
+import { useEvents } from './state/events';
+import { useUi } from './state/ui';
+import { useDataSync } from './sync';
+import { useDeepLinks } from './deepLink';
+import { useDesktopCommands } from './desktop';
+import { useColorScheme } from './lib/useColorScheme';
+
+function CalendarScreen() {
+  const { t } = useTranslation();
+  const status = useEvents((s) => s.status);
+  const error = useEvents((s) => s.error);
+  const fetching = useEvents((s) => s.fetching);
+  const errorStatus = useEvents((s) => s.errorStatus);
+  return (
+    <section className="calendar-screen" aria-label={t('screen.calendar')}>
+      <CalendarToolbar />
+      <div className="calendar-pane" aria-busy={fetching}>
+        {fetching && <div className="progress" aria-hidden="true" />}
+        {status === 'error' && error && (
+          <div className="banner banner-error" role="alert">
+            <span>
+              {t('errors.load_failed', { message: error })}
+              {errorStatus === 401 && <> {window.almanac ? t('errors.signed_out_app') : t('errors.signed_out_tab')}</>}
+            </span>
+            <button type="button" className="button button-small" onClick={() => void useEvents.getState().refresh().catch(() => {})}>
+              {t('action.retry')}
+            </button>
+          </div>
+        )}
+        {status === 'loading' && (
+          <div className="loading-overlay" role="status">
+            {t('calendar.loading')}
+          </div>
+        )}
+        <CalendarView />
+      </div>
+    </section>
+  );
+}
+
+export function App() {
+  const screen = useUi((s) => s.screen);
+  const editor = useUi((s) => s.editor);
+  const quick = useUi((s) => s.quickCreate);
+  const dayList = useUi((s) => s.dayList);
+  useColorScheme();
+  useDataSync();
+  useShortcuts();
+  useDeepLinks();
+  useDesktopCommands();
+  return (
+    <div className="app">
+      <Sidebar />
+      <main className="main">
+        {screen === 'calendar' && <CalendarScreen />}
+        {screen === 'trash' && <TrashScreen />}
+        {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}
+      </main>
+      {quick && <QuickCreate draft={quick} />}
+      {dayList && <DayList day={dayList} />}
+      {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
+      <Toasts />
+    </div>
+  );
+}

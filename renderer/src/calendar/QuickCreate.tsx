@@ -1,0 +1,102 @@
+/**
+ * The small "what is it?" dialog after a click or drag on empty time: a title is enough to save;
+ * "More options" carries what was typed into the full editor.
+ */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from 'luxon';
+import { ApiError } from '../api/client';
+import { Dialog } from '../components/Dialog';
+import { Icon } from '../components/Icon';
+import { localeTag } from '../i18n';
+import { fromApi } from '../lib/dates';
+import { createEvent } from '../state/eventActions';
+import { useSettings } from '../state/settings';
+import { useUi, type EventDraft } from '../state/ui';
+
+export function describeSpan(d: EventDraft, locale: string, allDayText: string): string {
+  const s = fromApi(d.start_date, d.timezone).setLocale(locale);
+  const e = fromApi(d.end_date, d.timezone).setLocale(locale);
+  if (d.all_day) {
+    const first = s.toLocaleString(DateTime.DATE_HUGE);
+    return s.hasSame(e, 'day') ? `${first} · ${allDayText}` : `${first} – ${e.toLocaleString(DateTime.DATE_HUGE)} · ${allDayText}`;
+  }
+  if (s.hasSame(e, 'day')) return `${s.toLocaleString(DateTime.DATE_HUGE)} · ${s.toLocaleString(DateTime.TIME_SIMPLE)} – ${e.toLocaleString(DateTime.TIME_SIMPLE)}`;
+  return `${s.toLocaleString(DateTime.DATETIME_MED)} – ${e.toLocaleString(DateTime.DATETIME_MED)}`;
+}
+
+export function QuickCreate({ draft }: { draft: EventDraft }) {
+  const { t } = useTranslation();
+  const uiLanguage = useSettings((s) => s.uiLanguage);
+  const closeQuick = useUi((s) => s.closeQuickCreate);
+  const openEditor = useUi((s) => s.openEditor);
+  const [title, setTitle] = useState(draft.title ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (!title.trim()) {
+      setError(t('errors.title_required'));
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    try {
+      await createEvent({
+        title: title.trim(),
+        start_date: draft.start_date,
+        end_date: draft.end_date,
+        all_day: draft.all_day,
+        timezone: draft.timezone,
+        status: 'publish',
+      });
+      closeQuick();
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Dialog title={t('quick.title')} onRequestClose={closeQuick} closeLabel={t('action.close')} className="quick-dialog">
+      <form onSubmit={save} className="quick-form" noValidate>
+        {error && (
+          <div className="form-error" role="alert">
+            {error}
+          </div>
+        )}
+        <label htmlFor="quick-title" className="field-label">
+          {t('field.title')}
+        </label>
+        <input
+          id="quick-title"
+          data-autofocus
+          autoFocus
+          autoComplete="off"
+          value={title}
+          placeholder={t('quick.placeholder')}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <p className="quick-when">
+          <Icon name="clock" size={16} />
+          {describeSpan(draft, localeTag(uiLanguage), t('field.all_day'))}
+        </p>
+        <footer className="dialog-footer">
+          <button type="button" className="button button-quiet" onClick={() => openEditor({ kind: 'create', draft: { ...draft, title } })}>
+            {t('quick.more')}
+          </button>
+          <span className="spacer" />
+          <button type="button" className="button" onClick={closeQuick}>
+            {t('action.cancel')}
+          </button>
+          <button type="submit" className="button button-primary" disabled={saving}>
+            {saving ? t('action.saving') : t('action.save')}
+          </button>
+        </footer>
+      </form>
+    </Dialog>
+  );
+}

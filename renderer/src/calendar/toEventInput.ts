@@ -1,0 +1,66 @@
+/**
+ * Event records → FullCalendar inputs.
+ *
+ * Timed events are placed by their UTC instants (the calendar converts to the viewer's zone), so an
+ * event kept in another zone shows at the right time here. All-day events are dates, not instants:
+ * they keep their own calendar days whatever the viewer's zone, so their local dates are used.
+ */
+import type { EventInput } from '@fullcalendar/react';
+import type { Event } from '@shared/api/records';
+import { addDaysIso } from '../lib/dates';
+
+/** Category colours: distinct in light and dark themes, picked by category id so they stay put. */
+export const PALETTE = ['#4f46e5', '#0891b2', '#059669', '#d97706', '#dc2626', '#db2777', '#7c3aed', '#65a30d'];
+
+export function colourFor(e: Pick<Event, 'categories'>): string | undefined {
+  const c = e.categories[0];
+  return c ? PALETTE[c.id % PALETTE.length] : undefined;
+}
+
+const cache = new WeakMap<Event, EventInput>();
+
+/** Memoised per record object: a 2,000-event month re-renders without re-converting. */
+export function toEventInput(e: Event): EventInput {
+  let input = cache.get(e);
+  if (input) return input;
+  const classNames = [e.featured && 'ev-featured', e.sticky && 'ev-sticky', e.status !== 'publish' && `ev-${e.status}`].filter(
+    Boolean,
+  ) as string[];
+  const colour = colourFor(e);
+  const common: EventInput = {
+    id: String(e.id),
+    title: decodeEntities(e.title),
+    classNames,
+    extendedProps: { record: e, sticky: e.sticky ? 1 : 0, featured: e.featured ? 1 : 0 },
+  };
+  // An explicit `color: undefined` would reach the CSS as the word "undefined"; leave it out.
+  if (colour) common.color = colour;
+  if (e.all_day) {
+    const start = e.start_date.slice(0, 10);
+    const lastDay = e.end_date.slice(0, 10);
+    input = { ...common, allDay: true, start, end: addDaysIso(lastDay < start ? start : lastDay, 1) };
+  } else {
+    input = {
+      ...common,
+      allDay: false,
+      start: `${e.utc_start_date.replace(' ', 'T')}Z`,
+      end: `${e.utc_end_date.replace(' ', 'T')}Z`,
+    };
+  }
+  cache.set(e, input);
+  return input;
+}
+
+const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#039': "'" };
+
+/** Titles come back HTML-escaped as in the original API; show them as text. */
+export function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, code: string) => {
+    if (code[0] === '#') {
+      const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+      return Number.isFinite(n) ? String.fromCodePoint(n) : m;
+    }
+    return ENTITY[code.toLowerCase()] ?? m;
+  });
+}

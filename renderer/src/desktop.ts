@@ -1,0 +1,66 @@
+/**
+ * The desktop app's menu talks to the page through the bridge: views switch here, and imports and
+ * exports run with the records language and the filters on screen, their outcome told in a toast.
+ * In a browser tab there is no bridge and nothing happens.
+ */
+import { useEffect } from 'react';
+import type { DesktopCommand, ImportReport, RestoreReport } from '@shared/desktop-bridge';
+import i18n from './i18n';
+import { useCalendar } from './state/calendar';
+import { useEvents } from './state/events';
+import { useFilters } from './state/filters';
+import { useLookups } from './state/lookups';
+import { useSettings } from './state/settings';
+import { toastError, toastInfo } from './state/toasts';
+import { useUi } from './state/ui';
+
+function summary(report: ImportReport | RestoreReport): string {
+  if ('restored' in report) return i18n.t('desktop.restored', { count: Object.values(report.restored).reduce((a, b) => a + b, 0) });
+  return i18n.t(report.dry_run ? 'desktop.import_dry' : 'desktop.imported', {
+    created: report.created,
+    updated: report.updated,
+    skipped: report.skipped,
+  });
+}
+
+export async function runCommand(command: DesktopCommand): Promise<void> {
+  const bridge = window.almanac;
+  if (!bridge) return;
+  const language = useSettings.getState().contentLanguage;
+  if (command.name === 'show-view') {
+    useUi.getState().setScreen('calendar');
+    useCalendar.getState().setView(command.view);
+    return;
+  }
+  if (command.name === 'import') {
+    const r = await bridge.importFile({ format: command.format, kind: command.kind, language });
+    if (r.status === 'failed') toastError(r.message);
+    if (r.status !== 'imported') return;
+    toastInfo(summary(r.report));
+    useEvents.getState().invalidate();
+    void useEvents.getState().refresh().catch(() => {});
+    void useLookups.getState().loadAll().catch(() => {});
+    return;
+  }
+  const f = useFilters.getState();
+  const filters: Record<string, string | number | boolean | Array<string | number>> = {};
+  if (f.categories.length) filters.categories = f.categories;
+  if (f.tags.length) filters.tags = f.tags;
+  if (f.venues.length) filters.venue = f.venues;
+  if (f.organizers.length) filters.organizer = f.organizers;
+  if (f.featured) filters.featured = true;
+  if (f.search.trim()) filters.search = f.search.trim();
+  const r = await bridge.exportFile(command.format, { language, filters });
+  if (r.status === 'failed') toastError(r.message);
+  if (r.status === 'saved') toastInfo(i18n.t('desktop.exported', { file: r.file }));
+}
+
+export function useDesktopCommands() {
+  useEffect(() => {
+    const bridge = window.almanac;
+    if (!bridge?.onCommand) return;
+    return bridge.onCommand((command) => {
+      runCommand(command).catch((e: Error) => toastError(e.message));
+    });
+  }, []);
+}

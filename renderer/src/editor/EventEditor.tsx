@@ -1,0 +1,225 @@
+/**
+ * The full event editor. Its fields are the event field declarations of shared/schema, arranged
+ * into groups here; a field added to the schema and not placed in a group shows up under
+ * "Advanced", so nothing the API accepts is out of reach.
+ *
+ * When the server refuses a save the dialog stays open with everything typed, the server's
+ * message on top and the offending fields marked.
+ */
+import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from 'luxon';
+import { eventFields } from '@shared/schema/resources';
+import { ApiError } from '../api/client';
+import { Dialog } from '../components/Dialog';
+import { fromApi, normaliseZone, viewerZone } from '../lib/dates';
+import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
+import { useUi, type EditorTarget } from '../state/ui';
+import { FieldControl } from './FieldControl';
+import { changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, type FieldErrors, type FormValues } from './form';
+import { localeTag } from '../i18n';
+import { useSettings } from '../state/settings';
+
+/** Where each field goes; the order inside a group is the order on screen. */
+const MAIN_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
+  { key: 'title', fields: ['title'] },
+  { key: 'when', fields: ['start_date', 'end_date', 'all_day', 'timezone'], className: 'group-when' },
+  { key: 'details', fields: ['description', 'excerpt'] },
+];
+const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
+  { key: 'publish', fields: ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link'], className: 'group-flags' },
+  { key: 'where', fields: ['venue', 'organizer'] },
+  { key: 'classify', fields: ['categories', 'tags'] },
+  { key: 'extra', fields: ['cost', 'website', 'image'] },
+];
+const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields));
+
+export function EventEditor({ target }: { target: EditorTarget }) {
+  const { t } = useTranslation();
+  const close = useUi((s) => s.closeEditor);
+  const uiLanguage = useSettings((s) => s.uiLanguage);
+  const initial = useMemo<FormValues>(
+    () => (target.kind === 'edit' ? eventToForm(target.event, eventFields) : draftToForm(target.draft, eventFields)),
+    [target],
+  );
+  const [values, setValues] = useState<FormValues>(initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const errorId = 'event-editor-error';
+
+  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0;
+  const advanced = formFields(eventFields).filter(([name]) => !PLACED.has(name));
+
+  const set = (name: string, v: unknown) => {
+    setValues((cur) => ({ ...cur, [name]: v }));
+    if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
+  };
+
+  const focusFirstInvalid = () =>
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+
+  async function save(e?: FormEvent) {
+    e?.preventDefault();
+    if (saving) return;
+    const local = localErrors(eventFields, values, { required: t('errors.required'), endBeforeStart: t('errors.end_before_start') });
+    if (Object.keys(local).length) {
+      setErrors(local);
+      setFormError(t('errors.fix_fields'));
+      focusFirstInvalid();
+      return;
+    }
+    const body = formToBody(eventFields, values, target.kind === 'edit' ? initial : undefined);
+    setSaving(true);
+    setFormError(null);
+    try {
+      if (target.kind === 'edit') await updateEvent(target.event, body);
+      else await createEvent(body);
+      close();
+    } catch (err) {
+      const message = err instanceof ApiError ? err.message : String((err as Error).message ?? err);
+      setFormError(message);
+      if (err instanceof ApiError) {
+        setErrors(err.fieldErrors);
+        focusFirstInvalid();
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const requestClose = () => {
+    if (dirty && (target.kind === 'edit' || String(values.title ?? '').trim())) setConfirmDiscard(true);
+    else close();
+  };
+
+  const control = (name: string, autoFocus = false) => {
+    const def = eventFields[name];
+    if (!def) return null;
+    return (
+      <FieldControl
+        key={name}
+        name={name}
+        def={def}
+        value={values[name]}
+        error={errors[name]}
+        allDay={!!values.all_day}
+        autoFocus={autoFocus}
+        onChange={(v) => set(name, v)}
+      />
+    );
+  };
+
+  const zoneHint = useMemo(() => {
+    const zone = String(values.timezone || '');
+    if (values.all_day || !zone || normaliseZone(zone) === viewerZone()) return null;
+    const s = fromApi(String(values.start_date), zone);
+    const en = fromApi(String(values.end_date), zone);
+    if (!s.isValid || !en.isValid) return null;
+    const fmt = (d: DateTime) => d.setZone(viewerZone()).setLocale(localeTag(uiLanguage)).toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
+    return t('editor.your_time', { start: fmt(s), end: fmt(en) });
+  }, [values.timezone, values.start_date, values.end_date, values.all_day, uiLanguage, t]);
+
+  return (
+    <Dialog
+      title={target.kind === 'edit' ? t('editor.edit_title') : t('editor.new_title')}
+      onRequestClose={requestClose}
+      closeLabel={t('action.close')}
+      className="editor-dialog"
+      describedBy={formError ? errorId : undefined}
+    >
+      <form
+        ref={formRef}
+        className="editor"
+        noValidate
+        onSubmit={save}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            void save();
+          }
+        }}
+      >
+        {formError && (
+          <div className="form-error" role="alert" id={errorId}>
+            {formError}
+          </div>
+        )}
+        <div className="editor-body">
+          <div className="editor-main">
+            {MAIN_GROUPS.map((g) => (
+              <section
+                key={g.key}
+                className={`group ${g.className ?? ''}`}
+                role={g.key === 'title' ? undefined : 'group'}
+                aria-labelledby={g.key === 'title' ? undefined : `group-${g.key}`}
+              >
+                {g.key !== 'title' && (
+                  <h3 className="group-title" id={`group-${g.key}`}>
+                    {t(`editor.group.${g.key}`)}
+                  </h3>
+                )}
+                {g.fields.map((f) => control(f, f === 'title'))}
+                {g.key === 'when' && zoneHint && <p className="field-hint zone-hint">{zoneHint}</p>}
+              </section>
+            ))}
+            {advanced.length > 0 && (
+              <details className="group advanced">
+                <summary>{t('editor.group.advanced')}</summary>
+                {advanced.map(([name]) => control(name))}
+              </details>
+            )}
+          </div>
+          <div className="editor-side">
+            {SIDE_GROUPS.map((g) => (
+              <section key={g.key} className={`group ${g.className ?? ''}`} role="group" aria-labelledby={`group-${g.key}`}>
+                <h3 className="group-title" id={`group-${g.key}`}>
+                  {t(`editor.group.${g.key}`)}
+                </h3>
+                {g.fields.map((f) => control(f))}
+              </section>
+            ))}
+          </div>
+        </div>
+        {confirmDiscard ? (
+          <footer className="dialog-footer confirm-bar" role="group" aria-label={t('editor.discard_question')}>
+            <span>{t('editor.discard_question')}</span>
+            <button type="button" className="button" data-autofocus onClick={() => setConfirmDiscard(false)} autoFocus>
+              {t('editor.keep_editing')}
+            </button>
+            <button type="button" className="button button-danger" onClick={close}>
+              {t('editor.discard')}
+            </button>
+          </footer>
+        ) : (
+          <footer className="dialog-footer">
+            {target.kind === 'edit' && (
+              <button
+                type="button"
+                className="button button-danger-quiet"
+                onClick={() => {
+                  close();
+                  void trashEvent(target.event);
+                }}
+              >
+                {t('action.delete')}
+              </button>
+            )}
+            <span className="spacer" />
+            <span className="kbd-hint" aria-hidden="true">
+              Ctrl+Enter
+            </span>
+            <button type="button" className="button" onClick={requestClose}>
+              {t('action.cancel')}
+            </button>
+            <button type="submit" className="button button-primary" disabled={saving} aria-busy={saving}>
+              {saving ? t('action.saving') : t('action.save')}
+            </button>
+          </footer>
+        )}
+      </form>
+    </Dialog>
+  );
+}

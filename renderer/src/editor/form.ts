@@ -1,0 +1,216 @@
+/**
+ * Form values ↔ records ↔ request bodies, driven by the field declarations in shared/schema.
+ *
+ * Form values are body-shaped (what the API accepts), with three exceptions made for editing:
+ * terms are `{id?, name}` chips (new ones have no id yet), a venue may be `null` (none), and
+ * rendered HTML (description, excerpt) is turned back into the plain text it came from.
+ */
+import type { Event, Organizer, Venue, Term } from '@shared/api/records';
+import type { FieldDef, FieldSet } from '@shared/schema/resources';
+import { decodeEntities } from '../calendar/toEventInput';
+import type { EventDraft } from '../state/ui';
+
+export interface TermRef {
+  id?: number;
+  name: string;
+}
+export interface NewVenue {
+  venue: string;
+  address?: string;
+  city?: string;
+  country?: string;
+  zip?: string;
+  phone?: string;
+}
+export interface NewOrganizer {
+  organizer: string;
+  email?: string;
+  phone?: string;
+}
+export type VenueValue = number | NewVenue | null;
+export type OrganizersValue = Array<number | NewOrganizer>;
+export type FormValues = Record<string, unknown>;
+export type FieldErrors = Record<string, string>;
+
+/** Fields no form shows: the UTC copy of the publication date is derived from `date`. */
+const NEVER_SHOWN = new Set(['date_utc']);
+
+export function formFields(fields: FieldSet): Array<[string, FieldDef]> {
+  return Object.entries(fields).filter(([name, def]) => !NEVER_SHOWN.has(name) && def.kind.input !== 'hidden');
+}
+
+/** `<p>One</p>\n<p>Two<br />lines</p>` → `One\n\nTwo\nlines`; other markup is left for the user. */
+export function htmlToText(html: string | undefined): string {
+  if (!html) return '';
+  const text = html
+    .replace(/\r/g, '')
+    .replace(/<br\s*\/?>\n?/gi, '\n')
+    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
+    .replace(/^\s*<p[^>]*>/i, '')
+    .replace(/<\/p>\s*$/i, '');
+  return decodeEntities(text).trim();
+}
+
+/** The cost as it was typed: `$10, $20` from values + symbol + position. */
+export function costToText(e: Pick<Event, 'cost' | 'cost_details'>): string {
+  const d = e.cost_details;
+  if (!d || !d.values.length) return e.cost ? decodeEntities(e.cost) : '';
+  return d.values.map((v) => (d.currency_position === 'postfix' ? `${v}${d.currency_symbol}` : `${d.currency_symbol}${v}`)).join(', ');
+}
+
+/** `$10, $20` → two values; a single value (even `1,000`) stays one string. */
+export function textToCost(text: string): string | string[] {
+  const parts = text.split(/\s*[,;]\s+|\s*;\s*/).map((s) => s.trim()).filter(Boolean);
+  return parts.length > 1 ? parts : text.trim();
+}
+
+function emptyFor(def: FieldDef): unknown {
+  switch (def.kind.input) {
+    case 'checkbox':
+      return false;
+    case 'terms':
+    case 'organizers':
+      return [];
+    case 'venue':
+      return null;
+    default:
+      return '';
+  }
+}
+
+export function emptyForm(fields: FieldSet): FormValues {
+  return Object.fromEntries(formFields(fields).map(([name, def]) => [name, emptyFor(def)]));
+}
+
+const termRefs = (terms: Array<Pick<Term, 'id' | 'name'>>): TermRef[] => terms.map((t) => ({ id: t.id, name: decodeEntities(t.name) }));
+
+export function eventToForm(e: Event, fields: FieldSet): FormValues {
+  const v = emptyForm(fields);
+  const set = (k: string, value: unknown) => {
+    if (k in v) v[k] = value;
+  };
+  set('title', decodeEntities(e.title));
+  set('start_date', e.start_date);
+  set('end_date', e.end_date);
+  set('timezone', e.timezone);
+  set('all_day', e.all_day);
+  set('description', htmlToText(e.description));
+  set('excerpt', htmlToText(e.excerpt));
+  set('status', e.status);
+  set('image', e.image ? e.image.url : '');
+  set('cost', costToText(e));
+  // Without a website of its own the API reports the event's permalink; that is not an input.
+  set('website', e.website && e.website !== e.url ? e.website : '');
+  for (const flag of ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const) set(flag, !!e[flag]);
+  set('categories', termRefs(e.categories));
+  set('tags', termRefs(e.tags));
+  set('venue', Array.isArray(e.venue) ? null : e.venue.id);
+  set('organizer', e.organizer.map((o) => o.id));
+  set('slug', e.slug);
+  set('author', e.author ? String(e.author) : '');
+  set('date', e.date);
+  set('translation_of', '');
+  return v;
+}
+
+export function draftToForm(d: EventDraft, fields: FieldSet): FormValues {
+  const v = emptyForm(fields);
+  Object.assign(v, {
+    title: d.title ?? '',
+    start_date: d.start_date,
+    end_date: d.end_date,
+    all_day: d.all_day,
+    timezone: d.timezone,
+    status: 'publish',
+  });
+  return v;
+}
+
+/** Venue, organizer or term → form values for its own management form. */
+export function recordToForm(record: Venue | Organizer | Term | Record<string, unknown>, fields: FieldSet): FormValues {
+  const v = emptyForm(fields);
+  const r = record as Record<string, unknown>;
+  for (const [name, def] of formFields(fields)) {
+    const raw = r[name];
+    if (raw === undefined || raw === null) continue;
+    if (name === 'image') v[name] = typeof raw === 'object' ? ((raw as { url?: string }).url ?? '') : String(raw);
+    else if (def.kind.input === 'textarea') v[name] = htmlToText(String(raw));
+    else if (def.kind.input === 'checkbox') v[name] = !!raw;
+    else if (def.kind.input === 'number') v[name] = name === 'parent' && raw === 0 ? '' : String(raw);
+    else v[name] = typeof raw === 'string' ? decodeEntities(raw) : String(raw);
+  }
+  return v;
+}
+
+/** One form value as the API takes it. */
+export function toBodyValue(name: string, def: FieldDef, value: unknown): unknown {
+  switch (def.kind.input) {
+    case 'terms':
+      return (value as TermRef[]).map((t) => t.id ?? t.name);
+    case 'venue':
+      // `0` is how the API is told to unlink the venue.
+      return value ?? 0;
+    case 'cost':
+      return textToCost(String(value ?? ''));
+    case 'number': {
+      const s = String(value ?? '').trim();
+      if (s === '') return name === 'parent' ? 0 : '';
+      return Number(s);
+    }
+    default:
+      return typeof value === 'string' && def.kind.input !== 'textarea' ? value.trim() : value;
+  }
+}
+
+const normal = (v: unknown) => JSON.stringify(v ?? null);
+
+/** Names of the fields whose values differ. */
+export function changedFields(initial: FormValues, current: FormValues): string[] {
+  return Object.keys(current).filter((k) => normal(initial[k]) !== normal(current[k]));
+}
+
+/**
+ * The request body: on create every field that has a value, on update only what changed (every
+ * update is partial, so untouched fields are left alone on the server).
+ */
+export function formToBody(fields: FieldSet, current: FormValues, initial?: FormValues): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const names = initial ? changedFields(initial, current) : Object.keys(current);
+  for (const name of names) {
+    const def = fields[name];
+    if (!def) continue;
+    const value = current[name];
+    if (!initial) {
+      const empty = value === '' || value === null || value === false || (Array.isArray(value) && value.length === 0);
+      // `false` flags are the default on create; leaving them out keeps the body short.
+      if (empty && !def.required) continue;
+    }
+    body[name] = toBodyValue(name, def, value);
+  }
+  return body;
+}
+
+/** Checks the browser can make without asking: required fields and the order of the dates. */
+export function localErrors(fields: FieldSet, v: FormValues, msg: { required: string; endBeforeStart: string }): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [name, def] of formFields(fields)) {
+    if (def.required && String(v[name] ?? '').trim() === '') errors[name] = msg.required;
+  }
+  if (typeof v.start_date === 'string' && typeof v.end_date === 'string' && v.start_date && v.end_date && v.end_date < v.start_date) {
+    errors.end_date = msg.endBeforeStart;
+  }
+  return errors;
+}
+
+/** The body that puts back what an update changed (for undo). */
+export function reverseBody(fields: FieldSet, before: Event, keys: string[]): Record<string, unknown> {
+  const old = eventToForm(before, fields);
+  const body: Record<string, unknown> = {};
+  for (const k of keys) if (fields[k] && k in old) body[k] = toBodyValue(k, fields[k], old[k]);
+  if (keys.some((k) => k === 'start_date' || k === 'end_date' || k === 'all_day')) {
+    body.start_date = before.start_date;
+    body.end_date = before.end_date;
+    body.all_day = before.all_day;
+  }
+  return body;
+}

@@ -1,0 +1,154 @@
+/** What was deleted: restore it, or delete it for good. */
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateTime } from 'luxon';
+import type { Event, Organizer, Venue } from '@shared/api/records';
+import type { PostKind } from '../api/client';
+import { decodeEntities } from '../calendar/toEventInput';
+import { Dialog } from '../components/Dialog';
+import { localeTag } from '../i18n';
+import { fromApi } from '../lib/dates';
+import { api } from '../state/api';
+import { deleteEventForever, restoreEvent } from '../state/eventActions';
+import { useLookups } from '../state/lookups';
+import { useSettings } from '../state/settings';
+import { toastError, toastInfo } from '../state/toasts';
+
+type Trashed = Event | Venue | Organizer;
+
+function nameOf(kind: PostKind, r: Trashed): string {
+  const raw = kind === 'events' ? (r as Event).title : kind === 'venues' ? (r as Venue).venue : (r as Organizer).organizer;
+  return decodeEntities(raw ?? `#${r.id}`);
+}
+
+export function TrashScreen() {
+  const { t } = useTranslation();
+  const language = useSettings((s) => s.contentLanguage);
+  const uiLanguage = useSettings((s) => s.uiLanguage);
+  const [kind, setKind] = useState<PostKind>('events');
+  const [items, setItems] = useState<Trashed[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<Trashed | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setItems(await api().listTrash<Trashed>(kind));
+      setError(null);
+    } catch (e) {
+      setError((e as Error).message);
+      setItems([]);
+    }
+  }, [kind, language]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    setItems(null);
+    void load();
+  }, [load]);
+
+  async function restore(r: Trashed) {
+    try {
+      if (kind === 'events') await restoreEvent(r.id, { quiet: true });
+      else {
+        await api().restore(kind, r.id);
+        void useLookups.getState().reload(kind).catch(() => {});
+      }
+      toastInfo(t('toast.restored', { title: nameOf(kind, r) }));
+      setItems((cur) => cur?.filter((x) => x.id !== r.id) ?? null);
+    } catch (e) {
+      toastError((e as Error).message);
+    }
+  }
+
+  async function purge(r: Trashed) {
+    try {
+      if (kind === 'events') await deleteEventForever(r.id);
+      else await api().deleteForever(kind, r.id);
+      toastInfo(t('toast.deleted', { title: nameOf(kind, r) }));
+      setItems((cur) => cur?.filter((x) => x.id !== r.id) ?? null);
+    } catch (e) {
+      toastError((e as Error).message);
+    }
+  }
+
+  const when = (r: Trashed) => {
+    if (kind !== 'events') return '';
+    const e = r as Event;
+    const d = fromApi(e.start_date, e.timezone).setLocale(localeTag(uiLanguage));
+    return e.all_day ? d.toLocaleString(DateTime.DATE_MED_WITH_WEEKDAY) : d.toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
+  };
+
+  return (
+    <section className="manage" aria-labelledby="trash-heading">
+      <header className="manage-header">
+        <h2 id="trash-heading" className="screen-title">
+          {t('screen.trash')}
+        </h2>
+        <div className="segmented" role="group" aria-label={t('trash.kind')}>
+          {(['events', 'venues', 'organizers'] as PostKind[]).map((k) => (
+            <button key={k} type="button" aria-pressed={kind === k} className={kind === k ? 'active' : ''} onClick={() => setKind(k)}>
+              {t(`trash.${k}`)}
+            </button>
+          ))}
+        </div>
+      </header>
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      {items === null ? (
+        <p className="loading" role="status">
+          {t('toolbar.loading')}
+        </p>
+      ) : items.length === 0 ? (
+        <div className="empty">
+          <p>{t('trash.empty')}</p>
+        </div>
+      ) : (
+        <ul className="trash-list" aria-label={t(`trash.${kind}`)}>
+          {items.map((r) => (
+            <li key={r.id} className="trash-item">
+              <div className="trash-text">
+                <span className="trash-name">{nameOf(kind, r)}</span>
+                {when(r) && <span className="trash-when">{when(r)}</span>}
+              </div>
+              <button type="button" className="button button-small" aria-label={t('action.restore_named', { name: nameOf(kind, r) })} onClick={() => void restore(r)}>
+                {t('action.restore')}
+              </button>
+              <button
+                type="button"
+                className="button button-small button-danger-quiet"
+                aria-label={t('action.delete_forever_named', { name: nameOf(kind, r) })}
+                onClick={() => setConfirming(r)}
+              >
+                {t('action.delete_forever')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {confirming && (
+        <Dialog title={t('manage.confirm_delete_title')} onRequestClose={() => setConfirming(null)} className="confirm-dialog">
+          <p className="confirm-text">{t('trash.confirm', { name: nameOf(kind, confirming) })}</p>
+          <footer className="dialog-footer">
+            <span className="spacer" />
+            <button type="button" className="button" data-autofocus onClick={() => setConfirming(null)}>
+              {t('action.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => {
+                const r = confirming;
+                setConfirming(null);
+                void purge(r);
+              }}
+            >
+              {t('action.delete_forever')}
+            </button>
+          </footer>
+        </Dialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * What the calendar shows: the view and the date it is centred on. The store leads and
+ * FullCalendar follows, so shortcuts, the toolbar and the date picker all move the same state;
+ * FullCalendar reports back the exact visible range, which is what gets fetched.
+ */
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { DateTime } from 'luxon';
+import type { Range } from '../api/client';
+import { todayIso } from '../lib/dates';
+
+export type ViewName = 'month' | 'week' | 'day' | 'agenda';
+export const VIEWS: ViewName[] = ['month', 'week', 'day', 'agenda'];
+
+export const FC_VIEWS: Record<ViewName, string> = {
+  month: 'dayGridMonth',
+  week: 'timeGridWeek',
+  day: 'timeGridDay',
+  agenda: 'listMonth',
+};
+
+const STEP: Record<ViewName, { months?: number; weeks?: number; days?: number }> = {
+  month: { months: 1 },
+  week: { weeks: 1 },
+  day: { days: 1 },
+  agenda: { months: 1 },
+};
+
+interface CalendarState {
+  view: ViewName;
+  /** The date the view is centred on, `YYYY-MM-DD`. */
+  date: string;
+  /** The range on screen, as the calendar reports it; null until it has drawn once. */
+  range: Range | null;
+  title: string;
+  setView(view: ViewName): void;
+  goto(date: string): void;
+  today(): void;
+  prev(): void;
+  next(): void;
+  setVisible(range: Range, title: string): void;
+}
+
+const shift = (date: string, view: ViewName, sign: 1 | -1) => {
+  const step = STEP[view];
+  const d = DateTime.fromISO(date);
+  return (sign > 0 ? d.plus(step) : d.minus(step)).toISODate()!;
+};
+
+export const useCalendar = create<CalendarState>()(
+  persist(
+    (set, get) => ({
+      view: 'month',
+      date: todayIso(),
+      range: null,
+      title: '',
+      setView: (view) => set({ view }),
+      goto: (date) => set({ date }),
+      today: () => set({ date: todayIso() }),
+      prev: () => set({ date: shift(get().date, get().view, -1) }),
+      next: () => set({ date: shift(get().date, get().view, 1) }),
+      setVisible(range, title) {
+        const cur = get().range;
+        if (cur && cur.start.getTime() === range.start.getTime() && cur.end.getTime() === range.end.getTime() && get().title === title) return;
+        set({ range, title });
+      },
+    }),
+    // The view is a preference; the date always opens on today.
+    { name: 'almanac.calendar', partialize: (s) => ({ view: s.view }) },
+  ),
+);

@@ -1,0 +1,67 @@
+/**
+ * Categories, tags, venues and organizers of the current records language: the choices of the
+ * filters and of the editor's pickers. Reloaded when the language changes or a screen edits them.
+ */
+import { create } from 'zustand';
+import type { Organizer, Term, Venue } from '@shared/api/records';
+import { api } from './api';
+
+export type LookupKind = 'categories' | 'tags' | 'venues' | 'organizers';
+
+interface LookupsState {
+  categories: Term[];
+  tags: Term[];
+  venues: Venue[];
+  organizers: Organizer[];
+  loaded: boolean;
+  loadAll(): Promise<void>;
+  reload(kind: LookupKind): Promise<void>;
+}
+
+async function fetchKind(kind: LookupKind): Promise<Term[] | Venue[] | Organizer[]> {
+  const c = api();
+  switch (kind) {
+    case 'categories':
+    case 'tags':
+      return c.listTerms(kind);
+    case 'venues':
+      return c.listVenues();
+    case 'organizers':
+      return c.listOrganizers();
+  }
+}
+
+const byName = <T>(name: (x: T) => string) => (a: T, b: T) => name(a).localeCompare(name(b), undefined, { sensitivity: 'base' });
+
+function sorted(kind: LookupKind, list: unknown[]): unknown[] {
+  if (kind === 'venues') return [...(list as Venue[])].sort(byName((v) => v.venue ?? ''));
+  if (kind === 'organizers') return [...(list as Organizer[])].sort(byName((o) => o.organizer ?? ''));
+  return list;
+}
+
+let loadSeq = 0;
+
+export const useLookups = create<LookupsState>()((set) => ({
+  categories: [],
+  tags: [],
+  venues: [],
+  organizers: [],
+  loaded: false,
+  async loadAll() {
+    const mine = ++loadSeq;
+    const kinds: LookupKind[] = ['categories', 'tags', 'venues', 'organizers'];
+    const results = await Promise.allSettled(kinds.map(fetchKind));
+    if (mine !== loadSeq) return;
+    const next: Partial<LookupsState> = { loaded: true };
+    results.forEach((r, i) => {
+      if (r.status === 'fulfilled') (next as Record<string, unknown>)[kinds[i]] = sorted(kinds[i], r.value);
+    });
+    set(next);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  },
+  async reload(kind) {
+    const list = await fetchKind(kind);
+    set({ [kind]: sorted(kind, list) } as Partial<LookupsState>);
+  },
+}));

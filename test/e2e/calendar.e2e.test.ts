@@ -1,0 +1,475 @@
+/**
+ * The calendar UI end to end: Debian's Chromium (playwright-core) against the real server started
+ * in-process on a fresh data directory, signed in through the login URL like a user would be.
+ * Every step done in the UI is also checked through the API.
+ *
+ * Needs the built renderer (`npm run build`, which `npm test` runs first) and /usr/bin/chromium.
+ * Without Chromium the suite is skipped with a message, except under CI where it fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { createServer } from '../../electron/server';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = resolve(import.meta.dirname, '../..');
+const RENDERER = join(ROOT, 'out/renderer');
+const SHOTS = join(import.meta.dirname, 'screenshots');
+/** The browser runs in another zone than UTC so local-time placement is really exercised. */
+const BROWSER_ZONE = 'America/Sao_Paulo';
+
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && !process.env.CI) {
+  console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium). Under CI this fails instead.`);
+}
+
+type Server = Awaited<ReturnType<typeof createServer>>;
+
+/**
+ * Main-thread CPU time between the app's `almanac:events-received` and `almanac:events-drawn`
+ * user-timing marks in a Chrome trace (their thread timestamps, `tts`, are CPU time).
+ */
+function mainThreadTime(trace: { traceEvents: Array<{ name?: string; ts: number; tts?: number }> } | Array<{ name?: string; ts: number; tts?: number }>): number {
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const marks = events.filter((e) => e.name === 'almanac:events-received' || e.name === 'almanac:events-drawn').sort((a, b) => a.ts - b.ts);
+  const drawnAt = marks.findIndex((e) => e.name === 'almanac:events-drawn');
+  const received = marks.slice(0, drawnAt).reverse().find((e) => e.name === 'almanac:events-received');
+  const drawn = marks[drawnAt];
+  if (!received || !drawn || received.tts === undefined || drawn.tts === undefined) throw new Error('trace marks missing');
+  return (drawn.tts - received.tts) / 1000;
+}
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
+  let server: Server;
+  let dataDir: string;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  async function api(path: string, init: { method?: string; body?: unknown; lang?: string } = {}): Promise<{ status: number; json: Json }> {
+    const url = new URL(path, `${server.url}/cal/events/v1/`);
+    if (init.lang) url.searchParams.set('i18n_language', init.lang);
+    const res = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: { Authorization: `Bearer ${server.token}`, ...(init.body ? { 'Content-Type': 'application/json' } : {}) },
+      body: init.body ? JSON.stringify(init.body) : undefined,
+    });
+    return { status: res.status, json: (await res.json()) as Json };
+  }
+
+  async function findEvents(query: string, lang = 'en'): Promise<Json[]> {
+    const { json } = await api(`events?start_date=2030-01-01&end_date=2035-12-31&per_page=50&${query}`, { lang });
+    return (json.events ?? []) as Json[];
+  }
+
+  const eventButton = (title: string | RegExp) => page.getByRole('button', { name: title instanceof RegExp ? title : new RegExp(`^(\\S+ )?${title}`) });
+  const dayCell = (label: string) => page.getByRole('cell', { name: new RegExp(label) });
+
+  /** A click on the empty lower part of a day cell (the number at the top goes to the day view). */
+  async function clickDay(cell: Locator) {
+    const box = (await cell.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height - 12);
+  }
+
+  async function drag(from: Locator, to: Locator) {
+    const a = (await from.boundingBox())!;
+    const b = (await to.boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 8, a.y + a.height / 2 + 4, { steps: 4 });
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
+  }
+
+  async function gotoDate(date: string) {
+    await page.getByLabel('Go to date', { exact: true }).fill(date);
+  }
+
+  async function shoot(name: string) {
+    // Toasts left over from earlier steps would cover the picture.
+    for (const button of await page.getByRole('button', { name: 'Dismiss' }).all()) await button.click().catch(() => {});
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: join(SHOTS, `${name}-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`${CHROMIUM} is required for the e2e tests (apt-get install -y chromium)`);
+    if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
+    mkdirSync(SHOTS, { recursive: true });
+    dataDir = mkdtempSync(join(tmpdir(), 'almanac-e2e-'));
+    server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, log: () => {} });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: BROWSER_ZONE, colorScheme: 'light' });
+    page = await context.newPage();
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.setDefaultTimeout(8000);
+
+    // Things to filter by and to make the screenshots look like a lived-in calendar.
+    const venue = await api('venues', { method: 'POST', body: { venue: 'Town Hall', address: '1 Main St', city: 'Springfield', country: 'United States', geo_lat: 39.8017, geo_lng: -89.6436 } });
+    const organizer = await api('organizers', { method: 'POST', body: { organizer: 'Arts Council', email: 'info@arts.example.org', phone: '555-0101' } });
+    await api('venues', { method: 'POST', body: { venue: 'Riverside Park', city: 'Springfield', country: 'United States' } });
+    const work = await api('categories', { method: 'POST', body: { name: 'Work' } });
+    await api('categories', { method: 'POST', body: { name: 'Meetings', parent: work.json.id } });
+    await api('categories', { method: 'POST', body: { name: 'Family' } });
+    await api('tags', { method: 'POST', body: { name: 'outdoor' } });
+    const seed: Json[] = [
+      { title: 'Quarterly planning', start_date: '2031-03-03 10:00:00', end_date: '2031-03-03 12:00:00', categories: ['Work'], featured: true },
+      { title: 'Team offsite', start_date: '2031-03-18', end_date: '2031-03-20', all_day: true, categories: ['Work'], sticky: true, venue: venue.json.id },
+      { title: 'Spring concert', start_date: '2031-03-22 20:00:00', end_date: '2031-03-22 22:30:00', categories: ['Family'], venue: venue.json.id, organizer: [organizer.json.id], cost: '$25' },
+      { title: 'Dentist', start_date: '2031-03-11 15:00:00', end_date: '2031-03-11 16:00:00', categories: ['Family'] },
+      { title: 'Standup', start_date: '2031-03-10 09:00:00', end_date: '2031-03-10 09:30:00', categories: ['Meetings'] },
+      { title: 'Design review', start_date: '2031-03-13 14:00:00', end_date: '2031-03-13 15:30:00', categories: ['Meetings'], status: 'draft' },
+      { title: 'Picnic', start_date: '2031-03-15 12:00:00', end_date: '2031-03-15 15:00:00', tags: ['outdoor'], categories: ['Family'] },
+      // Kept in Lisbon time (UTC+0 in March): 12:00 there is 09:00 in São Paulo.
+      { title: 'Lisbon call', start_date: '2031-03-12 12:00:00', end_date: '2031-03-12 13:00:00', timezone: 'Europe/Lisbon', categories: ['Work'] },
+    ];
+    for (const body of seed) {
+      const r = await api('events', { method: 'POST', body: { timezone: BROWSER_ZONE, ...body } });
+      expect(r.status, JSON.stringify(r.json)).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('signs in through the login URL and shows the calendar with named controls', async () => {
+    await page.goto(server.loginUrl);
+    await expect.poll(() => page.url()).toBe(`${server.url}/`);
+    for (const name of ['New event', 'Today', 'Previous', 'Next']) await page.getByRole('button', { name, exact: true }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search events' }).waitFor();
+    await gotoDate('2031-03-10');
+    await page.getByRole('heading', { name: 'March 2031' }).waitFor();
+    // Placed by UTC and shown in the viewer's zone: 12:00 in Lisbon is 9am in São Paulo.
+    await eventButton(/^9a Lisbon call/).waitFor();
+    await expect.poll(() => eventButton(/Quarterly planning/).textContent()).toMatch(/Featured/);
+    await expect.poll(() => eventButton(/Team offsite/).first().textContent()).toMatch(/Sticky/);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'April 2031' }).waitFor();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByRole('heading', { name: 'March 2031' }).waitFor();
+  });
+
+  let eventId = 0;
+
+  it('creates an event by clicking on a day', async () => {
+    await clickDay(dayCell('March 26, 2031'));
+    const dialog = page.getByRole('dialog', { name: 'New event' });
+    await dialog.waitFor();
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.id')).toBe('quick-title');
+    await dialog.getByLabel('Title', { exact: true }).fill('Board game night');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await eventButton('Board game night').waitFor();
+
+    const [created] = await findEvents('search=Board');
+    expect(created).toMatchObject({ title: 'Board game night', all_day: true, status: 'publish', i18n_language: 'en' });
+    expect(created.start_date).toBe('2031-03-26 00:00:00');
+    expect(created.end_date).toBe('2031-03-26 23:59:59');
+    eventId = created.id;
+  });
+
+  it('edits it in the full editor', async () => {
+    await eventButton('Board game night').click();
+    const dialog = page.getByRole('dialog', { name: 'Edit event' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Title', { exact: true }).fill('Board game night at Ana’s');
+    await dialog.getByLabel('All day', { exact: true }).uncheck();
+    await dialog.getByLabel('Start time', { exact: true }).fill('19:00');
+    await dialog.getByLabel('End time', { exact: true }).fill('22:30');
+    await expect.poll(() => dialog.getByLabel('Time zone', { exact: true }).inputValue()).toBe(BROWSER_ZONE);
+    await dialog.getByLabel('Featured', { exact: true }).check();
+    const categories = dialog.getByRole('combobox', { name: 'Categories' });
+    await categories.fill('Games');
+    await dialog.getByRole('option', { name: 'Create “Games”' }).waitFor();
+    await categories.press('Enter');
+    await dialog.getByLabel('Venue', { exact: true }).selectOption({ label: 'Town Hall — Springfield' });
+    await dialog.getByLabel('Cost', { exact: true }).fill('$5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await eventButton(/^7p Board game night at Ana’s/).waitFor();
+
+    const { json } = await api(`events/${eventId}`);
+    expect(json).toMatchObject({ title: 'Board game night at Ana’s', all_day: false, featured: true, timezone: BROWSER_ZONE, cost: '$5' });
+    expect(json.start_date).toBe('2031-03-26 19:00:00');
+    expect(json.end_date).toBe('2031-03-26 22:30:00');
+    expect(json.categories.map((c: Json) => c.name)).toEqual(['Games']);
+    expect(json.venue.venue).toBe('Town Hall');
+  });
+
+  it('keeps the editor open with the server’s message when a save is refused', async () => {
+    await eventButton(/Board game night/).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit event' });
+    await dialog.getByLabel('Website', { exact: true }).fill('not a web address');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/website/i);
+    expect(await dialog.getByLabel('Website', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByLabel('Website', { exact: true }).inputValue()).toBe('not a web address');
+    await dialog.getByLabel('Website', { exact: true }).fill('');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const { json } = await api(`events/${eventId}`);
+    expect(json.website).not.toBe('not a web address');
+  });
+
+  it('moves it by drag and drop (PATCH)', async () => {
+    await drag(eventButton(/Board game night/), dayCell('March 28, 2031'));
+    await expect.poll(async () => (await api(`events/${eventId}`)).json.start_date).toBe('2031-03-28 19:00:00');
+    const { json } = await api(`events/${eventId}`);
+    expect(json.end_date).toBe('2031-03-28 22:30:00');
+    expect(json.all_day).toBe(false);
+    expect(await eventButton(/Board game night/).evaluate((el) => el.closest('[role="cell"]')?.getAttribute('data-date'))).toBe('2031-03-28');
+  });
+
+  it('filters it away and back by category, featured and search', async () => {
+    const board = eventButton(/Board game night/);
+    const work = page.getByRole('checkbox', { name: 'Work' });
+    await work.check();
+    await board.waitFor({ state: 'detached' });
+    await eventButton(/Quarterly planning/).waitFor();
+    const workId = ((await api('categories?hide_empty=false&search=Work')).json.categories as Json[]).find((c) => c.name === 'Work')!.id;
+    expect((await findEvents(`categories=${workId}`)).map((e) => e.id)).not.toContain(eventId);
+    await work.uncheck();
+    await board.waitFor();
+
+    await page.getByRole('checkbox', { name: 'Featured only' }).check();
+    await board.waitFor();
+    await eventButton(/Dentist/).waitFor({ state: 'detached' });
+    expect((await findEvents('featured=true')).map((e) => e.id)).toContain(eventId);
+    await page.getByRole('checkbox', { name: 'Featured only' }).uncheck();
+
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate<string | undefined>('document.activeElement?.type')).toBe('search');
+    await page.keyboard.type('dentist');
+    await board.waitFor({ state: 'detached' });
+    await eventButton(/Dentist/).waitFor();
+    expect((await findEvents('search=dentist')).map((e) => e.id)).not.toContain(eventId);
+    await page.getByRole('searchbox', { name: 'Search events' }).fill('');
+    await board.waitFor();
+  });
+
+  it('switches the interface language and the records language', async () => {
+    await page.getByLabel('Interface language', { exact: true }).selectOption('pt-br');
+    await page.getByRole('button', { name: 'Hoje', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Novo evento' }).waitFor();
+    await page.getByRole('heading', { name: /março de 2031/i }).waitFor();
+
+    await page.getByLabel('Idioma dos registros', { exact: true }).selectOption('pt-br');
+    await eventButton(/Board game night/).waitFor({ state: 'detached' });
+    expect((await findEvents('search=Board', 'pt-br')).length).toBe(0);
+
+    await clickDay(dayCell('27 de março de 2031'));
+    const dialog = page.getByRole('dialog', { name: 'Novo evento' });
+    await dialog.getByLabel('Título', { exact: true }).fill('Noite de jogos');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await eventButton('Noite de jogos').waitFor();
+    const [pt] = await findEvents('search=jogos', 'pt-br');
+    expect(pt).toMatchObject({ title: 'Noite de jogos', i18n_language: 'pt-br' });
+    expect((await findEvents('search=jogos', 'en')).length).toBe(0);
+
+    await page.getByLabel('Idioma dos registros', { exact: true }).selectOption('en');
+    await eventButton(/Board game night/).waitFor();
+    await page.getByLabel('Idioma da interface', { exact: true }).selectOption('en');
+    await page.getByRole('button', { name: 'Today', exact: true }).waitFor();
+  });
+
+  it('deletes it to the trash and restores it from the trash view', async () => {
+    await eventButton(/Board game night/).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit event' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await eventButton(/Board game night/).waitFor({ state: 'detached' });
+    await page.getByRole('status').getByText(/Moved “Board game night at Ana’s” to the trash/).waitFor();
+    expect((await api(`events/${eventId}`)).json.code).toBe('event-no-longer-available');
+    expect((await findEvents('status=trash')).map((e) => e.id)).toContain(eventId);
+
+    await page.getByRole('button', { name: 'Trash' }).click();
+    await page.getByRole('button', { name: 'Restore Board game night at Ana’s' }).click();
+    await page.getByRole('button', { name: 'Restore Board game night at Ana’s' }).waitFor({ state: 'detached' });
+    expect((await api(`events/${eventId}`)).json.status).toBe('publish');
+    await page.getByRole('button', { name: 'Calendar' }).click();
+    await eventButton(/Board game night/).waitFor();
+  });
+
+  it('deletes with the Delete key and undoes with Ctrl+Z', async () => {
+    await eventButton(/Board game night/).click();
+    await page.getByRole('dialog', { name: 'Edit event' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await eventButton(/Board game night/).focus();
+    await page.keyboard.press('Delete');
+    await eventButton(/Board game night/).waitFor({ state: 'detached' });
+    await expect.poll(async () => (await api(`events/${eventId}`)).json.code).toBe('event-no-longer-available');
+    await page.keyboard.press('Control+z');
+    await eventButton(/Board game night/).waitFor();
+    expect((await api(`events/${eventId}`)).json.status).toBe('publish');
+  });
+
+  it('switches views with the keyboard', async () => {
+    await page.keyboard.press('w');
+    await page.getByRole('button', { name: 'Week', pressed: true }).waitFor();
+    await page.keyboard.press('a');
+    await page.getByRole('button', { name: 'Agenda', pressed: true }).waitFor();
+    await page.keyboard.press('d');
+    await page.getByRole('button', { name: 'Day', pressed: true }).waitFor();
+    await page.keyboard.press('m');
+    await page.getByRole('button', { name: 'Month', pressed: true }).waitFor();
+    await page.keyboard.press('n');
+    await page.getByRole('dialog', { name: 'New event' }).waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  it('manages venues: create, search, edit, delete', async () => {
+    await page.getByRole('button', { name: 'Venues' }).click();
+    await page.getByRole('heading', { name: 'Venues' }).waitFor();
+    await page.getByRole('button', { name: 'New venue' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New venue' });
+    await dialog.getByLabel('Venue name', { exact: true }).fill('Old Mill');
+    await dialog.getByLabel('City', { exact: true }).fill('Shelbyville');
+    await dialog.getByLabel('Latitude', { exact: true }).fill('39.41');
+    await dialog.getByLabel('Longitude', { exact: true }).fill('-88.79');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Old Mill', exact: true }).waitFor();
+    const mill = ((await api('venues?search=Mill')).json.venues as Json[])[0];
+    expect(mill).toMatchObject({ venue: 'Old Mill', city: 'Shelbyville', geo_lat: 39.41, geo_lng: -88.79 });
+
+    await page.getByRole('searchbox', { name: 'Search venues' }).fill('Shelby');
+    await page.getByRole('button', { name: 'Town Hall', exact: true }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Edit Old Mill' }).click();
+    await page.getByRole('dialog', { name: 'Edit venue' }).getByLabel('Phone', { exact: true }).fill('555-0199');
+    await page.getByRole('dialog', { name: 'Edit venue' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(async () => (await api(`venues/${mill.id}`)).json.phone).toBe('555-0199');
+    await page.getByRole('searchbox', { name: 'Search venues' }).fill('');
+    await page.getByRole('button', { name: 'Town Hall', exact: true }).waitFor();
+    await shoot('venues');
+
+    await page.getByRole('button', { name: 'Delete Old Mill' }).click();
+    await page.getByRole('button', { name: 'Old Mill', exact: true }).waitFor({ state: 'detached' });
+    expect((await api(`venues?status=trash`)).json.venues.map((v: Json) => v.id)).toContain(mill.id);
+  });
+
+  it('saves screenshots of month, week, agenda and the editor in light and dark', async () => {
+    await page.getByRole('button', { name: 'Calendar' }).click();
+    await gotoDate('2031-03-12');
+    await page.getByRole('button', { name: 'Month' }).click();
+    await eventButton(/Lisbon call/).waitFor();
+    await shoot('month');
+    await page.getByRole('button', { name: 'Week' }).click();
+    await page.getByRole('heading', { name: /Mar 9 – 15, 2031/ }).waitFor();
+    await shoot('week');
+    await page.getByRole('button', { name: 'Agenda' }).click();
+    await page.getByRole('heading', { name: 'March 2031' }).waitFor();
+    await shoot('agenda');
+    await page.getByRole('button', { name: 'Month' }).click();
+    await eventButton(/Spring concert/).click();
+    await page.getByRole('dialog', { name: 'Edit event' }).waitFor();
+    await shoot('editor');
+    await page.keyboard.press('Escape');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('draws a month of 2,000 events within 200 ms of the data arriving, fetching only the visible range', async () => {
+    const template = (await api(`events/${eventId}`)).json;
+    delete template.json_ld;
+    const total = 2000;
+    const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+    /** 2,000 timed events spread over the 42 days of a month grid starting at `gridStart` (local midnight). */
+    const monthOf = (gridStart: number, idBase: number) =>
+      Array.from({ length: total }, (_, i) => {
+        const minutes = 8 * 60 + ((i * 37) % (10 * 60));
+        const start = new Date(gridStart + (i % 42) * 86_400_000 + minutes * 60_000);
+        const end = new Date(start.getTime() + 45 * 60_000);
+        return { ...template, id: idBase + i, title: `Load ${i}`, all_day: false, featured: i % 50 === 0, sticky: false, utc_start_date: utc(start), utc_end_date: utc(end), start_date: utc(start), end_date: utc(end), timezone: 'UTC' };
+      });
+    // Any month from April 2032 on gets 2,000 events spread over its grid (from `ends_after`).
+    const months = new Map<string, Json[]>();
+    const seen: URL[] = [];
+    await page.route(/\/cal\/events\/v1\/events\?/, async (route) => {
+      const url = new URL(route.request().url());
+      const after = url.searchParams.get('ends_after') ?? '';
+      if ((url.searchParams.get('starts_before') ?? '') < '2032-04') return route.continue();
+      seen.push(url);
+      if (!months.has(after)) {
+        // The grid starts a day after `ends_after`, at midnight in São Paulo (03:00 UTC).
+        const gridStart = Date.parse(`${after.slice(0, 10)}T03:00:00Z`) + 86_400_000;
+        months.set(after, monthOf(gridStart, 100_000 * (months.size + 1)));
+      }
+      const events = months.get(after)!;
+      const per = Number(url.searchParams.get('per_page'));
+      const n = Number(url.searchParams.get('page'));
+      const body = { events: events.slice((n - 1) * per, n * per), rest_url: url.href, total, total_pages: Math.ceil(total / per) };
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    const perf = () => page.evaluate<Array<{ events: number; drawn: number; ms: number }>>('window.__almanacPerf?.renders ?? []');
+    const busyRender = async () => {
+      await expect.poll(async () => (await perf()).some((r) => r.events === total), { timeout: 15_000 }).toBe(true);
+      return (await perf()).find((r) => r.events === total)!;
+    };
+    await page.getByRole('button', { name: 'Month', exact: true }).click();
+
+    // The first crowded month of a session also pays for compiling the code paths it uses.
+    await page.evaluate('window.__almanacPerf = { renders: [] }');
+    await gotoDate('2032-04-15');
+    await page.getByRole('heading', { name: 'April 2032' }).waitFor();
+    const first = await busyRender();
+    console.log(`[e2e] first crowded month: 2,000 events drawn (${first.drawn} shown) ${first.ms.toFixed(1)} ms after the last page arrived`);
+
+    // Then month after month. The wall-clock time is logged, but on a shared two-core machine
+    // other work (parallel test files) stretches it at random; the main thread's own CPU time from
+    // the data's arrival to the drawn calendar (trace marks set by the app) is what is judged.
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (const title of ['May 2032', 'June 2032', 'July 2032']) {
+      seen.length = 0;
+      await page.evaluate('window.__almanacPerf = { renders: [] }');
+      await browser.startTracing(page, { categories: ['blink.user_timing'] });
+      await page.getByRole('button', { name: 'Next', exact: true }).click();
+      await page.getByRole('heading', { name: title }).waitFor();
+      wall.push((await busyRender()).ms);
+      cpu.push(mainThreadTime(JSON.parse((await browser.stopTracing()).toString('utf8'))));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    console.log(`[e2e] next crowded months: wall ${wall.map((ms) => ms.toFixed(1)).join(', ')} ms; main-thread CPU ${cpu.map((ms) => ms.toFixed(1)).join(', ')} ms`);
+    expect(median(cpu)).toBeLessThan(200);
+    // A guard against waiting on anything but work (timers, extra round trips).
+    expect(Math.min(...wall)).toBeLessThan(600);
+
+    // Interactive: the day's "+N more" opens the full list of that day at once.
+    await page.getByRole('button', { name: /^\+\d+ more$/ }).first().click();
+    const dayList = page.getByRole('dialog', { name: /2032/ });
+    await dayList.waitFor();
+    expect(await dayList.getByRole('button', { name: /Load \d+/ }).count()).toBeGreaterThan(40);
+    await page.keyboard.press('Escape');
+    await dayList.waitFor({ state: 'detached' });
+
+    // Only the visible range (with a day of margin) was asked for, 50 at a time.
+    expect(seen.length).toBe(40);
+    for (const u of seen) {
+      expect(u.searchParams.get('per_page')).toBe('50');
+      const from = Date.parse(`${u.searchParams.get('ends_after')!.replace(' ', 'T')}Z`);
+      const to = Date.parse(`${u.searchParams.get('starts_before')!.replace(' ', 'T')}Z`);
+      expect((to - from) / 86_400_000).toBeLessThanOrEqual(44);
+      // July 2032's grid runs Sun 27 June – Sat 7 August.
+      expect(u.searchParams.get('ends_after')!.startsWith('2032-06-26')).toBe(true);
+      expect(u.searchParams.get('starts_before')!.startsWith('2032-08-09')).toBe(true);
+    }
+    await page.unroute(/\/cal\/events\/v1\/events\?/);
+    expect(pageErrors).toEqual([]);
+  });
+});
