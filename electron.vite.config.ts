@@ -13,6 +13,8 @@ export default defineConfig({
       rollupOptions: {
         // main.ts is the Electron app; cli.ts is the headless server for scripts (plain Node).
         input: { main: resolve(root, 'electron/main.ts'), cli: resolve(root, 'electron/cli.ts') },
+        // Shared chunks sit beside the entries: the server finds out/renderer relative to its own file.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },

@@ -1,37 +1,31 @@
 /**
- * The Electron main process: starts the embedded server and shows the calendar. Kept thin; the
- * server and every piece of logic live in plain modules that tests run under Node.
+ * The Electron main process: hands the real Electron modules to the desktop app's lifecycle
+ * (electron/main/lifecycle.ts), where all the logic lives and is tested under Node with a fake.
  */
-import { app, BrowserWindow } from 'electron';
-import { createServer, DEFAULT_PORT, type AlmanacServer } from './server';
-import { defaultDataDir } from './server/data-dir';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
+import { createServer } from './server';
+import { startDesktopApp } from './main/lifecycle';
+import { locateElectronAddon } from './main/native-sqlite';
 
-let server: AlmanacServer | undefined;
-
-async function start() {
-  server = await createServer({
-    dataDir: process.env.ALMANAC_DATA_DIR ?? defaultDataDir(),
-    port: DEFAULT_PORT,
-    fallbackToFreePort: true,
-  });
-  const win = new BrowserWindow({
-    width: 1280,
-    height: 860,
-    webPreferences: { contextIsolation: true, nodeIntegration: false, sandbox: true },
-  });
-  await win.loadURL(server.loginUrl);
-}
-
-app.whenReady().then(start, (err) => {
-  console.error(err);
-  app.exit(1);
-});
-
-app.on('window-all-closed', () => app.quit());
-app.on('will-quit', (event) => {
-  if (!server) return;
-  event.preventDefault();
-  const closing = server;
-  server = undefined;
-  void closing.close().finally(() => app.exit(0));
+startDesktopApp<BrowserWindow>({
+  app,
+  createWindow: (options) => new BrowserWindow(options),
+  screen: () => screen,
+  session: () => session.defaultSession,
+  Menu,
+  ipcMain,
+  dialog,
+  shell,
+  clipboard,
+  createServer,
+  argv: process.argv,
+  env: process.env,
+  cwd: process.cwd(),
+  platform: process.platform,
+  nativeBinding: () =>
+    locateElectronAddon(
+      { isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath },
+      { electron: process.versions.electron, platform: process.platform, arch: process.arch },
+    ),
+  onSignal: (signal, handler) => process.on(signal, handler),
 });
