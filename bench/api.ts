@@ -16,6 +16,7 @@ import { openDatabase, closeDatabase } from '../electron/server/store/db';
 import { createStore, type Store } from '../electron/server/store';
 import type { EventListQuery } from '../electron/server/store/events';
 import { seed } from './seed';
+import { measureTransfer } from './transfer';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
@@ -160,9 +161,7 @@ async function main() {
 
   const server = await startServer(dataDir);
   const ns = '/cal/events/v1';
-  const readId = seeded.venueIds.en.length + 1000; // some event id
   const firstEvent = JSON.parse((await request(server.url, 'GET', `${ns}/events?per_page=1`)).body).events[0].id as number;
-  void readId;
   const httpCases: Record<string, (i: number) => [string, string, unknown?]> = {
     'events: default list': () => ['GET', `${ns}/events`],
     'events: search': () => ['GET', `${ns}/events?search=tasting`],
@@ -180,7 +179,19 @@ async function main() {
     const s = sql[name];
     results.push({ name, http: h, sql: s, ratio: s ? h.p50 / s.p50 : undefined });
   }
+  // Lists cache their total until the data changes; this case writes before every list, so it
+  // shows the cost a list pays the first time after a change.
+  const afterWrite: number[] = [];
+  for (let i = 0; i < ITERATIONS / 2; i++) {
+    await request(server.url, 'PATCH', `${ns}/events/${firstEvent}`, { excerpt: `note ${i}` });
+    const t = process.hrtime.bigint();
+    await request(server.url, 'GET', `${ns}/events`);
+    afterWrite.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  results.push({ name: 'events: default list, first after a write', http: stats(afterWrite), sql: sql['events: default list'], ratio: stats(afterWrite).p50 / sql['events: default list'].p50 });
   await server.stop();
+  process.stdout.write('Measuring export and import of the whole calendar…\n');
+  const transfer = await measureTransfer(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -189,12 +200,16 @@ async function main() {
     '',
     '| case | p50 ms | p99 ms | req/s (4 clients) | bare SQL p50 ms | HTTP / SQL |',
     '|---|---:|---:|---:|---:|---:|',
-    ...results.map((r) => `| ${r.name} | ${r.http.p50.toFixed(2)} | ${r.http.p99.toFixed(2)} | ${r.http.rps!.toFixed(0)} | ${r.sql ? r.sql.p50.toFixed(3) : '–'} | ${r.ratio ? `${r.ratio.toFixed(1)}×` : '–'} |`),
+    ...results.map((r) => `| ${r.name} | ${r.http.p50.toFixed(2)} | ${r.http.p99.toFixed(2)} | ${r.http.rps ? r.http.rps.toFixed(0) : '–'} | ${r.sql ? r.sql.p50.toFixed(3) : '–'} | ${r.ratio ? `${r.ratio.toFixed(1)}×` : '–'} |`),
+    '',
+    `Export: ${transfer.exportedEvents} events as iCalendar (${transfer.exportMegabytes.toFixed(0)} MB) in ${transfer.exportSeconds.toFixed(1)} s.`,
+    `Import: those files into an empty calendar, ${transfer.importedEvents} events in ${transfer.importSeconds.toFixed(1)} s.`,
+    `Peak memory of the benchmark process during both: ${transfer.peakRssMegabytes.toFixed(0)} MB.`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const file = join(root, 'bench/results/api.json');
-  writeFileSync(file, JSON.stringify({ events: EVENTS, iterations: ITERATIONS, machine, seedSeconds, date: now.toISOString(), results }, null, 2));
+  writeFileSync(file, JSON.stringify({ events: EVENTS, iterations: ITERATIONS, machine, seedSeconds, date: now.toISOString(), results, transfer }, null, 2));
   process.stdout.write(`Figures written to ${file}\n`);
 }
 

@@ -41,6 +41,11 @@ export function openDatabase(file: string, opts: OpenOptions = {}): DB {
     db.pragma('foreign_keys = ON');
     // A second process (the CLI importing into the same data dir) may hold the write lock briefly.
     db.pragma('busy_timeout = 5000');
+    // A large import is one transaction; with SQLite's default 2 MB cache its index pages keep
+    // falling out and being looked up again in an ever longer WAL, which turns quadratic.
+    db.pragma('cache_size = -65536');
+    // Statement journals of trigger-laden writes stay in memory instead of temporary files.
+    db.pragma('temp_store = MEMORY');
     const steps = opts.migrations ?? allMigrations;
     const latest = steps[steps.length - 1].version;
     const current = schemaVersion(db);
