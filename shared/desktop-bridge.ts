@@ -44,31 +44,9 @@ export interface ExportOptions {
   filters?: Record<string, string | number | boolean | Array<string | number>>;
 }
 
-export interface ImportProblem {
-  line?: number;
-  row?: number;
-  message: string;
-}
+import type { ImportProblem, ImportReport, RestoreReport } from './api/import-report';
 
-/** The API's answer to an iCalendar or CSV import. */
-export interface ImportReport {
-  dry_run: boolean;
-  created: number;
-  updated: number;
-  reused: number;
-  skipped: number;
-  items: Array<{ line?: number; row?: number; action: 'create' | 'update' | 'reuse' | 'skip'; id?: number; title: string }>;
-  errors: ImportProblem[];
-  warnings: ImportProblem[];
-}
-
-/** The API's answer to a JSON backup import (a restore). */
-export interface RestoreReport {
-  dry_run: boolean;
-  restored: Record<string, number>;
-  /** The copy of the calendar as it was before the restore. */
-  previous_copy?: string;
-}
+export type { ImportProblem, ImportReport, RestoreReport };
 
 export type ImportResult =
   | { status: 'cancelled' }

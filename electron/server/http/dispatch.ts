@@ -132,6 +132,19 @@ export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: 
   }
 }
 
+/** Resolves when the client can take more, or has gone; leaves no listener behind either way. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((ok) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      ok();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /** Writes a streamed body chunk by chunk, waiting whenever the client is slower than the source. */
 async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream']>): Promise<void> {
   res.setHeader('Content-Type', stream.contentType);
@@ -140,7 +153,7 @@ async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream
   try {
     for (let next = it.next(); !next.done; next = it.next()) {
       if (res.destroyed) return;
-      if (!res.write(next.value)) await new Promise<void>((ok) => res.once('drain', ok).once('close', ok));
+      if (!res.write(next.value)) await drainedOrClosed(res);
     }
     res.end();
   } finally {

@@ -3,7 +3,7 @@
  * count headers, by the original's rules (reference §2).
  */
 import { MAX_PER_PAGE } from '../store/settings';
-import type { ApiRequest } from './route-table';
+import type { ApiRequest, ApiResponse } from './route-table';
 
 export function pageSize(req: ApiRequest): number {
   const asked = (req.values.per_page as number | undefined) ?? req.store.settings.get().per_page;
@@ -53,4 +53,17 @@ export function termListLinks(collectionUrl: string, page: number, total: number
   if (page < totalPages) out.next_rest_url = `${collectionUrl}?page=${page + 1}`;
   if (page > 1) out.previous_rest_url = page === 2 ? collectionUrl : `${collectionUrl}?page=${page - 1}`;
   return { links: out, totalPages };
+}
+
+/**
+ * An events/venues/organizers list in the original's key order: items, `rest_url`, the page links
+ * (never on an empty list), `total`, `total_pages`; with the count headers.
+ */
+export function postListResponse(key: string, items: unknown[], links: ReturnType<typeof postListLinks>['links'], total: number, totalPages: number): ApiResponse {
+  const body: Record<string, unknown> = { [key]: items };
+  if (items.length === 0) body.rest_url = links.rest_url;
+  else Object.assign(body, links);
+  body.total = total;
+  body.total_pages = totalPages;
+  return { body, headers: countHeaders(total, totalPages) };
 }

@@ -10,6 +10,7 @@
  * Intl) for just the zones and years the events use.
  */
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
+import type { WallTime } from '../../../shared/dates/format';
 
 export interface IcsExportOptions {
   calendarName?: string;
@@ -467,15 +468,7 @@ export function offsetFinder(zone: string): OffsetFinder | undefined {
   return finder;
 }
 
-/** Wall-clock parts of a local time. */
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+export type { WallTime };
 
 /**
  * The instant (epoch ms) of a wall time in a zone, probing the offset twice as luxon does. A time

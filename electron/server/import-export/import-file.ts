@@ -9,7 +9,8 @@ import { decodeImportFile } from './text-input';
 import { parseIcs } from './ics-import';
 import { parseCsv } from './csv-import';
 import { checkBackup, restoreBackup } from './json-backup';
-import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ImportReport } from './import-records';
+import { importRecords, ImportRefused, type ImportItem, type ImportKind } from './import-records';
+import type { ImportReport, RestoreReport } from '../../../shared/api/import-report';
 
 export type ImportFormat = 'ics' | 'csv' | 'json';
 export const IMPORT_LIMIT_BYTES = 100 * 1024 * 1024;
@@ -23,13 +24,6 @@ export interface ImportFileOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export interface RestoreResult {
-  dry_run: boolean;
-  restored: Record<string, number>;
-  /** The copy of the calendar as it was before the restore. */
-  previous_copy?: string;
-}
-
 const fileError = (reason: string, errors?: Array<{ line?: number; row?: number; message: string }>) =>
   new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason }, errors ? { errors } : {});
 
@@ -41,7 +35,7 @@ export function sniffFormat(text: string): ImportFormat {
   return 'csv';
 }
 
-export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreResult {
+export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {
   if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: '100 MB' });
   const decoded = decodeImportFile(bytes);
   if ('error' in decoded) throw fileError(decoded.error);

@@ -12,6 +12,9 @@ import { eventFields } from '../../../shared/schema/resources';
 import { message } from '../../../shared/i18n/messages';
 import { isLanguage, type Language } from '../../../shared/i18n/languages';
 import { validateFields } from '../validate';
+import type { ImportProblem, ImportReport } from '../../../shared/api/import-report';
+
+export type { ImportReport };
 import { ApiError } from '../errors';
 import { FIELDS } from '../store/linked-posts';
 import type { Store } from '../store';
@@ -29,31 +32,13 @@ export interface ImportItem {
   body: Record<string, unknown>;
 }
 
-export interface ImportProblemReport {
-  line?: number;
-  row?: number;
-  message: string;
-}
-
-export interface ImportReport {
-  dry_run: boolean;
-  created: number;
-  updated: number;
-  /** Venues and organizers found already in the calendar and used as they were. */
-  reused: number;
-  skipped: number;
-  items: Array<{ line?: number; row?: number; action: 'create' | 'update' | 'reuse' | 'skip'; id?: number; title: string }>;
-  errors: ImportProblemReport[];
-  warnings: ImportProblemReport[];
-}
-
 export interface ImportOptions {
   dryRun?: boolean;
   /** Import the good items and report the bad ones, instead of refusing the whole file. */
   skipInvalid?: boolean;
   onProgress?: (done: number, total: number) => void;
   /** Problems the parser already found; they count like bad items, so all are reported at once. */
-  parseErrors?: ImportProblemReport[];
+  parseErrors?: ImportProblem[];
 }
 
 /** Body keys an importer may produce that the API does not take from clients. */

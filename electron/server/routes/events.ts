@@ -8,7 +8,7 @@ import { ApiError, invalidParam, invalidParams } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventListQuery } from '../store/events';
 import { serializeEvent, serializeEvents } from '../serialize/event';
-import { pageSize, postListLinks, countHeaders } from '../http/paging';
+import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 /** Statuses a list shows: the default for the viewer, or the ones asked for if the viewer may. */
@@ -135,12 +135,7 @@ function listEvents(req: ApiRequest): ApiResponse {
     geoloc_radius: q.near ? q.near.radiusKm : undefined,
   };
   const { links, totalPages } = postListLinks(`${req.url.apiRoot}events/`, echo, page, total, perPage);
-  const body: Record<string, unknown> = { events: serializeEvents(rows, req.url, req.store) };
-  if (rows.length === 0) body.rest_url = links.rest_url;
-  else Object.assign(body, links);
-  body.total = total;
-  body.total_pages = totalPages;
-  return { body, headers: countHeaders(total, totalPages) };
+  return postListResponse('events', serializeEvents(rows, req.url, req.store), links, total, totalPages);
 }
 
 /** The event a by-id or by-slug route names, with the original's errors when there is none. */

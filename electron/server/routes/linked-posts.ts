@@ -3,7 +3,7 @@ import { linkedListParams, deleteParams } from '../../../shared/schema/queries';
 import { ApiError, invalidParam } from '../errors';
 import { FIELDS, type LinkedKind, type LinkedRow } from '../store/linked-posts';
 import { serializeLinked } from '../serialize/linked-posts';
-import { pageSize, postListLinks, countHeaders } from '../http/paging';
+import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { route, type ApiRequest, type ApiResponse, type RouteDef, type Endpoint } from '../http/route-table';
 import { listStatuses } from './events';
 
@@ -50,12 +50,7 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
     if (rows.length === 0 && page > 1) throw new ApiError(`${kind}-archive-page-not-found`, 404, `${kind}-archive-page-not-found`);
     const echo = { page, per_page: perPage, search: v.search, event: v.event, has_events: v.has_events, only_with_upcoming: v.only_with_upcoming || undefined, status: v.status };
     const { links, totalPages } = postListLinks(`${req.url.apiRoot}${plural}/`, echo, page, total, perPage);
-    const body: Record<string, unknown> = { [plural]: rows.map((r) => serializeLinked(kind, r, req.url, req.store)) };
-    if (rows.length === 0) body.rest_url = links.rest_url;
-    else Object.assign(body, links);
-    body.total = total;
-    body.total_pages = totalPages;
-    return { body, headers: countHeaders(total, totalPages) };
+    return postListResponse(plural, rows.map((r) => serializeLinked(kind, r, req.url, req.store)), links, total, totalPages);
   }
 
   function read(req: ApiRequest): ApiResponse {

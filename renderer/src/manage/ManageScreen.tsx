@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Term } from '@shared/api/records';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Icon } from '../components/Icon';
 import { categoryTree } from '../sidebar/Filters';
 import { api } from '../state/api';
@@ -184,26 +184,17 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
         />
       )}
       {confirming && (
-        <Dialog title={t('manage.confirm_delete_title')} onRequestClose={() => setConfirming(null)} className="confirm-dialog">
-          <p className="confirm-text">{t('manage.confirm_delete', { name: nameOf(cfg, confirming) })}</p>
-          <footer className="dialog-footer">
-            <span className="spacer" />
-            <button type="button" className="button" data-autofocus onClick={() => setConfirming(null)}>
-              {t('action.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
-              onClick={() => {
-                const r = confirming;
-                setConfirming(null);
-                void remove(r);
-              }}
-            >
-              {t('action.delete_forever')}
-            </button>
-          </footer>
-        </Dialog>
+        <ConfirmDialog
+          title={t('manage.confirm_delete_title')}
+          text={t('manage.confirm_delete', { name: nameOf(cfg, confirming) })}
+          confirmLabel={t('action.delete_forever')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const r = confirming;
+            setConfirming(null);
+            void remove(r);
+          }}
+        />
       )}
     </section>
   );

@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import type { Event, Organizer, Venue } from '@shared/api/records';
 import type { PostKind } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
-import { Dialog } from '../components/Dialog';
+import { ConfirmDialog } from '../components/ConfirmDialog';
 import { localeTag } from '../i18n';
 import { fromApi } from '../lib/dates';
 import { api } from '../state/api';
@@ -128,26 +128,17 @@ export function TrashScreen() {
         </ul>
       )}
       {confirming && (
-        <Dialog title={t('manage.confirm_delete_title')} onRequestClose={() => setConfirming(null)} className="confirm-dialog">
-          <p className="confirm-text">{t('trash.confirm', { name: nameOf(kind, confirming) })}</p>
-          <footer className="dialog-footer">
-            <span className="spacer" />
-            <button type="button" className="button" data-autofocus onClick={() => setConfirming(null)}>
-              {t('action.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button button-danger"
-              onClick={() => {
-                const r = confirming;
-                setConfirming(null);
-                void purge(r);
-              }}
-            >
-              {t('action.delete_forever')}
-            </button>
-          </footer>
-        </Dialog>
+        <ConfirmDialog
+          title={t('manage.confirm_delete_title')}
+          text={t('trash.confirm', { name: nameOf(kind, confirming) })}
+          confirmLabel={t('action.delete_forever')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => {
+            const r = confirming;
+            setConfirming(null);
+            void purge(r);
+          }}
+        />
       )}
     </section>
   );
