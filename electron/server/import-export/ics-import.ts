@@ -626,7 +626,9 @@ class Importer {
   }
 
   private single(entry: Entry): void {
-    const event = new ICAL.Event(entry.component);
+    // `exceptions: []`: without it ical.js scans every VEVENT of the calendar for overrides of
+    // this one, which made importing n events O(n²); overrides are grouped by UID already.
+    const event = new ICAL.Event(entry.component, { exceptions: [] });
     const span = this.span(entry, () => event.startDate, () => event.endDate);
     const body = this.body(entry, span);
     if (isCancelled(entry.component)) {
@@ -637,14 +639,14 @@ class Importer {
   }
 
   private series(uid: string, master: Entry, overrides: Entry[]): void {
-    const event = new ICAL.Event(master.component, { strictExceptions: false });
+    const event = new ICAL.Event(master.component, { strictExceptions: false, exceptions: [] });
     const first = property(master, 'DTSTART', () => event.startDate);
     if (!first) throw new EventProblem('it has no DTSTART', 'DTSTART');
 
     const overrideOf = new Map<IcalEvent, Entry>();
     for (const entry of overrides) {
       this.guard(entry, () => {
-        const exception = new ICAL.Event(entry.component);
+        const exception = new ICAL.Event(entry.component, { exceptions: [] });
         property(entry, 'RECURRENCE-ID', () => exception.recurrenceId.toString());
         event.relateException(exception);
         overrideOf.set(exception, entry);
@@ -714,7 +716,7 @@ class Importer {
     for (const entry of entries) {
       if (isCancelled(entry.component)) continue;
       this.guard(entry, () => {
-        const event = new ICAL.Event(entry.component);
+        const event = new ICAL.Event(entry.component, { exceptions: [] });
         const recurrenceId = property(entry, 'RECURRENCE-ID', () => event.recurrenceId);
         const span = this.span(entry, () => event.startDate, () => event.endDate);
         const window = this.opts.window;
