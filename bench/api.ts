@@ -100,8 +100,12 @@ function timeSql(fn: () => void, n = ITERATIONS): Stats {
   return stats(samples);
 }
 
-/** The SQL an events list runs: the page, its count, and the page's linked records. */
+/**
+ * The SQL an events list runs: the page, its count (run every time here; the server caches it
+ * until the data changes), and the page's linked records.
+ */
 function eventListSql(store: Store, q: EventListQuery) {
+  store.events.count(q);
   const { rows } = store.events.list(q);
   const ids = rows.map((r) => r.id);
   store.venues.byIds(rows.map((r) => r.venue_id).filter((v): v is number => v !== null));
