@@ -121,6 +121,16 @@ const languageKeys = {
   translations: z.record(z.string(), z.number().int()),
 };
 
+/** Keys venues and organizers share after their name (all dropped when empty). */
+const linkedPostBody = {
+  description: z.string().optional(),
+  excerpt: z.string().optional(),
+  slug: z.string().optional(),
+  image: Image.optional(),
+};
+
+const jsonLd = { json_ld: z.record(z.string(), z.unknown()).optional() };
+
 /**
  * Venue. Falsy values are dropped from the output as in the original, so nearly every key is
  * optional; `show_map`, `show_map_link` and the global ids are always present.
@@ -129,10 +139,7 @@ export const Venue = z
   .object({
     ...postHeader,
     venue: z.string().optional(),
-    description: z.string().optional(),
-    excerpt: z.string().optional(),
-    slug: z.string().optional(),
-    image: Image.optional(),
+    ...linkedPostBody,
     address: z.string().optional(),
     city: z.string().optional(),
     country: z.string().optional(),
@@ -144,7 +151,7 @@ export const Venue = z
     stateprovince: z.string().optional(),
     geo_lat: z.number().optional(),
     geo_lng: z.number().optional(),
-    json_ld: z.record(z.string(), z.unknown()).optional(),
+    ...jsonLd,
     show_map: z.boolean(),
     show_map_link: z.boolean(),
     ...globalIds,
@@ -158,14 +165,11 @@ export const Organizer = z
   .object({
     ...postHeader,
     organizer: z.string().optional(),
-    description: z.string().optional(),
-    excerpt: z.string().optional(),
-    slug: z.string().optional(),
-    image: Image.optional(),
+    ...linkedPostBody,
     phone: z.string().optional(),
     website: z.string().optional(),
     email: z.string().optional(),
-    json_ld: z.record(z.string(), z.unknown()).optional(),
+    ...jsonLd,
     ...globalIds,
     ...languageKeys,
   })
@@ -215,7 +219,7 @@ export const Event = z
     organizer: z.array(Organizer),
     custom_fields: z.union([z.record(z.string(), z.unknown()), z.tuple([])]),
     ...languageKeys,
-    json_ld: z.record(z.string(), z.unknown()).optional(),
+    ...jsonLd,
   })
   .strict()
   .meta({ id: 'Event', description: 'A calendar event.' });
