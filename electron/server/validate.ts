@@ -4,15 +4,11 @@
  * each present value (400 rest_invalid_param naming every bad one). Unknown keys are ignored, as
  * the original ignores them; `null` counts as absent.
  */
-import type { Kind } from '../../shared/schema/kinds';
+import type { ParamDef } from '../../shared/schema/queries';
 import { isMessageKey, type MessageKey } from '../../shared/i18n/messages';
 import { invalidParams, missingParams } from './errors';
 
-export interface Declared {
-  kind: Kind;
-  required?: boolean;
-  default?: unknown;
-}
+export type Declared = Pick<ParamDef, 'kind' | 'required'>;
 
 export type Values = Record<string, unknown>;
 

@@ -8,12 +8,10 @@
  */
 import * as k from './kinds';
 import type { Kind } from './kinds';
+import type { ParamDef } from './queries';
 
-export interface FieldDef {
-  kind: Kind;
-  description: string;
-  /** Required when the record is created. */
-  required?: boolean;
+/** A body field: a declared argument (required meaning "required on create") with its storage and form label. */
+export interface FieldDef extends ParamDef {
   /** Column of the record's table holding a plain value. */
   column?: string;
   /** i18n key of the form label. */

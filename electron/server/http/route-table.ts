@@ -4,7 +4,7 @@
  * list, so what is documented is exactly what is served.
  */
 import type { Language } from '../../../shared/i18n/languages';
-import type { Kind } from '../../../shared/schema/kinds';
+import type { ParamDef } from '../../../shared/schema/queries';
 import type { Store } from '../store';
 import type { Viewer } from '../store/posts';
 import type { UrlContext } from '../serialize/context';
@@ -12,12 +12,8 @@ import type { WriteContext } from '../store/post-fields';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface ArgDecl {
-  kind: Kind;
-  description: string;
-  required?: boolean;
-  default?: unknown;
-}
+/** A declared argument: the same shape as the shared field and parameter declarations. */
+export type ArgDecl = ParamDef;
 
 export interface ApiRequest {
   method: Method;

@@ -17,9 +17,8 @@ import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http
 import type { Store } from '../store';
 import type { EventListQuery } from '../store/events';
 
-const { page: _page, per_page: _perPage, ...eventFilters } = eventListParams;
-void _page;
-void _perPage;
+/** The events-list filters; an export is the whole selection, so no paging. */
+const eventFilters = Object.fromEntries(Object.entries(eventListParams).filter(([name]) => name !== 'page' && name !== 'per_page'));
 
 const exportParams: ParamSet = {
   format: { kind: k.oneOf(['ics', 'json'] as const), description: 'ics: the events as iCalendar (the events-list filters apply); json: the whole calendar as a lossless backup.', default: 'ics' },

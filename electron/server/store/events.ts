@@ -97,7 +97,6 @@ export function createEventStore(
   const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
   const clearOrganizers = db.prepare('DELETE FROM event_organizers WHERE event_id = ?');
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
-  const organizersOf = db.prepare<[number], { organizer_id: number }>('SELECT organizer_id FROM event_organizers WHERE event_id = ? ORDER BY position');
   // List totals are remembered until the data changes: `data_version` moves when another
   // connection commits, `total_changes()` when this one writes. Paging through a list, or asking
   // for it again, then costs only the page (the original caches per query as well).
@@ -340,9 +339,6 @@ export function createEventStore(
     deleteForever(id: number): void {
       deleteRow.run(id);
       registry.release(id);
-    },
-    organizerIds(id: number): number[] {
-      return organizersOf.all(id).map((r) => r.organizer_id);
     },
     /** Organizers of many events, in their order. */
     organizersFor(eventIds: number[]): Map<number, number[]> {

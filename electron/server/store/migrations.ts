@@ -194,4 +194,3 @@ export const migrations: Migration[] = [
   },
 ];
 
-export const LATEST_VERSION = migrations[migrations.length - 1].version;

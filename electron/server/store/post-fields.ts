@@ -6,7 +6,9 @@ import type { FieldSet } from '../../../shared/schema/resources';
 import { plainColumns } from '../../../shared/schema/resources';
 import type { ImageInput, PostStatus } from '../../../shared/schema/kinds';
 import type { Language } from '../../../shared/i18n/languages';
+import { DateTime } from 'luxon';
 import { parseDate } from '../../../shared/dates/parse';
+import { zoneFor } from '../../../shared/dates/zones';
 import { formatLocal, utcToLocal } from '../../../shared/dates/format';
 import { invalidParam } from '../errors';
 import type { PostKind, PostRegistry, PostRow } from './posts';
@@ -97,8 +99,7 @@ export function titleField(kind: PostKind): string {
 }
 
 function dateInZone(d: Date, zone: string) {
-  // parseDate of a timestamp gives a DateTime in the zone asked for.
-  return parseDate(Math.floor(d.getTime() / 1000), { zone })!;
+  return DateTime.fromJSDate(d, { zone: zoneFor(zone) });
 }
 
 export type PostFieldWriter = ReturnType<typeof createPostFieldWriter>;
