@@ -18,8 +18,15 @@ export const idsOf = (res: Res, key = 'events'): number[] => {
 /** The query of a link, as an object. */
 export const queryOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
 
-/** A word no other test in the file uses (letters and digits only). */
-export const word = (prefix = 'w') => uniq(prefix).replace(/\W/g, '').toLowerCase();
+/**
+ * A word no other test in the file uses, in letters only: a digit in it (the pid, say 1502) could
+ * match a search for a number the test is about ("50").
+ */
+export const word = (prefix = 'w') =>
+  uniq(prefix)
+    .replace(/\W|_/g, '')
+    .toLowerCase()
+    .replace(/\d/g, (d) => 'abcdefghij'[Number(d)]);
 
 
 /** GET an absolute URL the server handed out (a `next_rest_url`…), with the token. */
