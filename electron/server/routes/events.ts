@@ -7,7 +7,7 @@ import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format'
 import { ApiError, invalidParam, invalidParams } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventListQuery } from '../store/events';
-import { serializeEvent, serializeEvents } from '../serialize/event';
+import { serializeEvent, eventsJson } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
@@ -107,8 +107,8 @@ function listEvents(req: ApiRequest): ApiResponse {
   const q = eventQuery(req, { defaultWindow: true });
   const { page, perPage } = q;
   const relative = usesRelativeDates(req);
-  const { rows, total } = req.store.events.list(q);
-  if (rows.length === 0 && page > 1) throw new ApiError('event-archive-page-not-found', 404, 'event-archive-page-not-found');
+  const { ids, total } = req.store.events.list(q);
+  if (ids.length === 0 && page > 1) throw new ApiError('event-archive-page-not-found', 404, 'event-archive-page-not-found');
 
   const echo: Record<string, unknown> = {
     page,
@@ -135,7 +135,7 @@ function listEvents(req: ApiRequest): ApiResponse {
     geoloc_radius: q.near ? q.near.radiusKm : undefined,
   };
   const { links, totalPages } = postListLinks(`${req.url.apiRoot}events/`, echo, page, total, perPage);
-  return postListResponse('events', serializeEvents(rows, req.url, req.store), links, total, totalPages);
+  return postListResponse('events', eventsJson(ids, req.url, req.store), links, total, totalPages);
 }
 
 /** The event a by-id or by-slug route names, with the original's errors when there is none. */
@@ -156,19 +156,19 @@ function readEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   if (row.status === 'trash') throw new ApiError('event-no-longer-available', 403, 'event-no-longer-available', { id: row.id });
   if (row.status !== 'publish' && !req.viewer.canEdit) throw new ApiError('event-not-accessible', 403, 'event-not-accessible');
-  return { body: serializeEvent(row, req.url, req.store, { jsonLd: true }) };
+  return { body: eventsJson([row.id], req.url, req.store, { jsonLd: true })[0] };
 }
 
 function createEvent(req: ApiRequest): ApiResponse {
   const values = req.values;
-    const id = req.store.write(() => req.store.events.create(values, req.write));
+  const id = req.store.write(() => req.store.events.create(values, req.write));
   return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 function updateEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   const values = req.values;
-    req.store.write(() => req.store.events.update(row.id, values, req.write));
+  req.store.write(() => req.store.events.update(row.id, values, req.write));
   return { body: serializeEvent(req.store.events.get(row.id)!, req.url, req.store) };
 }
 

@@ -2,7 +2,7 @@
 import { linkedListParams, deleteParams } from '../../../shared/schema/queries';
 import { ApiError, invalidParam } from '../errors';
 import { FIELDS, type LinkedKind, type LinkedRow } from '../store/linked-posts';
-import { serializeLinked } from '../serialize/linked-posts';
+import { serializeLinked, linkedJson } from '../serialize/linked-posts';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { route, type ApiRequest, type ApiResponse, type RouteDef, type Endpoint } from '../http/route-table';
 import { listStatuses } from './events';
@@ -50,26 +50,26 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
     if (rows.length === 0 && page > 1) throw new ApiError(`${kind}-archive-page-not-found`, 404, `${kind}-archive-page-not-found`);
     const echo = { page, per_page: perPage, search: v.search, event: v.event, has_events: v.has_events, only_with_upcoming: v.only_with_upcoming || undefined, status: v.status };
     const { links, totalPages } = postListLinks(`${req.url.apiRoot}${plural}/`, echo, page, total, perPage);
-    return postListResponse(plural, rows.map((r) => serializeLinked(kind, r, req.url, req.store)), links, total, totalPages);
+    return postListResponse(plural, linkedJson(kind, rows, req.url, req.store), links, total, totalPages);
   }
 
   function read(req: ApiRequest): ApiResponse {
     const row = find(req);
     if (row.status !== 'publish' && !req.viewer.canEdit) throw new ApiError(`${kind}-not-accessible`, 403, `${kind}-not-accessible`);
-    return { body: serializeLinked(kind, row, req.url, req.store, { jsonLd: true }) };
+    return { body: linkedJson(kind, [row], req.url, req.store, { jsonLd: true })[0] };
   }
 
   function create(req: ApiRequest): ApiResponse {
     const values = req.values;
     const { id } = req.store.write(() => storeOf(req).create(values, req.write));
-    return { status: 201, body: serializeLinked(kind, storeOf(req).get(id)!, req.url, req.store) };
+    return { status: 201, body: serializeLinked(kind, [storeOf(req).get(id)!], req.url, req.store)[0] };
   }
 
   function update(req: ApiRequest): ApiResponse {
     const row = find(req);
     const values = req.values;
     req.store.write(() => storeOf(req).update(row.id, values, req.write));
-    return { body: serializeLinked(kind, storeOf(req).get(row.id)!, req.url, req.store) };
+    return { body: serializeLinked(kind, [storeOf(req).get(row.id)!], req.url, req.store)[0] };
   }
 
   function remove(req: ApiRequest): ApiResponse {
@@ -77,12 +77,12 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
     const store = storeOf(req);
     if (row.status === 'trash') {
       if (!req.values.force) throw new ApiError(`${kind}-is-in-trash`, 410, `${kind}-is-in-trash`, { id: row.id });
-      const before = serializeLinked(kind, row, req.url, req.store);
+      const before = serializeLinked(kind, [row], req.url, req.store)[0];
       req.store.write(() => store.deleteForever(row.id));
       return { body: before };
     }
     req.store.write(() => store.trash(row.id, req.write));
-    return { body: serializeLinked(kind, store.get(row.id)!, req.url, req.store) };
+    return { body: serializeLinked(kind, [store.get(row.id)!], req.url, req.store)[0] };
   }
 
   const single = (by: string): Endpoint[] => [

@@ -14,6 +14,8 @@ import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
 import { serializeVenue, serializeOrganizer, venueJsonLd, organizerJsonLd } from './linked-posts';
 import { embedTerm } from './terms';
+import { loadLookups } from './lookups';
+import { cachedJson } from './json-cache';
 
 function isoWithOffset(utc: string, zone: string): string {
   return DateTime.fromSQL(utc, { zone: 'UTC' }).setZone(zoneFor(zone)).toISO({ suppressMilliseconds: true }) ?? '';
@@ -51,6 +53,10 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
   const organizerIds = store.events.organizersFor(ids);
   const organizers = store.organizers.byIds([...new Set([...organizerIds.values()].flat())]) as Map<number, OrganizerRow>;
   const terms = store.terms.forEvents(ids);
+  const look = loadLookups(store, { event: rows, venue: [...venues.values()], organizer: [...organizers.values()] });
+  // An event's venue and organizers are often shared by other events on the page.
+  const venueJson = new Map([...venues].map(([id, v]) => [id, serializeVenue(v, ctx, look)]));
+  const organizerJson = new Map([...organizers].map(([id, o]) => [id, serializeOrganizer(o, ctx, look)]));
   const s = ctx.settings;
 
   return rows.map((e) => {
@@ -79,7 +85,7 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       description: renderContent(e.content),
       excerpt: renderContent(e.excerpt),
       slug: e.slug,
-      image: store.images.toApi(e.image_id),
+      image: look.image(e.image_id),
       all_day: !!e.all_day,
       start_date: e.start_local,
       start_date_details: dateDetails(e.start_local),
@@ -101,11 +107,11 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       featured: !!e.featured,
       categories: eventTerms.filter((t) => t.taxonomy === 'category').map((t) => embedTerm(t, ctx)),
       tags: eventTerms.filter((t) => t.taxonomy === 'tag').map((t) => embedTerm(t, ctx)),
-      venue: venue ? serializeVenue(venue, ctx, store) : [],
-      organizer: eventOrganizers.map((o) => serializeOrganizer(o, ctx, store)),
+      venue: (e.venue_id !== null && venueJson.get(e.venue_id)) || [],
+      organizer: eventOrganizers.map((o) => organizerJson.get(o.id)!),
       custom_fields: [],
       i18n_language: e.lang,
-      translations: store.registry.translations('event', e.translation_group, e.id),
+      translations: look.translations('event', e),
     };
     if (opts.jsonLd) out.json_ld = jsonLd(e, out, venue, eventOrganizers, ctx);
     return out;
@@ -114,4 +120,12 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
 
 export function serializeEvent(row: EventRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event {
   return serializeEvents([row], ctx, store, opts)[0];
+}
+
+/** Events by id for reads and lists, in the order given, from the JSON cache where possible. */
+export function eventsJson(ids: number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event[] {
+  return cachedJson(store, opts.jsonLd ? 'event+ld' : 'event', ctx, ids, (missing) => {
+    const rows = store.events.byIds(missing);
+    return serializeEvents(missing.map((id) => rows.get(id)!), ctx, store, opts);
+  });
 }

@@ -5,6 +5,8 @@
 import type { Venue, Organizer } from '../../../shared/api/records';
 import type { LinkedRow, VenueRow, OrganizerRow, LinkedKind } from '../store/linked-posts';
 import type { Store } from '../store';
+import { loadLookups, type Lookups } from './lookups';
+import { cachedJson } from './json-cache';
 import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
 
@@ -17,7 +19,7 @@ function dropFalsy(obj: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function header(row: LinkedRow, kind: LinkedKind, ctx: UrlContext, store: Store) {
+function header(row: LinkedRow, kind: LinkedKind, ctx: UrlContext, look: Lookups) {
   return {
     id: row.id,
     author: String(row.author),
@@ -31,7 +33,7 @@ function header(row: LinkedRow, kind: LinkedKind, ctx: UrlContext, store: Store)
     description: renderContent(row.content),
     excerpt: renderContent(row.excerpt),
     slug: row.slug,
-    image: store.images.toApi(row.image_id),
+    image: look.image(row.image_id),
   };
 }
 
@@ -70,9 +72,9 @@ export function organizerJsonLd(o: OrganizerRow, ctx: UrlContext) {
   });
 }
 
-export function serializeVenue(v: VenueRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Venue {
+export function serializeVenue(v: VenueRow, ctx: UrlContext, look: Lookups, opts: { jsonLd?: boolean } = {}): Venue {
   const base: Record<string, unknown> = {
-    ...header(v, 'venue', ctx, store),
+    ...header(v, 'venue', ctx, look),
     address: v.address,
     city: v.city,
     country: v.country,
@@ -97,22 +99,34 @@ export function serializeVenue(v: VenueRow, ctx: UrlContext, store: Store, opts:
     global_id: globalId(ctx, v.id),
     global_id_lineage: [globalId(ctx, v.id)],
     i18n_language: v.lang,
-    translations: store.registry.translations('venue', v.translation_group, v.id),
+    translations: look.translations('venue', v),
   } as Venue;
 }
 
-export function serializeOrganizer(o: OrganizerRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Organizer {
-  const out = dropFalsy({ ...header(o, 'organizer', ctx, store), phone: o.phone, website: o.website, email: o.email });
+export function serializeOrganizer(o: OrganizerRow, ctx: UrlContext, look: Lookups, opts: { jsonLd?: boolean } = {}): Organizer {
+  const out = dropFalsy({ ...header(o, 'organizer', ctx, look), phone: o.phone, website: o.website, email: o.email });
   if (opts.jsonLd) out.json_ld = organizerJsonLd(o, ctx);
   return {
     ...out,
     global_id: globalId(ctx, o.id),
     global_id_lineage: [globalId(ctx, o.id)],
     i18n_language: o.lang,
-    translations: store.registry.translations('organizer', o.translation_group, o.id),
+    translations: look.translations('organizer', o),
   } as Organizer;
 }
 
-export function serializeLinked(kind: LinkedKind, row: LinkedRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}) {
-  return kind === 'venue' ? serializeVenue(row as VenueRow, ctx, store, opts) : serializeOrganizer(row as OrganizerRow, ctx, store, opts);
+/** Venues or organizers, with their images and translations loaded at once. */
+export function serializeLinked(kind: LinkedKind, rows: LinkedRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}) {
+  const look = loadLookups(store, { [kind]: rows });
+  return rows.map((row) =>
+    kind === 'venue' ? serializeVenue(row as VenueRow, ctx, look, opts) : serializeOrganizer(row as OrganizerRow, ctx, look, opts),
+  );
+}
+
+/** The same for reads and lists, from the JSON cache where possible. */
+export function linkedJson(kind: LinkedKind, rows: LinkedRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}) {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return cachedJson(store, opts.jsonLd ? `${kind}+ld` : kind, ctx, [...byId.keys()], (missing) =>
+    serializeLinked(kind, missing.map((id) => byId.get(id)!), ctx, store, opts),
+  );
 }

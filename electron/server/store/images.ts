@@ -3,7 +3,7 @@
  * distinct URL becomes an image record with an id (as the original's attachments do), so a client
  * can reuse it by id.
  */
-import type { DB } from './db';
+import { statementCache, type DB } from './db';
 import type { PostRegistry } from './posts';
 import type { ImageInput } from '../../../shared/schema/kinds';
 import type { Image } from '../../../shared/api/records';
@@ -36,6 +36,7 @@ export function createImageStore(db: DB, registry: PostRegistry) {
   const byId = db.prepare<[number], ImageRow>('SELECT * FROM images WHERE id = ?');
   const byUrl = db.prepare<[string], ImageRow>('SELECT * FROM images WHERE url = ?');
   const insert = db.prepare('INSERT INTO images (id, url, extension, mime) VALUES (?, ?, ?, ?)');
+  const stmt = statementCache(db);
 
   return {
     get(id: number): ImageRow | undefined {
@@ -55,17 +56,21 @@ export function createImageStore(db: DB, registry: PostRegistry) {
       insert.run(id, input.url, ext, MIME[ext] ?? '');
       return id;
     },
-    /** The `image` object of a record (falsy keys left out), or `false`. */
-    toApi(id: number | null): Image | false {
-      if (id === null) return false;
-      const row = byId.get(id);
-      if (!row) return false;
-      const img: Image = { url: row.url, id: row.id };
-      if (row.extension) img.extension = row.extension;
-      if (row.width) img.width = row.width;
-      if (row.height) img.height = row.height;
-      if (row.filesize) img.filesize = row.filesize;
-      return img;
+    /** The `image` objects of these image ids (falsy keys left out), in one query for a page. */
+    toApi(ids: Array<number | null>): Map<number, Image> {
+      const out = new Map<number, Image>();
+      const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+      if (wanted.length === 0) return out;
+      const rows = stmt(`SELECT * FROM images WHERE id IN (${wanted.map(() => '?').join(',')})`).all(...wanted) as ImageRow[];
+      for (const row of rows) {
+        const img: Image = { url: row.url, id: row.id };
+        if (row.extension) img.extension = row.extension;
+        if (row.width) img.width = row.width;
+        if (row.height) img.height = row.height;
+        if (row.filesize) img.filesize = row.filesize;
+        out.set(row.id, img);
+      }
+      return out;
     },
   };
 }

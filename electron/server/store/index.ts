@@ -11,6 +11,7 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { fold } from './search-text';
+import { createDataStamp, createDerivedCache } from './derived-cache';
 
 export function createStore(db: DB) {
   db.function('fold', { deterministic: true }, (v: unknown) => (v === null ? null : fold(String(v))));
@@ -20,7 +21,8 @@ export function createStore(db: DB) {
   const venues = createLinkedPostStore('venue', db, registry, writer);
   const organizers = createLinkedPostStore('organizer', db, registry, writer);
   const terms = createTermStore(db);
-  const events = createEventStore(db, registry, writer, venues, organizers, terms);
+  const stamp = createDataStamp(db);
+  const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
   const settings = createSettingsStore(db);
   return {
     db,
@@ -31,6 +33,11 @@ export function createStore(db: DB) {
     terms,
     events,
     settings,
+    /**
+     * Records' JSON as last served, by kind, id and API root, until the data changes. A list page
+     * or a read then costs the query for its ids and little else while the calendar is unchanged.
+     */
+    json: createDerivedCache<object>(stamp, 5000),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
     write<T>(fn: () => T): T {
       return db.transaction(fn).immediate();

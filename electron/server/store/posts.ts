@@ -2,7 +2,7 @@
  * What events, venues and organizers have in common: one id space, slugs unique per kind,
  * publication dates, translation groups, trash, and who may see which status.
  */
-import type { DB, Stmt } from './db';
+import { statementCache, type DB, type Stmt } from './db';
 import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus } from '../../../shared/schema/kinds';
 import { invalidParam } from '../errors';
@@ -87,11 +87,7 @@ export function createPostRegistry(db: DB) {
     venue: db.prepare<unknown[]>('SELECT id FROM venues WHERE translation_group = ? AND lang = ? AND id != ?'),
     organizer: db.prepare<unknown[]>('SELECT id FROM organizers WHERE translation_group = ? AND lang = ? AND id != ?'),
   };
-  const translationsOf: Record<PostKind, Stmt> = {
-    event: db.prepare<unknown[]>('SELECT id, lang FROM events WHERE translation_group = ? AND id != ? ORDER BY id'),
-    venue: db.prepare<unknown[]>('SELECT id, lang FROM venues WHERE translation_group = ? AND id != ? ORDER BY id'),
-    organizer: db.prepare<unknown[]>('SELECT id, lang FROM organizers WHERE translation_group = ? AND id != ? ORDER BY id'),
-  };
+  const stmt = statementCache(db);
 
   return {
     allocate(kind: PostKind | 'image'): number {
@@ -124,9 +120,22 @@ export function createPostRegistry(db: DB) {
       }
       return target.grp;
     },
-    translations(kind: PostKind, group: number, selfId: number): Record<string, number> {
-      const out: Record<string, number> = {};
-      for (const r of translationsOf[kind].all(group, selfId) as { id: number; lang: string }[]) out[r.lang] = r.id;
+    /**
+     * The members of these translation groups, by group, in id order: one query for a whole page
+     * of records (a record's `translations` are the other members of its group).
+     */
+    groupMembers(kind: PostKind, groups: number[]): Map<number, Array<{ id: number; lang: string }>> {
+      const out = new Map<number, Array<{ id: number; lang: string }>>();
+      const wanted = [...new Set(groups)];
+      if (wanted.length === 0) return out;
+      const rows = stmt(
+        `SELECT translation_group AS grp, id, lang FROM ${TABLE[kind]} WHERE translation_group IN (${wanted.map(() => '?').join(',')}) ORDER BY id`,
+      ).all(...wanted) as Array<{ grp: number; id: number; lang: string }>;
+      for (const r of rows) {
+        const list = out.get(r.grp) ?? [];
+        list.push({ id: r.id, lang: r.lang });
+        out.set(r.grp, list);
+      }
       return out;
     },
   };

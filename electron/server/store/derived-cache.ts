@@ -1,0 +1,44 @@
+/**
+ * Values derived from the data (list totals, records' JSON), remembered until the data changes.
+ * `data_version` moves when another connection commits (a CLI import on the same file),
+ * `total_changes()` when this connection writes; a write that rolls back moves it too, which only
+ * costs a recomputation. Reading the stamp is two tiny statements, so it is read once per use.
+ */
+import type { DB } from './db';
+
+export type DataStamp = () => string;
+
+export function createDataStamp(db: DB): DataStamp {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const ownChanges = db.prepare('SELECT total_changes()').pluck();
+  return () => `${dataVersion.get()}:${ownChanges.get()}`;
+}
+
+export interface CacheView<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): void;
+}
+
+/** At most `max` values; the oldest goes first when it is full. */
+export function createDerivedCache<V>(stamp: DataStamp, max: number) {
+  const values = new Map<string, V>();
+  let filledAt = '';
+  const view: CacheView<V> = {
+    get: (key) => values.get(key),
+    set(key, value) {
+      if (values.size >= max) values.delete(values.keys().next().value!);
+      values.set(key, value);
+    },
+  };
+  return {
+    /** The cache as of now: emptied first if the data changed since it was filled. */
+    current(): CacheView<V> {
+      const now = stamp();
+      if (now !== filledAt) {
+        values.clear();
+        filledAt = now;
+      }
+      return view;
+    },
+  };
+}
