@@ -32,7 +32,8 @@ export async function serveCommand(argv: string[]) {
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${values.port}"`);
-  const token = values.token ?? process.env.ALMANAC_TOKEN;
+  // An empty ALMANAC_TOKEN (`ALMANAC_TOKEN= npm run serve`) means none was given, as for the import.
+  const token = values.token ?? (process.env.ALMANAC_TOKEN || undefined);
   if (token !== undefined && token.length < 16) throw new Error('The API token must be at least 16 characters long.');
   const dataDir = values['data-dir'] ?? defaultDataDir();
 

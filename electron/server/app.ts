@@ -82,7 +82,8 @@ export function createApp(opts: AppOptions) {
       return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), lang);
     }
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
-    const run = () => dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, onStreamError: (err) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} stream failed: ${(err as Error)?.stack ?? String(err)}`) }, found);
+    const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
+    const run = () => dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
     if (found?.endpoint.rawBody) {
       return fileBody(req, res, (err?: unknown) => (err ? sendError(res, toApiError(err, '100 MB'), lang) : run()));
     }
@@ -142,5 +143,12 @@ function mountUi(app: express.Express, opts: AppOptions) {
     res.redirect(302, `/#/${kind}/${encodeURIComponent(String(req.params.slug))}`);
   });
 
+  // Everything else outside the API, the UI's own files included, only for a signed-in browser (or
+  // the token): a page elsewhere cannot even tell that Almanac runs here, nor which version.
+  app.use((req, res, next) => {
+    if (opts.auth.authenticated(req)) return next();
+    res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
+    sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), DEFAULT_LANGUAGE);
+  });
   if (uiBuilt) app.use(express.static(dir!, { index: false, fallthrough: true, maxAge: '1h' }));
 }

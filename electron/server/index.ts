@@ -37,7 +37,27 @@ export interface ServerOptions {
   now?: () => Date;
   /** Write the discovery file for scripts (default true; a CLI's private server does not). */
   announce?: boolean;
+  /** How long slow or stalled clients may hold a connection (ms); tests pass small ones. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** To receive a request's headers. */
+  headers: number;
+  /** To receive a whole request, body included. */
+  request: number;
+  /** An idle keep-alive connection between requests. */
+  keepAlive: number;
+  /** How often the headers and request limits are checked (Node's default is 30 s). */
+  checkInterval: number;
+  /**
+   * A connection on which nothing moves, either way: a client that stopped reading an export
+   * would otherwise hold its read snapshot, and the write-ahead log could never be folded back.
+   */
+  idle: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headers: 10_000, request: 30_000, keepAlive: 5_000, checkInterval: 1_000, idle: 120_000 };
 
 export interface AlmanacServer {
   /** `http://127.0.0.1:PORT` */
@@ -103,8 +123,12 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   }
 
   const db = openDatabase(dbPath, { nativeBinding: opts.nativeBinding });
+  // The server never waits long on another process's write lock: waiting blocks every request,
+  // reads included. A busy write is tried again later instead (http/dispatch.ts runWhenFree).
+  db.pragma('busy_timeout = 100');
   const store = createStore(db);
-  const httpServer = createHttpServer();
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
+  const httpServer = createHttpServer({ connectionsCheckingInterval: timeouts.checkInterval });
   try {
     try {
       await listen(httpServer, opts.port ?? 0, host);
@@ -137,9 +161,10 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   });
   httpServer.on('request', app);
   // Slow or stalled clients must not hold connections open forever.
-  httpServer.headersTimeout = 10_000;
-  httpServer.requestTimeout = 30_000;
-  httpServer.keepAliveTimeout = 5_000;
+  httpServer.headersTimeout = timeouts.headers;
+  httpServer.requestTimeout = timeouts.request;
+  httpServer.keepAliveTimeout = timeouts.keepAlive;
+  httpServer.timeout = timeouts.idle;
 
   const apiRoot = `${url}/cal/events/v1/`;
   const announce = !!opts.dataDir && opts.announce !== false;

@@ -18,6 +18,7 @@ const en = {
   rest_bad_origin: 'Requests from another web site are refused.',
   rest_request_timeout: 'The request took too long to arrive.',
   internal_error: 'Something went wrong on the server; nothing was changed.',
+  calendar_busy: 'Another program has been writing to the calendar for too long; nothing was changed. Try again in a moment.',
   // Domain errors
   'rest-event-not-found': 'Event with ID {id} does not exist.',
   'rest-invalid-event-id': 'The record with ID {id} is not an event.',
@@ -89,6 +90,7 @@ const ptBr: Catalog = {
   rest_bad_origin: 'Requisições vindas de outro site são recusadas.',
   rest_request_timeout: 'A requisição demorou demais para chegar.',
   internal_error: 'Algo deu errado no servidor; nada foi alterado.',
+  calendar_busy: 'Outro programa está gravando na agenda há tempo demais; nada foi alterado. Tente de novo em instantes.',
   'rest-event-not-found': 'O evento com ID {id} não existe.',
   'rest-invalid-event-id': 'O registro com ID {id} não é um evento.',
   'event-no-longer-available': 'O evento com ID {id} está na lixeira.',
@@ -155,6 +157,7 @@ const es: Catalog = {
   rest_bad_origin: 'Se rechazan las solicitudes que vienen de otro sitio web.',
   rest_request_timeout: 'La solicitud tardó demasiado en llegar.',
   internal_error: 'Algo salió mal en el servidor; no se cambió nada.',
+  calendar_busy: 'Otro programa lleva demasiado tiempo escribiendo en el calendario; no se cambió nada. Inténtalo de nuevo en un momento.',
   'rest-event-not-found': 'El evento con ID {id} no existe.',
   'rest-invalid-event-id': 'El registro con ID {id} no es un evento.',
   'event-no-longer-available': 'El evento con ID {id} está en la papelera.',

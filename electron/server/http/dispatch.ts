@@ -78,6 +78,11 @@ export interface DispatchOptions {
   openReader: ApiRequest['openReader'];
   /** Where failures that cannot reach the client any more (a broken stream) are reported. */
   onStreamError: (err: unknown) => void;
+  /**
+   * Where unexpected failures are reported (the client only gets `internal_error`): without it a
+   * bug or a locked database would leave no trace but the status in the request log.
+   */
+  onError?: (err: unknown) => void;
 }
 
 /** Requests reach this after the security checks; `viewer` says what the caller may do. */
@@ -114,22 +119,60 @@ export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: 
       file: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
       openReader: opts.openReader,
     };
-    const out = endpoint.handler(apiReq);
-    res.status(out.status ?? 200);
-    for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
-    if (out.stream) {
-      void sendStream(res, out.stream).catch((err) => {
-        // Headers are gone: all that is left is to cut the response short, so the client sees an
-        // incomplete file rather than a complete-looking one.
-        opts.onStreamError(err);
-        res.destroy();
-      });
-      return;
-    }
-    res.json(out.body);
+    runWhenFree(res, () => {
+      const out = endpoint.handler(apiReq);
+      res.status(out.status ?? 200);
+      for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+      if (out.stream) {
+        void sendStream(res, out.stream).catch((err) => {
+          // Headers are gone: all that is left is to cut the response short, so the client sees an
+          // incomplete file rather than a complete-looking one.
+          opts.onStreamError(err);
+          res.destroy();
+        });
+        return;
+      }
+      res.json(out.body);
+    }, (err) => fail(err));
   } catch (err) {
+    fail(err);
+  }
+
+  function fail(err: unknown) {
+    if (!(err instanceof ApiError)) opts.onError?.(err);
     sendError(res, err, lang);
   }
+}
+
+/** How long a request waits for another process to release the calendar's write lock. */
+export const BUSY_WAIT_MS = 30_000;
+
+const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
+
+/**
+ * Runs a handler; when another process holds the write lock (a CLI import on the same file), tries
+ * again a little later instead of blocking, so reads keep being served meanwhile. Handlers write in
+ * one immediate transaction, which fails before changing anything, so running one again is safe.
+ * After BUSY_WAIT_MS the client gets 503 and nothing was written.
+ */
+function runWhenFree(res: Response, run: () => void, fail: (err: unknown) => void) {
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  let delay = 10;
+  const attempt = () => {
+    if (res.destroyed) return; // the client gave up
+    try {
+      run();
+    } catch (err) {
+      if (!isBusy(err)) return fail(err);
+      if (Date.now() + delay > deadline) {
+        res.setHeader('Retry-After', '5');
+        return fail(new ApiError('calendar_busy', 503, 'calendar_busy'));
+      }
+      setTimeout(attempt, delay);
+      delay = Math.min(delay * 2, 250);
+    }
+  };
+  attempt();
 }
 
 /** Resolves when the client can take more, or has gone; leaves no listener behind either way. */

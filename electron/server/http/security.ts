@@ -80,7 +80,27 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-/** The request line for logs, with a login token in the query blanked out. */
+/**
+ * The request line for logs, with a login token in the query blanked out, however its name is
+ * spelled (`%74oken=` is read as `token=` too).
+ */
 export function loggableUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return part;
+      let name = part.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a broken escape: judged as written
+      }
+      return /token/i.test(name) ? `${part.slice(0, eq + 1)}[redacted]` : part;
+    });
+  // And `?token=` anywhere after the first `?` (`/?a=1?token=…`), as before.
+  return `${url.slice(0, q + 1)}${query.join('&')}`.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
 }

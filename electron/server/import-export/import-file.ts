@@ -54,7 +54,6 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
       return { dry_run: true, restored: Object.fromEntries(Object.entries(b.tables).map(([t, v]) => [t, v.rows.length])) };
     }
     const report = restoreBackup(store.db, data, store.db.name);
-    store.settings.invalidate();
     return { dry_run: false, restored: report.counts, previous_copy: report.previousCopy };
   }
 

@@ -36,11 +36,12 @@ export function openDatabase(file: string, opts: OpenOptions = {}): DB {
   try {
     // WAL lets the UI read while a script writes; NORMAL sync is durable across app crashes in WAL
     // mode (only an OS crash can lose the last commits, never corrupt the file).
+    // A second process (the CLI importing into the same data dir) may hold the write lock briefly;
+    // set first, as switching a new file to WAL needs the lock too.
+    db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    // A second process (the CLI importing into the same data dir) may hold the write lock briefly.
-    db.pragma('busy_timeout = 5000');
     // A large import is one transaction; with SQLite's default 2 MB cache its index pages keep
     // falling out and being looked up again in an ever longer WAL, which turns quadratic.
     db.pragma('cache_size = -65536');
@@ -92,6 +93,9 @@ export function migrate(db: DB, steps: Migration[] = allMigrations): void {
   for (const m of steps) {
     if (m.version <= current) continue;
     db.transaction(() => {
+      // Read again under the write lock: another process opening the same new file at the same
+      // moment may have applied this step already.
+      if (schemaVersion(db) >= m.version) return;
       m.up(db);
       db.pragma(`user_version = ${m.version}`);
     }).immediate();

@@ -23,7 +23,7 @@ export function createStore(db: DB) {
   const terms = createTermStore(db);
   const stamp = createDataStamp(db);
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
-  const settings = createSettingsStore(db);
+  const settings = createSettingsStore(db, stamp);
   return {
     db,
     registry,

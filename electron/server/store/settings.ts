@@ -3,6 +3,7 @@
  * a missing row means the default below.
  */
 import type { DB } from './db';
+import { createDerivedCache, type DataStamp } from './derived-cache';
 import { systemTimeZone, isValidTimeZone } from '../../../shared/dates/zones';
 
 export interface Settings {
@@ -31,10 +32,11 @@ function defaults(): Settings {
   };
 }
 
-export function createSettingsStore(db: DB) {
+export function createSettingsStore(db: DB, stamp: DataStamp) {
   const selectAll = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings');
   const upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-  let cache: Settings | undefined;
+  // Kept until the data changes, here or in another process (a CLI restore while the app runs).
+  const cache = createDerivedCache<Settings>(stamp, 1);
 
   function load(): Settings {
     const s = defaults() as unknown as Record<string, unknown>;
@@ -49,11 +51,10 @@ export function createSettingsStore(db: DB) {
 
   return {
     get(): Settings {
-      return (cache ??= load());
-    },
-    /** Forgets the cached values after the table was rewritten behind the store (a restore). */
-    invalidate(): void {
-      cache = undefined;
+      const current = cache.current();
+      let settings = current.get('settings');
+      if (!settings) current.set('settings', (settings = load()));
+      return settings;
     },
     update(changes: Partial<Settings>): Settings {
       db.transaction(() => {
@@ -61,7 +62,6 @@ export function createSettingsStore(db: DB) {
           if (value !== undefined) upsert.run(key, String(value));
         }
       })();
-      cache = undefined;
       return this.get();
     },
   };
