@@ -296,7 +296,7 @@ describe('another process on the same file', () => {
       other.exec('COMMIT');
       const { res, released: afterRelease } = await answer;
       expect([res.status, afterRelease]).toEqual([201, true]);
-      expect((await res.json()).name).toBe('waits for the lock');
+      expect(((await res.json()) as { name: string }).name).toBe('waits for the lock');
       srv.child.kill('SIGTERM');
       await srv.exited;
       expect(srv.output()).not.toMatch(/ERROR/);

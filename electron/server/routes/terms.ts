@@ -54,7 +54,8 @@ export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
     });
     const collection = `${req.url.apiRoot}${plural}/`;
     const { links, totalPages } = termListLinks(collection, page, total, perPage);
-    const body = { rest_url: collection, total, total_pages: totalPages, [plural]: rows.map((r) => show(req, r)), ...links };
+    const translations = req.store.terms.translationsOfAll(rows);
+    const body = { rest_url: collection, total, total_pages: totalPages, [plural]: rows.map((r) => serializeTerm(r, req.url, translations(r))), ...links };
     return { body, headers: countHeaders(total, totalPages) };
   }
 

@@ -72,9 +72,6 @@ export function createTermStore(db: DB) {
   const remove = db.prepare('DELETE FROM terms WHERE id = ?');
   const groupOf = db.prepare<[number, string], { lang: string; grp: number }>('SELECT lang, translation_group AS grp FROM terms WHERE id = ? AND taxonomy = ?');
   const groupHasLang = db.prepare('SELECT id FROM terms WHERE translation_group = ? AND lang = ? AND id != ?');
-  const translationsOf = db.prepare<[number, number], { id: number; lang: string }>(
-    'SELECT id, lang FROM terms WHERE translation_group = ? AND id != ? ORDER BY id',
-  );
   const linkTerm = db.prepare('INSERT OR IGNORE INTO event_terms (event_id, term_id, position) VALUES (?, ?, ?)');
   const unlinkTaxonomy = db.prepare('DELETE FROM event_terms WHERE event_id = ? AND (SELECT taxonomy FROM terms WHERE id = term_id) = ?');
 
@@ -115,9 +112,21 @@ export function createTermStore(db: DB) {
       return bySlug.get(slug.toLowerCase(), taxonomy);
     },
     translations(row: TermRow): Record<string, number> {
-      const out: Record<string, number> = {};
-      for (const r of translationsOf.all(row.translation_group, row.id)) out[r.lang] = r.id;
-      return out;
+      return this.translationsOfAll([row])(row);
+    },
+    /** The same for a page of terms, in one query: the `translations` of each row. */
+    translationsOfAll(rows: TermRow[]): (row: TermRow) => Record<string, number> {
+      const groups = [...new Set(rows.map((r) => r.translation_group))];
+      const members = groups.length
+        ? (stmt(`SELECT id, lang, translation_group AS grp FROM terms WHERE translation_group IN (${groups.map(() => '?').join(',')}) ORDER BY id`).all(
+            ...groups,
+          ) as Array<{ id: number; lang: string; grp: number }>)
+        : [];
+      return (row) => {
+        const out: Record<string, number> = {};
+        for (const m of members) if (m.grp === row.translation_group && m.id !== row.id) out[m.lang] = m.id;
+        return out;
+      };
     },
     create(taxonomy: Taxonomy, values: Values, ctx: WriteContext): number {
       const name = values.name as string;
