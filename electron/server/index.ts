@@ -10,6 +10,9 @@ import { openDatabase, openReader, closeDatabase, type DB } from './store/db';
 import { createStore, type Store } from './store';
 import { createApp, type Logger } from './app';
 import { Auth } from './http/security';
+import { errorBody } from './http/dispatch';
+import { ApiError } from './errors';
+import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery } from './data-dir';
 
 export type { Logger, LogLevel } from './app';
@@ -165,6 +168,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   httpServer.requestTimeout = timeouts.request;
   httpServer.keepAliveTimeout = timeouts.keepAlive;
   httpServer.timeout = timeouts.idle;
+  httpServer.on('clientError', answerUnparsable);
 
   const apiRoot = `${url}/cal/events/v1/`;
   const announce = !!opts.dataDir && opts.announce !== false;
@@ -196,4 +200,25 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
       return closing;
     },
   };
+}
+
+/**
+ * Requests Node's parser refuses before Express sees them (headers over 16 KB, bytes not allowed in
+ * a URL, a request too slow to arrive) get the API's JSON error too, not a bare status line.
+ */
+function answerUnparsable(err: Error & { code?: string }, socket: import('node:stream').Duplex): void {
+  if (!socket.writable || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, error] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', new ApiError('rest_headers_too_large', 431, 'rest_headers_too_large')]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', new ApiError('rest_request_timeout', 408, 'rest_request_timeout')]
+        : [400, 'Bad Request', new ApiError('rest_bad_request', 400, 'rest_bad_request')];
+  const body = JSON.stringify(errorBody(error, DEFAULT_LANGUAGE));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -6,6 +6,7 @@
  * after a copy of the current file is kept beside it. Nothing is merged: a backup is a point in
  * time, and merging two calendars is what the iCalendar and CSV imports are for.
  */
+import { rmSync } from 'node:fs';
 import type { DB } from '../store/db';
 import { backupPath, schemaVersion } from '../store/db';
 import { ApiError } from '../errors';
@@ -107,6 +108,23 @@ export function restoreBackup(db: DB, data: unknown, file?: string): RestoreRepo
     report.previousCopy = backupPath(file, 'before-restore');
     db.exec(`VACUUM INTO '${report.previousCopy.replace(/'/g, "''")}'`);
   }
+  try {
+    replaceTables(db, b, report);
+  } catch (err) {
+    // Nothing was changed, so the copy of the calendar as it was is not needed.
+    if (report.previousCopy) rmSync(report.previousCopy, { force: true });
+    // A value SQLite cannot store (a boolean, an object) or one the schema refuses (a missing
+    // title, a duplicate id, a link to nothing): the file is at fault, not the server.
+    const e = err as { code?: unknown; message?: string };
+    if (err instanceof TypeError || err instanceof RangeError || (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))) {
+      throw bad(`a row cannot be stored (${e.message}).`);
+    }
+    throw err;
+  }
+  return report;
+}
+
+function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: RestoreReport): void {
   db.transaction(() => {
     // Links are checked at commit, so rows may come in any order within the transaction.
     db.pragma('defer_foreign_keys = ON');
@@ -118,5 +136,4 @@ export function restoreBackup(db: DB, data: unknown, file?: string): RestoreRepo
       report.counts[table] = rows.length;
     }
   }).immediate();
-  return report;
 }

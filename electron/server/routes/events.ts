@@ -133,6 +133,8 @@ function listEvents(req: ApiRequest): ApiResponse {
     geoloc_lat: v.geoloc_lat,
     geoloc_lng: v.geoloc_lng,
     geoloc_radius: q.near ? q.near.radiusKm : undefined,
+    // A language asked for in the query stays in the page links (a prefix stays in the root).
+    i18n_language: req.raw.i18n_language !== undefined ? req.lang : undefined,
   };
   const { links, totalPages } = postListLinks(`${req.url.apiRoot}events/`, echo, page, total, perPage);
   return postListResponse('events', eventsJson(ids, req.url, req.store), links, total, totalPages);

@@ -130,11 +130,13 @@ export function createEventStore(
     let start = read('start_date', existing?.start_local);
     let end = read('end_date', existing?.end_local);
     const allDay = values.all_day !== undefined ? (values.all_day as boolean) : !!existing?.all_day;
+    // An end before the start becomes the start, before the whole-day rounding: rounded after, an
+    // all-day event would end at 00:00 and the next save (which rounds again) would move it.
+    if (end < start) end = start;
     if (allDay) {
       start = startOfDay(start);
       end = endOfDay(end);
     }
-    if (end < start) end = start;
     return {
       timezone: zone,
       all_day: allDay ? 1 : 0,

@@ -81,7 +81,15 @@ describe('JSON backup', () => {
     const data = JSON.parse(before);
     // A link to an event that is not in the backup: only the commit-time check can see it.
     data.tables.event_terms.rows.push([999999, 1, 0]);
-    expect(() => restoreBackup(a.db, data)).toThrow(/FOREIGN KEY/);
+    const refused = (() => {
+      try {
+        restoreBackup(a.db, data);
+      } catch (err) {
+        return err as ApiError;
+      }
+    })();
+    expect(refused).toBeInstanceOf(ApiError);
+    expect([refused!.status, refused!.code, String(refused!.vars.reason)]).toEqual([400, 'import-file-invalid', expect.stringMatching(/FOREIGN KEY/)]);
     expect(backupText(a.db, now)).toBe(before);
     for (const broken of [{}, { format: 'almanac-backup', version: 9 }, { ...JSON.parse(before), tables: { ...JSON.parse(before).tables, events: { columns: ['nope'], rows: [] } } }]) {
       expect(() => restoreBackup(a.db, broken)).toThrow(ApiError);
