@@ -46,14 +46,31 @@ const VIEW_OPTIONS = {
 } as const;
 
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
+/** Texts by locale and local minute of the day: a crowded month repeats the same few start times. */
+const timeTexts = new Map<string, string[]>();
 /** "9a", "12:30p" (en) or "9:00", "14:30" (24-hour locales), as month cells show start times. */
 export function shortTime(ms: number, locale: string): string {
+  const local = new Date(ms);
+  const minute = local.getHours() * 60 + local.getMinutes();
+  let texts = timeTexts.get(locale);
+  if (!texts) timeTexts.set(locale, (texts = []));
+  return (texts[minute] ??= formatShortTime(ms, locale));
+}
+
+function formatShortTime(ms: number, locale: string): string {
   let f = timeFormats.get(locale);
   if (!f) timeFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' })));
   const text = f.format(ms);
   const m = /^(\d{1,2}):(\d{2})\s*([AP])\.?\s*M\.?$/i.exec(text);
   if (m) return `${m[1]}${m[2] === '00' ? '' : `:${m[2]}`}${m[3].toLowerCase()}`;
   return text;
+}
+
+/** A month one-liner as drawn, with what it was drawn from (see `eventContent`). */
+interface DrawnLine {
+  id: string;
+  title: string;
+  node: React.ReactElement;
 }
 
 declare global {
@@ -109,9 +126,18 @@ export function CalendarView() {
   const labels = useMemo(() => ({ featured: t('event.featured'), sticky: t('event.sticky') }), [t]);
   const hostRef = useRef<HTMLDivElement>(null);
   const perDay = useMonthCellCapacity(hostRef);
+  // "+N more" texts by count: a month asks for the same few dozen of them on every load.
+  const moreText = useMemo(() => {
+    const texts = new Map<number, string>();
+    return (count: number) => {
+      let text = texts.get(count);
+      if (text === undefined) texts.set(count, (text = t('calendar.more', { count })));
+      return text;
+    };
+  }, [t]);
   const inputs = useMemo(
-    () => (view === 'month' ? collapseMonth(events, perDay, toEventInput, (count) => t('calendar.more', { count })) : events.map(toEventInput)),
-    [events, view, perDay, t],
+    () => (view === 'month' ? collapseMonth(events, perDay, toEventInput, moreText) : events.map(toEventInput)),
+    [events, view, perDay, moreText],
   );
 
   // The store leads: follow its view and date.
@@ -200,15 +226,27 @@ export function CalendarView() {
   }, []);
 
   const locale = localeTag(uiLanguage);
-  const eventContent = useCallback(
-    (arg: EventDisplayInfo) => {
-      if (arg.event.id.startsWith(MORE_PREFIX)) return <span className="ev ev-more-link">{arg.event.title}</span>;
+  const eventContent = useMemo(() => {
+    // The month's one-liners and "+N more" entries, kept once drawn: the calendar draws each event
+    // twice (once to measure it, once in place) and again on every update, and handing it back the
+    // very same element lets React skip it. They depend only on the record, `labels` and `locale`.
+    const lines = new WeakMap<Event, DrawnLine>();
+    const more = new Map<string, React.ReactElement>();
+    return (arg: EventDisplayInfo) => {
+      if (arg.event.id.startsWith(MORE_PREFIX)) {
+        const title = arg.event.title;
+        let node = more.get(title);
+        if (!node) more.set(title, (node = <span className="ev ev-more-link">{title}</span>));
+        return node;
+      }
       const record = arg.event.extendedProps.record as Event | undefined;
       const type = arg.view.type;
       // Timed events in the month grid are one-liners with a colour dot and a short start time
       // (written here: the calendar's own time formatting is the costly part of a crowded month);
       // in the time grid the title may wrap under the time.
       const dot = type === 'dayGridMonth' && !arg.event.allDay;
+      const line = dot && record ? lines.get(record) : undefined;
+      if (line && line.id === arg.event.id && line.title === arg.event.title) return line.node;
       const column = type.startsWith('timeGrid') && !arg.event.allDay && !arg.isShort;
       const time = dot && record ? shortTime(utcMs(record.utc_start_date), locale) : arg.timeText;
       const badges = (
@@ -227,14 +265,18 @@ export function CalendarView() {
         </>
       );
       if (dot) {
-        // The month's one-liners are the bulk of a crowded month: kept to a few elements.
-        return (
-          <span className="ev" data-event-id={arg.event.id} style={{ '--dot': arg.color || 'var(--accent)' } as React.CSSProperties}>
+        // The month's one-liners are the bulk of a crowded month: kept to a few elements, with
+        // nothing set per element that the stylesheet can do (the dot takes the event's colour
+        // from the calendar's own --fc-event-color).
+        const node = (
+          <span className="ev" data-event-id={arg.event.id}>
             <span className="ev-time ev-dotted">{time}</span>
             <span className="ev-title">{arg.event.title}</span>
             {badges}
           </span>
         );
+        if (record) lines.set(record, { id: arg.event.id, title: arg.event.title, node });
+        return node;
       }
       return (
         <span className={`ev ${column ? 'ev-column' : ''}`} data-event-id={arg.event.id}>
@@ -245,9 +287,8 @@ export function CalendarView() {
           </span>
         </span>
       );
-    },
-    [labels, locale],
-  );
+    };
+  }, [labels, locale]);
 
   return (
     <div className="calendar-host" ref={hostRef}>
