@@ -6,7 +6,7 @@ import { MAX_PER_PAGE } from '../store/settings';
 import type { ApiRequest, ApiResponse } from './route-table';
 
 export function pageSize(req: ApiRequest): number {
-  const asked = (req.values.per_page as number | undefined) ?? req.store.settings.get().per_page;
+  const asked = (req.values.per_page as number | undefined) ?? req.url.settings.per_page;
   return Math.min(asked, MAX_PER_PAGE);
 }
 

@@ -23,7 +23,7 @@ export function listStatuses(req: ApiRequest): PostStatus[] {
 function listDate(req: ApiRequest, name: string, edge: 'start' | 'end', fallback?: string): string | undefined {
   const raw = req.values[name] ?? fallback;
   if (raw === undefined) return undefined;
-  const zone = req.store.settings.get().timezone;
+  const zone = req.url.settings.timezone;
   const dt = parseDate(raw as string | number, { zone, now: req.now });
   if (!dt) throw invalidParam(name, 'invalid_date');
   const local = formatLocal(dt); // parseDate answers in `zone` already

@@ -17,7 +17,7 @@ export function cachedJson<T extends object>(
   ids: number[],
   build: (missing: number[]) => T[],
 ): T[] {
-  const cache = store.json.current();
+  const cache = store.recordJson.current();
   // Links in the JSON are absolute, so the same record reads differently on another root.
   const key = (id: number) => `${kind}\u0000${ctx.apiRoot}\u0000${id}`;
   const out = ids.map((id) => cache.get(key(id)) as T | undefined);

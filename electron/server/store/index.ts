@@ -37,7 +37,7 @@ export function createStore(db: DB) {
      * Records' JSON as last served, by kind, id and API root, until the data changes. A list page
      * or a read then costs the query for its ids and little else while the calendar is unchanged.
      */
-    json: createDerivedCache<object>(stamp, 5000),
+    recordJson: createDerivedCache<object>(stamp, 5000),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
     write<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
