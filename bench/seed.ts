@@ -24,6 +24,18 @@ export function rng(seed = 42) {
   };
 }
 
+/** The same generator with the draws the soak and the reliability tests make. */
+export function seededRandom(seed: number) {
+  const next = rng(seed);
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+export type SeededRandom = ReturnType<typeof seededRandom>;
+
 export interface SeedResult {
   events: number;
   venueIds: Record<Language, number[]>;

@@ -18,6 +18,7 @@ import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { seededRandom } from './seed';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 8);
@@ -118,18 +119,6 @@ function request(base: URL, method: string, path: string, body?: unknown): Promi
   });
 }
 
-/** Small seeded PRNG (mulberry32), so runs make the same kinds of requests. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: T[]) => xs[Math.floor(next() * xs.length)] };
-}
 
 const OPS = ['list', 'read', 'create', 'update', 'delete'] as const;
 type Op = (typeof OPS)[number];
@@ -175,7 +164,7 @@ async function main() {
 
   const year = new Date().getFullYear();
   async function client(k: number) {
-    const r = rng(1000 + k);
+    const r = seededRandom(1000 + k);
     const mine: number[] = []; // events this client created: only it deletes them
     const shared = info.eventIds; // seeded events: read and updated, never deleted
     let n = 0;

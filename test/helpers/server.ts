@@ -20,6 +20,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A RAM disk when there is one, else the system's temporary folder: tests that write a lot run faster there. */
+export const FAST_TMP = (() => {
+  try {
+    rmSync(mkdtempSync(join('/dev/shm', 'almanac-probe-')), { recursive: true });
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+})();
+
 export const TABLES = ['posts', 'events', 'venues', 'organizers', 'images', 'terms', 'event_terms', 'event_organizers', 'users', 'settings'];
 
 export async function startTestServer(opts: Partial<ServerOptions> = {}): Promise<TestServer> {

@@ -31,11 +31,10 @@
  */
 import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { FAST_TMP, startTestServer, type TestServer } from '../helpers/server';
 import { allRoutes } from '../../electron/server/routes';
 import type { RouteDef } from '../../electron/server/http/route-table';
 
@@ -462,15 +461,6 @@ const deepValue = () => (deep ??= JSON.parse('{"x":'.repeat(2000) + '1' + '}'.re
 
 // ---------------------------------------------------------------------------------------------
 
-/** A RAM disk when there is one (the big bodies and restores write a lot). */
-const FAST_TMP = (() => {
-  try {
-    rmSync(mkdtempSync(join('/dev/shm', 'almanac-probe-')), { recursive: true });
-    return '/dev/shm';
-  } catch {
-    return tmpdir();
-  }
-})();
 let dataDir: string;
 
 beforeAll(async () => {
