@@ -19,6 +19,7 @@ import { FieldControl } from './FieldControl';
 import { changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, type FieldErrors, type FormValues } from './form';
 import { localeTag } from '../i18n';
 import { useSettings } from '../state/settings';
+import { DiscardBar } from '../components/DiscardBar';
 
 /** Where each field goes; the order inside a group is the order on screen. */
 const MAIN_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
@@ -184,15 +185,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
           </div>
         </div>
         {confirmDiscard ? (
-          <footer className="dialog-footer confirm-bar" role="group" aria-label={t('editor.discard_question')}>
-            <span>{t('editor.discard_question')}</span>
-            <button type="button" className="button" data-autofocus onClick={() => setConfirmDiscard(false)} autoFocus>
-              {t('editor.keep_editing')}
-            </button>
-            <button type="button" className="button button-danger" onClick={close}>
-              {t('editor.discard')}
-            </button>
-          </footer>
+          <DiscardBar onKeep={() => setConfirmDiscard(false)} onDiscard={close} />
         ) : (
           <footer className="dialog-footer">
             {target.kind === 'edit' && (

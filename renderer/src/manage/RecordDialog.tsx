@@ -7,6 +7,7 @@ import { FieldControl } from '../editor/FieldControl';
 import { changedFields, emptyForm, formFields, formToBody, localErrors, recordToForm, type FieldErrors, type FormValues } from '../editor/form';
 import { api } from '../state/api';
 import type { ManageConfig, ManagedRecord } from './configs';
+import { DiscardBar } from '../components/DiscardBar';
 
 export function RecordDialog({
   cfg,
@@ -96,15 +97,7 @@ export function RecordDialog({
           </details>
         )}
         {confirmDiscard ? (
-          <footer className="dialog-footer confirm-bar" role="group" aria-label={t('editor.discard_question')}>
-            <span>{t('editor.discard_question')}</span>
-            <button type="button" className="button" autoFocus onClick={() => setConfirmDiscard(false)}>
-              {t('editor.keep_editing')}
-            </button>
-            <button type="button" className="button button-danger" onClick={onClose}>
-              {t('editor.discard')}
-            </button>
-          </footer>
+          <DiscardBar onKeep={() => setConfirmDiscard(false)} onDiscard={onClose} />
         ) : (
           <footer className="dialog-footer">
             <span className="spacer" />
