@@ -19,6 +19,7 @@ import { ApiError } from '../errors';
 import { FIELDS } from '../store/linked-posts';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
+import { LinkMemo } from '../store/events';
 
 export type ImportKind = 'events' | 'venues' | 'organizers';
 
@@ -61,24 +62,48 @@ function describeError(err: unknown, lang: Language): string {
   throw err; // not a problem with the item: a bug or a broken database must not be reported as one
 }
 
+/** The savepoint-free attempt met a bad item: it is rolled back and the import run again with savepoints. */
+class NeedsSavepoints extends Error {}
+
 export function importRecords(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: WriteContext, opts: ImportOptions = {}): ImportReport {
+  // Most files have no bad item, and then a savepoint per item (to undo just that item) is pure
+  // cost; so is the search index kept by triggers row by row. The first attempt does without
+  // both; an item that fails sends the import back to the start, this time item by item with
+  // savepoints and the triggers, as it always was. Both attempts write the same rows.
+  try {
+    return attempt(store, kind, items, baseCtx, opts, false);
+  } catch (err) {
+    if (!(err instanceof NeedsSavepoints)) throw err;
+  }
+  return attempt(store, kind, items, baseCtx, opts, true);
+}
+
+function attempt(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: WriteContext, opts: ImportOptions, savepoints: boolean): ImportReport {
   const parseErrors = opts.parseErrors ?? [];
   const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: parseErrors.length, items: [], errors: [...parseErrors], warnings: [] };
   const idByUid = new Map<string, number>();
   const fields = kind === 'events' ? eventFields : FIELDS[kind === 'venues' ? 'venue' : 'organizer'];
+  const memo = new LinkMemo();
+  // Languages of Almanac's own exports: one context each instead of a copy per item.
+  const contexts = new Map<Language, WriteContext>();
+  const contextFor = (lang: unknown): WriteContext => {
+    if (!isLanguage(lang)) return baseCtx;
+    let ctx = contexts.get(lang);
+    if (!ctx) contexts.set(lang, (ctx = { ...baseCtx, lang }));
+    return ctx;
+  };
 
   const apply = (item: ImportItem) => {
-    const raw = Object.fromEntries(Object.entries(item.body).filter(([k]) => !NOT_BODY.has(k)));
+    const raw: Record<string, unknown> = {};
+    for (const k in item.body) if (!NOT_BODY.has(k)) raw[k] = item.body[k];
     // Almanac's own exports say each event's language; everything else joins the request's.
-    const lang = item.body.i18n_language;
-    const ctx = isLanguage(lang) ? { ...baseCtx, lang } : baseCtx;
+    const ctx = contextFor(item.body.i18n_language);
     const values = validateFields(fields, raw, 'create');
-    const where = { line: item.line, row: item.row };
     if (kind !== 'events') {
       const linked = kind === 'venues' ? store.venues : store.organizers;
       const { id, reused } = linked.create(values, ctx);
       report[reused ? 'reused' : 'created']++;
-      report.items.push({ ...where, action: reused ? 'reuse' : 'create', id, title: String(values[kind === 'venues' ? 'venue' : 'organizer']) });
+      report.items.push({ line: item.line, row: item.row, action: reused ? 'reuse' : 'create', id, title: String(values[kind === 'venues' ? 'venue' : 'organizer']) });
       return;
     }
     const uid = item.uid ?? csvRowUid(raw);
@@ -87,31 +112,50 @@ export function importRecords(store: Store, kind: ImportKind, items: ImportItem[
     const existing = store.events.getByIcsUid(uid);
     let id: number;
     if (existing) {
-      store.events.update(existing.id, values, ctx, { icsUid: uid, parentId });
+      store.events.update(existing.id, values, ctx, { icsUid: uid, parentId, memo });
       id = existing.id;
       report.updated++;
     } else {
-      id = store.events.create(values, ctx, { icsUid: uid, parentId });
+      id = store.events.create(values, ctx, { icsUid: uid, parentId, memo });
       report.created++;
     }
     idByUid.set(uid, id);
-    report.items.push({ ...where, action: existing ? 'update' : 'create', id, title: String(values.title) });
+    report.items.push({ line: item.line, row: item.row, action: existing ? 'update' : 'create', id, title: String(values.title) });
   };
 
+  // About every 1% of the items, so a large import moves steadily.
+  const step = Math.max(1, Math.min(500, Math.floor(items.length / 100)));
   try {
     store.write(() => {
-      items.forEach((item, i) => {
-        try {
-          // A savepoint per item, so a skipped item leaves nothing half-written behind.
-          store.db.transaction(() => apply(item))();
-        } catch (err) {
-          const where = item.row !== undefined ? `Row ${item.row}` : `Line ${item.line}`;
-          report.errors.push({ line: item.line, row: item.row, message: `${where}: ${describeError(err, baseCtx.lang)}` });
-          report.skipped++;
-          report.items.push({ line: item.line, row: item.row, action: 'skip', title: String(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
-        }
-        if (opts.onProgress && (i % 500 === 499 || i === items.length - 1)) opts.onProgress(i + 1, items.length);
-      });
+      const search = !savepoints && kind === 'events' ? store.events.deferSearchIndex() : undefined;
+      try {
+        items.forEach((item, i) => {
+          if (!savepoints) {
+            try {
+              apply(item);
+            } catch {
+              throw new NeedsSavepoints();
+            }
+          } else {
+            try {
+              // A savepoint per item, so a skipped item leaves nothing half-written behind.
+              store.db.transaction(() => apply(item))();
+            } catch (err) {
+              // What the memo remembers may have been rolled back with the item.
+              memo.clear();
+              const where = item.row !== undefined ? `Row ${item.row}` : `Line ${item.line}`;
+              report.errors.push({ line: item.line, row: item.row, message: `${where}: ${describeError(err, baseCtx.lang)}` });
+              report.skipped++;
+              report.items.push({ line: item.line, row: item.row, action: 'skip', title: String(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
+            }
+          }
+          if (opts.onProgress && ((i + 1) % step === 0 || i === items.length - 1)) opts.onProgress(i + 1, items.length);
+        });
+        search?.finish();
+      } catch (err) {
+        search?.abandon();
+        throw err;
+      }
       if (report.errors.length && !opts.skipInvalid) {
         report.errors.sort((a, b) => (a.row ?? a.line ?? 0) - (b.row ?? b.line ?? 0));
         throw new ImportRefused(report);

@@ -70,6 +70,26 @@ export interface EventListQuery {
 export interface EventInternals {
   icsUid?: string;
   parentId?: number | null;
+  /** A bulk write's memory of the venues, organizers and terms it has resolved already. */
+  memo?: LinkMemo;
+}
+
+/**
+ * What a bulk write (an import: thousands of events naming the same few venues, organizers and
+ * terms, in one transaction) has resolved already, so each is looked up once instead of per event.
+ * Keys hold everything the lookup depends on (language, the data as given). A venue or organizer
+ * answer stays right while the transaction lasts: it is the lowest matching id, and records created
+ * later have higher ids. A term answer may change when a term is created (its slug can match a
+ * reference that matched by name before), so creating one forgets the terms resolved so far.
+ * Whoever rolls back part of the transaction must `clear()` the memo: it may name rolled-back rows.
+ */
+export class LinkMemo {
+  readonly linked = new Map<string, number>();
+  readonly terms = new Map<string, number>();
+  clear(): void {
+    this.linked.clear();
+    this.terms.clear();
+  }
 }
 
 const EARTH_RADIUS_KM = 6371.0088;
@@ -99,6 +119,11 @@ export function createEventStore(
   const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
   const clearOrganizers = db.prepare('DELETE FROM event_organizers WHERE event_id = ?');
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
+  const unindexEvent = db.prepare("INSERT INTO events_search (events_search, rowid, title, excerpt, content) SELECT 'delete', id, title, excerpt, content FROM events WHERE id = ?");
+  const indexEvent = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id = ?');
+  const indexEventsAfter = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? ORDER BY id');
+  /** While a bulk write defers the search index: events it must index at the end. */
+  let deferred: { before: number; updated: Set<number> } | undefined;
   // List totals are remembered until the data changes: paging through a list, or asking for it
   // again, then costs only the page (the original caches per query as well).
   const totals = createDerivedCache<number>(stamp, 1000);
@@ -148,7 +173,7 @@ export function createEventStore(
   }
 
   /** Venue in an event body: an id, `{id}`, venue data to create (or reuse), or empty (reference §5.3). */
-  function resolveVenue(input: unknown, ctx: WriteContext): number | null {
+  function resolveVenue(input: unknown, ctx: WriteContext, memo?: LinkMemo): number | null {
     if (isEmptyLink(input)) return null;
     if (Array.isArray(input)) {
       // The base product links one venue; a list of one is accepted for clients that send lists.
@@ -168,10 +193,20 @@ export function createEventStore(
       if (id === undefined || !venues.get(id)) throw invalidParam('venue', 'invalid_venue');
       return id;
     }
-    return createLinked(venues, 'venue', obj, ctx);
+    return createLinked(venues, 'venue', obj, ctx, memo);
   }
 
-  function createLinked(store: LinkedPostStore, param: string, data: Record<string, unknown>, ctx: WriteContext): number {
+  function createLinked(store: LinkedPostStore, param: string, data: Record<string, unknown>, ctx: WriteContext, memo?: LinkMemo): number {
+    // Only successes are remembered: a failure throws again the same way next time.
+    const key = memo && `${store.kind}\u0000${ctx.lang}\u0000${JSON.stringify(data)}`;
+    const known = key === undefined ? undefined : memo!.linked.get(key);
+    if (known !== undefined) return known;
+    const id = createLinkedNow(store, param, data, ctx);
+    if (key !== undefined) memo!.linked.set(key, id);
+    return id;
+  }
+
+  function createLinkedNow(store: LinkedPostStore, param: string, data: Record<string, unknown>, ctx: WriteContext): number {
     let values: Values;
     try {
       values = validateFields(FIELDS[store.kind], data, 'create');
@@ -192,7 +227,7 @@ export function createEventStore(
   }
 
   /** Organizers in an event body: ids, a CSV of ids, `{id}` objects, data objects, or a mix. */
-  function resolveOrganizers(input: unknown, ctx: WriteContext): number[] {
+  function resolveOrganizers(input: unknown, ctx: WriteContext, memo?: LinkMemo): number[] {
     if (isEmptyLink(input)) return [];
     let items: unknown[];
     if (Array.isArray(input)) items = input;
@@ -215,30 +250,35 @@ export function createEventStore(
             throw new ApiError('invalid-linked-post-id', 400, 'invalid-linked-post-id', { id: String(obj.id), kind: 'organizer' });
           }
         } else if (isEmptyLink(obj)) continue;
-        else id = createLinked(organizers, 'organizer', obj, ctx);
+        else id = createLinked(organizers, 'organizer', obj, ctx, memo);
       } else throw invalidParam('organizer', 'invalid_organizer');
       if (!ids.includes(id)) ids.push(id);
     }
     return ids;
   }
 
-  function eventColumns(values: Values, existing: EventRow | undefined, id: number, ctx: WriteContext): Record<string, unknown> {
+  function eventColumns(values: Values, existing: EventRow | undefined, id: number, ctx: WriteContext, memo?: LinkMemo): Record<string, unknown> {
     const dates = resolveDates(values, existing, ctx);
     const cols = writer.columns('event', eventFields, values, id, dates.timezone, ctx, existing);
     Object.assign(cols, dates);
     if (values.cost !== undefined) cols.cost = JSON.stringify(values.cost);
-    if (values.venue !== undefined) cols.venue_id = resolveVenue(values.venue, ctx);
+    if (values.venue !== undefined) cols.venue_id = resolveVenue(values.venue, ctx, memo);
     return cols;
   }
 
-  function writeLinks(id: number, values: Values, ctx: WriteContext) {
+  /** `fresh`: the event was just created, so it has no links to clear. */
+  function writeLinks(id: number, values: Values, ctx: WriteContext, fresh: boolean, memo?: LinkMemo) {
     if (values.organizer !== undefined) {
-      const ids = resolveOrganizers(values.organizer, ctx);
-      clearOrganizers.run(id);
+      const ids = resolveOrganizers(values.organizer, ctx, memo);
+      if (!fresh) clearOrganizers.run(id);
       ids.forEach((oid, i) => addOrganizer.run(id, oid, i));
     }
-    if (values.categories !== undefined) terms.setEventTerms(id, 'category', terms.resolveRefs('category', values.categories as RefList, 'categories', ctx));
-    if (values.tags !== undefined) terms.setEventTerms(id, 'tag', terms.resolveRefs('tag', values.tags as RefList, 'tags', ctx));
+    for (const [field, taxonomy] of [['categories', 'category'], ['tags', 'tag']] as const) {
+      if (values[field] === undefined) continue;
+      const ids = terms.resolveRefs(taxonomy, values[field] as RefList, field, ctx, memo?.terms);
+      if (fresh) terms.linkEventTerms(id, ids);
+      else terms.setEventTerms(id, taxonomy, ids);
+    }
   }
 
   function internalColumns(internals: EventInternals): Record<string, unknown> {
@@ -326,19 +366,54 @@ export function createEventStore(
     /** Creates an event and whatever it links to that does not exist yet. Call in a transaction. */
     create(values: Values, ctx: WriteContext, internals: EventInternals = {}): number {
       const id = registry.allocate('event');
-      const cols: Record<string, unknown> = { id, ...eventColumns(values, undefined, id, ctx), ...internalColumns(internals) };
+      const cols: Record<string, unknown> = { id, ...eventColumns(values, undefined, id, ctx, internals.memo), ...internalColumns(internals) };
       const keys = Object.keys(cols);
       stmt(`INSERT INTO events (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => cols[k]));
-      writeLinks(id, values, ctx);
+      writeLinks(id, values, ctx, true, internals.memo);
       return id;
     },
     /** Partial update: fields left out stay as they are (decisions page). Call in a transaction. */
     update(id: number, values: Values, ctx: WriteContext, internals: EventInternals = {}): void {
       const existing = byId.get(id)!;
-      const cols = { ...eventColumns(values, existing, id, ctx), ...internalColumns(internals) };
+      if (deferred && id <= deferred.before && !deferred.updated.has(id)) {
+        // What the update trigger would remove: the text indexed now.
+        unindexEvent.run(id);
+        deferred.updated.add(id);
+      }
+      const cols = { ...eventColumns(values, existing, id, ctx, internals.memo), ...internalColumns(internals) };
       const keys = Object.keys(cols);
       stmt(`UPDATE events SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
-      writeLinks(id, values, ctx);
+      writeLinks(id, values, ctx, false, internals.memo);
+    },
+    /**
+     * For a bulk write of many events in one transaction: the search index's triggers are dropped
+     * (they were half of the cost of an import) and `finish()` indexes every created or updated
+     * event once, with its final text, which gives the index the triggers would have built. Call
+     * inside the transaction, and `finish()` before it commits; on a rollback SQLite restores the
+     * triggers itself. Nothing may delete events or roll back part of the work in between.
+     */
+    deferSearchIndex(): { finish(): void; abandon(): void } {
+      const triggers = db
+        .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events' AND name LIKE 'events\\_search\\_%' ESCAPE '\\' ORDER BY name")
+        .all();
+      // No triggers, no index kept by them: nothing to stand in for.
+      if (triggers.length === 0) return { finish() {}, abandon() {} };
+      const before = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck().get() as number;
+      for (const t of triggers) db.exec(`DROP TRIGGER "${t.name}"`);
+      const state = { before, updated: new Set<number>() };
+      deferred = state;
+      return {
+        finish() {
+          deferred = undefined;
+          indexEventsAfter.run(state.before);
+          for (const id of state.updated) indexEvent.run(id);
+          for (const t of triggers) db.exec(t.sql);
+        },
+        /** The transaction is rolling back (and restores the triggers): stop deferring. */
+        abandon() {
+          if (deferred === state) deferred = undefined;
+        },
+      };
     },
     trash(id: number, ctx: WriteContext): void {
       this.update(id, { status: 'trash' }, ctx);

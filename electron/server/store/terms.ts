@@ -166,7 +166,7 @@ export function createTermStore(db: DB) {
      * Term ids for an event body's `categories`/`tags`: ids must exist; names or slugs find an
      * existing term (by slug, then by name in the event's language) or create one.
      */
-    resolveRefs(taxonomy: Taxonomy, refs: RefList, param: string, ctx: WriteContext): number[] {
+    resolveRefs(taxonomy: Taxonomy, refs: RefList, param: string, ctx: WriteContext, memo?: Map<string, number>): number[] {
       const ids: number[] = [];
       for (const ref of refs) {
         let id: number | undefined;
@@ -174,11 +174,21 @@ export function createTermStore(db: DB) {
           if (!byId.get(ref, taxonomy)) throw invalidParam(param, 'invalid_term_ref');
           id = ref;
         } else {
-          // Only terms of the event's own language: "music" on a Portuguese event must not
-          // link the English category of that slug.
-          const sameLang = (row: TermRow | undefined) => (row && row.lang === ctx.lang ? row.id : undefined);
-          id = sameLang(bySlug.get(ref.toLowerCase(), taxonomy)) ?? byName.get(taxonomy, ctx.lang, ref)?.id ?? sameLang(bySlug.get(slugify(ref), taxonomy));
-          id ??= store.create(taxonomy, { name: ref }, ctx);
+          // A bulk write's memory (LinkMemo in events.ts): a name resolves the same way until a
+          // term is created, so creating one forgets them all.
+          const key = memo && `${taxonomy}\u0000${ctx.lang}\u0000${ref}`;
+          id = key === undefined ? undefined : memo!.get(key);
+          if (id === undefined) {
+            // Only terms of the event's own language: "music" on a Portuguese event must not
+            // link the English category of that slug.
+            const sameLang = (row: TermRow | undefined) => (row && row.lang === ctx.lang ? row.id : undefined);
+            id = sameLang(bySlug.get(ref.toLowerCase(), taxonomy)) ?? byName.get(taxonomy, ctx.lang, ref)?.id ?? sameLang(bySlug.get(slugify(ref), taxonomy));
+            if (id === undefined) {
+              id = store.create(taxonomy, { name: ref }, ctx);
+              memo?.clear();
+            }
+            if (key !== undefined) memo!.set(key, id);
+          }
         }
         if (!ids.includes(id)) ids.push(id);
       }
@@ -186,6 +196,10 @@ export function createTermStore(db: DB) {
     },
     setEventTerms(eventId: number, taxonomy: Taxonomy, ids: number[]): void {
       unlinkTaxonomy.run(eventId, taxonomy);
+      ids.forEach((id, i) => linkTerm.run(eventId, id, i));
+    },
+    /** setEventTerms for an event just created: it has no links yet to remove. */
+    linkEventTerms(eventId: number, ids: number[]): void {
       ids.forEach((id, i) => linkTerm.run(eventId, id, i));
     },
     /** Terms of many events at once, in the order they were given. */
