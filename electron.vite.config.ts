@@ -11,8 +11,13 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       rollupOptions: {
-        // main.ts is the Electron app; cli.ts is the headless server for scripts (plain Node).
-        input: { main: resolve(root, 'electron/main.ts'), cli: resolve(root, 'electron/cli.ts') },
+        // main.ts is the Electron app; cli.ts is the headless server for scripts (plain Node);
+        // import-worker.ts is the thread a background import runs on (import-jobs.ts finds it here).
+        input: {
+          main: resolve(root, 'electron/main.ts'),
+          cli: resolve(root, 'electron/cli.ts'),
+          'import-worker': resolve(root, 'electron/server/import-export/import-worker.ts'),
+        },
         // Shared chunks sit beside the entries: the server finds out/renderer relative to its own file.
         output: { chunkFileNames: '[name]-[hash].js' },
       },

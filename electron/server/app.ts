@@ -6,6 +6,7 @@ import express, { type Request, type Response, type NextFunction } from 'express
 import qs from 'qs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ImportJobs } from './import-export/import-jobs';
 import type { Store } from './store';
 import { allRoutes } from './routes';
 import { dispatch, findRoute, locateApi, sendError, toApiError } from './http/dispatch';
@@ -31,6 +32,7 @@ export interface AppOptions {
   now: () => Date;
   /** A read-only connection on the same file, for exports. */
   openReader: () => { store: Store; close: () => void };
+  imports: ImportJobs;
 }
 
 const BODY_LIMIT = '1mb';
@@ -83,7 +85,7 @@ export function createApp(opts: AppOptions) {
     }
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
     const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
-    const run = () => dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
+    const run = () => dispatch(req, res, loc, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
     if (found?.endpoint.rawBody) {
       return fileBody(req, res, (err?: unknown) => (err ? sendError(res, toApiError(err, '100 MB'), lang) : run()));
     }

@@ -13,6 +13,7 @@ import { Auth } from './http/security';
 import { errorBody } from './http/dispatch';
 import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
+import { createImportJobs } from './import-export/import-jobs';
 import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery } from './data-dir';
 
 export type { Logger, LogLevel } from './app';
@@ -149,6 +150,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   const url = `http://${urlHost}:${port}`;
 
   const auth = new Auth(token, `almanac_session_${port}`);
+  const imports = createImportJobs({ dbPath, nativeBinding: opts.nativeBinding, onCrash: (message) => log('error', `an import thread failed: ${message}`) });
   const app = createApp({
     store,
     auth,
@@ -161,6 +163,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
       const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
       return { store: createStore(reader), close: () => reader.close() };
     },
+    imports,
   });
   httpServer.on('request', app);
   // Slow or stalled clients must not hold connections open forever.
@@ -189,7 +192,10 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     db,
     close() {
       closing ??= new Promise<void>((done) => {
-        httpServer.close(() => {
+        // A running import is cancelled (rolled back), not cut off mid-write.
+        const importsStopped = imports.close();
+        httpServer.close(async () => {
+          await importsStopped;
           closeDatabase(db);
           if (announce) removeDiscovery(opts.dataDir!);
           done();

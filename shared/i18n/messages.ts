@@ -42,6 +42,7 @@ const en = {
   'import-file-invalid': 'The file could not be imported: {reason}',
   'import-items-invalid': '{count} item(s) in the file could not be imported, so nothing was imported. Fix them, or import again skipping them.',
   'import-file-too-large': 'The file is larger than the import limit of {limit}.',
+  'import-job-not-found': 'There is no such import job; finished jobs are kept for an hour.',
   // Parameter messages (data.params[name])
   invalid_param: 'Invalid parameter.',
   invalid_string: 'Must be text.',
@@ -115,6 +116,7 @@ const ptBr: Catalog = {
   'import-file-invalid': 'Não foi possível importar o arquivo: {reason}',
   'import-items-invalid': '{count} item(ns) do arquivo não puderam ser importados, então nada foi importado. Corrija-os ou importe de novo ignorando-os.',
   'import-file-too-large': 'O arquivo é maior que o limite de importação de {limit}.',
+  'import-job-not-found': 'Essa importação não existe; importações concluídas ficam disponíveis por uma hora.',
   invalid_param: 'Parâmetro inválido.',
   invalid_string: 'Deve ser texto.',
   invalid_empty: 'Não pode estar vazio.',
@@ -184,6 +186,7 @@ const es: Catalog = {
   'import-file-invalid': 'No se pudo importar el archivo: {reason}',
   'import-items-invalid': 'No se pudieron importar {count} elemento(s) del archivo, así que no se importó nada. Corrígelos o vuelve a importar omitiéndolos.',
   'import-file-too-large': 'El archivo supera el límite de importación de {limit}.',
+  'import-job-not-found': 'No existe esa importación; las importaciones terminadas se guardan durante una hora.',
   invalid_param: 'Parámetro no válido.',
   invalid_string: 'Debe ser texto.',
   invalid_empty: 'No puede estar vacío.',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import * as records from '../../../shared/api/records';
+import * as importReports from '../../../shared/api/import-report';
 import { languageParam } from '../../../shared/schema/queries';
 import type { OpenApiType } from '../../../shared/schema/kinds';
 import type { ArgDecl, RouteDef, Endpoint } from './route-table';
@@ -49,7 +50,7 @@ let componentCache: Record<string, unknown> | undefined;
 function componentSchemas(): Record<string, unknown> {
   if (componentCache) return componentCache;
   const registry = z.registry<{ id: string }>();
-  for (const s of [records.ImageSize, records.CostDetails, records.Term, records.EmbeddedTerm, records.Image, records.DateDetails, records.Event, records.Venue, records.Organizer, records.ApiErrorBody]) {
+  for (const s of [records.ImageSize, records.CostDetails, records.Term, records.EmbeddedTerm, records.Image, records.DateDetails, records.Event, records.Venue, records.Organizer, records.ApiErrorBody, importReports.ImportProblem, importReports.ImportReport, importReports.RestoreReport, importReports.ImportJob]) {
     registry.add(s, { id: (z.globalRegistry.get(s) as { id: string }).id });
   }
   const doc = z.toJSONSchema(registry, { target: 'openapi-3.0', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any' }) as { schemas: Record<string, Record<string, unknown>> };
@@ -82,7 +83,16 @@ function responseSchema(shape: Endpoint['response']) {
       },
     };
   }
+  if (shape === 'ImportReport') return { oneOf: [ref('ImportReport'), ref('RestoreReport')] };
+  if (shape === 'File') return { type: 'string', format: 'binary' };
   return shape === 'object' ? { type: 'object' } : ref(shape);
+}
+
+/** The media types a response comes in: files in theirs, everything else JSON. */
+function content(shape: Endpoint['response']) {
+  const schema = responseSchema(shape);
+  if (shape === 'File') return { 'text/calendar': { schema }, 'application/json': { schema } };
+  return { 'application/json': { schema } };
 }
 
 function schemaOf(t: OpenApiType): Record<string, unknown> {
@@ -97,11 +107,13 @@ function schemaOf(t: OpenApiType): Record<string, unknown> {
 const STATUS_TEXT: Record<number, string> = {
   200: 'The record or list.',
   201: 'The created record.',
+  202: 'Started in the background: the job, to follow at its `rest_url`.',
   400: 'A parameter is missing or not valid.',
   401: 'The API token is missing or wrong.',
   403: 'The record cannot be read by this caller, or the request came from another site.',
   404: 'No such record or page.',
   410: 'The record is already in the trash.',
+  413: 'The body is larger than the limit.',
 };
 
 /** The OpenAPI 3 document of the namespace (reference §8.2). */
@@ -114,8 +126,9 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
       const pathParams = r.pathParams.map((p) => ({ name: p.name, in: 'path', description: p.description, schema: { type: p.type }, required: true }));
       const okStatus = e.creates ? 201 : 200;
       const responses: Record<string, unknown> = {
-        [okStatus]: { description: STATUS_TEXT[okStatus], content: { 'application/json': { schema: responseSchema(e.response) } } },
+        [okStatus]: { description: STATUS_TEXT[okStatus], content: content(e.response) },
       };
+      if (e.accepted) responses[202] = { description: STATUS_TEXT[202], content: content(e.accepted) };
       for (const s of [...e.errors, 401]) {
         responses[s] = { description: STATUS_TEXT[s], content: { 'application/json': { schema: ref('Error') } } };
       }

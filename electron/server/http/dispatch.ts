@@ -10,6 +10,7 @@ import { message, isMessageKey } from '../../../shared/i18n/messages';
 import { ApiError, noRoute } from '../errors';
 import { validateFields } from '../validate';
 import type { Store } from '../store';
+import type { ApiErrorBody } from '../../../shared/api/records';
 import type { Viewer } from '../store/posts';
 import type { ApiRequest, ApiResponse, Method, RouteDef, Endpoint } from './route-table';
 
@@ -51,8 +52,8 @@ export function findRoute(routes: RouteDef[], method: string, routePath: string)
 }
 
 /** The error body, worded in the request's language. */
-export function errorBody(err: ApiError, lang: Language) {
-  const data: Record<string, unknown> = { status: err.status };
+export function errorBody(err: ApiError, lang: Language): ApiErrorBody {
+  const data: ApiErrorBody['data'] = { status: err.status };
   if (err.missing) data.params = err.missing;
   if (err.invalid) {
     data.params = Object.fromEntries(Object.entries(err.invalid).map(([k, key]) => [k, message(lang, key)]));
@@ -76,6 +77,7 @@ export interface DispatchOptions {
   store: Store;
   now: () => Date;
   openReader: ApiRequest['openReader'];
+  imports: ApiRequest['imports'];
   /** Where failures that cannot reach the client any more (a broken stream) are reported. */
   onStreamError: (err: unknown) => void;
   /**
@@ -118,6 +120,7 @@ export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: 
       write: { lang, now, siteZone: settings.timezone },
       file: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
       openReader: opts.openReader,
+      imports: opts.imports,
     };
     runWhenFree(res, () => {
       const out = endpoint.handler(apiReq);

@@ -9,6 +9,7 @@ import type { Store } from '../store';
 import type { Viewer } from '../store/posts';
 import type { UrlContext } from '../serialize/context';
 import type { WriteContext } from '../store/post-fields';
+import type { ImportJobs } from '../import-export/import-jobs';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,6 +35,8 @@ export interface ApiRequest {
   file?: Buffer;
   /** Opens a read-only connection on the same file, for long consistent reads (exports). */
   openReader: () => { store: Store; close: () => void };
+  /** Imports running in the background, on threads of their own. */
+  imports: ImportJobs;
 }
 
 export interface ApiResponse {
@@ -45,7 +48,7 @@ export interface ApiResponse {
 }
 
 /** What a response body is, for `/doc`. */
-export type ResponseShape = 'ImportReport' | 'File' | 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'object';
+export type ResponseShape = 'ImportReport' | 'ImportJob' | 'File' | 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'object';
 
 export interface Endpoint {
   methods: Method[];
@@ -61,6 +64,8 @@ export interface Endpoint {
   /** Whether a token is needed even when the server allows public reads. */
   write: boolean;
   response: ResponseShape;
+  /** What the endpoint answers when it starts work in the background (202 Accepted). */
+  accepted?: ResponseShape;
   /** Statuses besides 200/201 this endpoint answers with, for `/doc`. */
   errors: number[];
   handler(req: ApiRequest): ApiResponse;
@@ -76,6 +81,8 @@ export interface RouteDef {
   endpoints: Endpoint[];
 }
 
+const STRING_PARAMS: Record<string, string> = { job: 'Identifier of the import job, as `POST /import?background=true` answered it.' };
+
 /** `'/events/{id}'` → the RouteDef fields derived from it. */
 export function route(docPath: string, endpoints: Endpoint[]): RouteDef {
   const pathParams: RouteDef['pathParams'] = [];
@@ -88,7 +95,7 @@ export function route(docPath: string, endpoints: Endpoint[]): RouteDef {
       pattern += '/(?P<id>\\d+)';
       regex += '/(\\d+)';
     } else if (m) {
-      pathParams.push({ name: m[1], type: 'string', description: 'The slug of the record.' });
+      pathParams.push({ name: m[1], type: 'string', description: STRING_PARAMS[m[1]] ?? 'The slug of the record.' });
       pattern += `/(?P<${m[1]}>[^/]+)`;
       regex += '/([^/]+)';
     } else {

@@ -21,7 +21,8 @@ export interface ImportFileOptions {
   dryRun?: boolean;
   skipInvalid?: boolean;
   ctx: WriteContext;
-  onProgress?: (done: number, total: number) => void;
+  /** Items read from the file so far (`reading`), then items written (`writing`). */
+  onProgress?: (done: number, total: number, phase: 'reading' | 'writing') => void;
 }
 
 const fileError = (reason: string, errors?: Array<{ line?: number; row?: number; message: string }>) =>
@@ -35,8 +36,13 @@ export function sniffFormat(text: string): ImportFormat {
   return 'csv';
 }
 
-export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {
+/** Refuses a file over the import limit (checked again before a background import starts). */
+export function checkImportSize(bytes: Uint8Array): void {
   if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: '100 MB' });
+}
+
+export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {
+  checkImportSize(bytes);
   const decoded = decodeImportFile(bytes);
   if ('error' in decoded) throw fileError(decoded.error);
   const text = decoded.text;
@@ -77,7 +83,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
   }
 
   try {
-    const report = importRecords(store, kind, items, opts.ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, onProgress: opts.onProgress, parseErrors });
+    const report = importRecords(store, kind, items, opts.ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, 'writing')), parseErrors });
     report.warnings.push(...warnings);
     return report;
   } catch (err) {

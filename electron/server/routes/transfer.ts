@@ -12,7 +12,11 @@ import { eventQuery } from './events';
 import { serializeEvents } from '../serialize/event';
 import { exportIcs, zonesUsed } from '../import-export/ics-export';
 import { backupChunks } from '../import-export/json-backup';
-import { importFile } from '../import-export/import-file';
+import { importFile, checkImportSize, type ImportFormat } from '../import-export/import-file';
+import type { ImportKind } from '../import-export/import-records';
+import type { ImportJobRecord } from '../import-export/import-jobs';
+import type { ImportJob } from '../../../shared/api/import-report';
+import { errorBody } from '../http/dispatch';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 import type { Store } from '../store';
 import type { EventListQuery } from '../store/events';
@@ -30,6 +34,11 @@ const importParams: ParamSet = {
   kind: { kind: k.oneOf(['events', 'venues', 'organizers'] as const), description: 'What a CSV file holds.', default: 'events' },
   dry_run: { kind: k.boolean(), description: 'Report what the import would do, and change nothing.', default: false },
   skip_invalid: { kind: k.boolean(), description: 'Import the good items and report the bad ones instead of refusing the file.', default: false },
+  background: {
+    kind: k.boolean(),
+    description: 'Answer 202 at once with an import job and run the import on its own thread; follow its progress, then its report or error, at the job’s rest_url.',
+    default: false,
+  },
 };
 
 function* icsChunks(reader: Store, q: EventListQuery, req: ApiRequest): Generator<string> {
@@ -76,14 +85,48 @@ function exportCalendar(req: ApiRequest): ApiResponse {
 
 function importCalendar(req: ApiRequest): ApiResponse {
   if (!req.file || req.file.length === 0) throw new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason: 'the request has no file in its body.' });
-  const report = importFile(req.store, req.file, {
-    format: req.values.format as 'ics' | 'csv' | 'json' | undefined,
-    kind: req.values.kind as 'events' | 'venues' | 'organizers',
+  checkImportSize(req.file);
+  const options = {
+    format: req.values.format as ImportFormat | undefined,
+    kind: req.values.kind as ImportKind,
     dryRun: req.values.dry_run as boolean,
     skipInvalid: req.values.skip_invalid as boolean,
     ctx: req.write,
-  });
-  return { status: 200, body: report };
+  };
+  if (req.values.background) {
+    const job = req.imports.start(req.file, options);
+    const body = jobJson(job, req);
+    return { status: 202, headers: { Location: body.rest_url }, body };
+  }
+  return { status: 200, body: importFile(req.store, req.file, options) };
+}
+
+function jobJson(job: ImportJobRecord, req: ApiRequest): ImportJob {
+  return {
+    id: job.id,
+    state: job.state,
+    phase: job.phase,
+    done: job.done,
+    total: job.total,
+    started: job.started.toISOString(),
+    finished: job.finished?.toISOString() ?? null,
+    rest_url: `${req.url.apiRoot}import/jobs/${job.id}`,
+    report: job.report,
+    error: job.error ? errorBody(job.error, req.lang) : null,
+  };
+}
+
+function findJob(req: ApiRequest): ImportJobRecord {
+  const job = req.imports.get(req.path.job);
+  if (!job) throw new ApiError('import-job-not-found', 404, 'import-job-not-found');
+  return job;
+}
+
+/** A running job is asked to stop (202: it rolls back and ends `cancelled`); an ended one is as it was. */
+function cancelJob(req: ApiRequest): ApiResponse {
+  const job = findJob(req);
+  const asked = req.imports.cancel(job.id);
+  return { status: asked ? 202 : 200, body: jobJson(job, req) };
 }
 
 export const transferRoutes: RouteDef[] = [
@@ -98,8 +141,13 @@ export const transferRoutes: RouteDef[] = [
       rawBody: true,
       write: true,
       response: 'ImportReport',
+      accepted: 'ImportJob',
       errors: [400, 413],
       handler: importCalendar,
     },
+  ]),
+  route('/import/jobs/{job}', [
+    { methods: ['GET'], summary: 'An import started in the background: its progress, then its report or error. Kept for an hour after it ends.', args: {}, write: true, response: 'ImportJob', errors: [404], handler: (req) => ({ body: jobJson(findJob(req), req) }) },
+    { methods: ['DELETE'], summary: 'Cancel an import running in the background: nothing of it is kept.', args: {}, write: true, response: 'ImportJob', accepted: 'ImportJob', errors: [404], handler: cancelJob },
   ]),
 ];

@@ -28,6 +28,7 @@ const ROUTES = [
   // Almanac's additions come after the original's routes, so the original's order is kept.
   `${NS}/export`,
   `${NS}/import`,
+  `${NS}/import/jobs/(?P<job>[^/]+)`,
 ];
 const SCHEMA_KEYWORDS = new Set(['type', 'description', 'default', 'enum', 'items', 'format', 'required', 'minimum', 'maximum', 'pattern', 'oneOf', 'anyOf', 'properties', 'minItems', 'maxItems', 'uniqueItems', 'context', 'readonly']);
 
@@ -161,13 +162,27 @@ describe('/doc (reference §8.2, correction 1)', () => {
     expect(doc.servers[0].url).toMatch(/:\d+\/cal\/events\/v1\/$/);
   });
 
+  it('every $ref names a component schema that is there', () => {
+    const refs = new Set(JSON.stringify(doc).match(/#\/components\/schemas\/[\w]+/g) ?? []);
+    expect(refs.size).toBeGreaterThan(5);
+    for (const r of refs) expect(doc.components.schemas, r).toHaveProperty(r.split('/').at(-1)!);
+  });
+
+  it('background imports answer 202 with a job, documented as such', () => {
+    const post = doc.paths['/import'].post;
+    expect(post.parameters.map((p: { name: string }) => p.name)).toContain('background');
+    expect(JSON.stringify(post.responses['202'])).toContain('#/components/schemas/ImportJob');
+    expect(Object.keys(doc.paths['/import/jobs/{job}'])).toEqual(['get', 'delete']);
+    expect(doc.paths['/export'].get.responses['200'].content['text/calendar'].schema).toEqual({ type: 'string', format: 'binary' });
+  });
+
   it('has every path and the component schemas', () => {
     expect(Object.keys(doc.paths)).toEqual([
       '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
-      '/export', '/import',
+      '/export', '/import', '/import/jobs/{job}',
     ]);
-    for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer']) expect(doc.components.schemas, s).toHaveProperty(s);
+    for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'ImportReport', 'RestoreReport', 'ImportJob']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();
     expect(Object.keys(doc.paths['/events/{id}'])).toEqual(expect.arrayContaining(['get', 'post', 'delete']));
     expect(Object.keys(doc.paths['/events'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
