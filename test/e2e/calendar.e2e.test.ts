@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { createServer } from '../../electron/server';
+import { CROWDED_TOTAL, crowdedRender, mainThreadTime, resetRenders, routeCrowdedMonths, TRACE_CATEGORIES } from '../../bench/crowded-month';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -27,19 +28,6 @@ if (!haveChromium && !process.env.CI) {
 
 type Server = Awaited<ReturnType<typeof createServer>>;
 
-/**
- * Main-thread CPU time between the app's `almanac:events-received` and `almanac:events-drawn`
- * user-timing marks in a Chrome trace (their thread timestamps, `tts`, are CPU time).
- */
-function mainThreadTime(trace: { traceEvents: Array<{ name?: string; ts: number; tts?: number }> } | Array<{ name?: string; ts: number; tts?: number }>): number {
-  const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  const marks = events.filter((e) => e.name === 'almanac:events-received' || e.name === 'almanac:events-drawn').sort((a, b) => a.ts - b.ts);
-  const drawnAt = marks.findIndex((e) => e.name === 'almanac:events-drawn');
-  const received = marks.slice(0, drawnAt).reverse().find((e) => e.name === 'almanac:events-received');
-  const drawn = marks[drawnAt];
-  if (!received || !drawn || received.tts === undefined || drawn.tts === undefined) throw new Error('trace marks missing');
-  return (drawn.tts - received.tts) / 1000;
-}
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
@@ -389,44 +377,15 @@ describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
   it('draws months of 2,000 events, interactive, fetching only the visible range', async () => {
     const template = (await api(`events/${eventId}`)).json;
     delete template.json_ld;
-    const total = 2000;
-    const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
-    /** 2,000 timed events spread over the 42 days of a month grid starting at `gridStart` (local midnight). */
-    const monthOf = (gridStart: number, idBase: number) =>
-      Array.from({ length: total }, (_, i) => {
-        const minutes = 8 * 60 + ((i * 37) % (10 * 60));
-        const start = new Date(gridStart + (i % 42) * 86_400_000 + minutes * 60_000);
-        const end = new Date(start.getTime() + 45 * 60_000);
-        return { ...template, id: idBase + i, title: `Load ${i}`, all_day: false, featured: i % 50 === 0, sticky: false, utc_start_date: utc(start), utc_end_date: utc(end), start_date: utc(start), end_date: utc(end), timezone: 'UTC' };
-      });
-    // Any month from April 2032 on gets 2,000 events spread over its grid (from `ends_after`).
-    const months = new Map<string, Json[]>();
-    const seen: URL[] = [];
-    await page.route(/\/cal\/events\/v1\/events\?/, async (route) => {
-      const url = new URL(route.request().url());
-      const after = url.searchParams.get('ends_after') ?? '';
-      if ((url.searchParams.get('starts_before') ?? '') < '2032-04') return route.continue();
-      seen.push(url);
-      if (!months.has(after)) {
-        // The grid starts a day after `ends_after`, at midnight in São Paulo (03:00 UTC).
-        const gridStart = Date.parse(`${after.slice(0, 10)}T03:00:00Z`) + 86_400_000;
-        months.set(after, monthOf(gridStart, 100_000 * (months.size + 1)));
-      }
-      const events = months.get(after)!;
-      const per = Number(url.searchParams.get('per_page'));
-      const n = Number(url.searchParams.get('page'));
-      const body = { events: events.slice((n - 1) * per, n * per), rest_url: url.href, total, total_pages: Math.ceil(total / per) };
-      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-    });
-    const perf = () => page.evaluate<Array<{ events: number; drawn: number; ms: number }>>('window.__almanacPerf?.renders ?? []');
-    const busyRender = async () => {
-      await expect.poll(async () => (await perf()).some((r) => r.events === total), { timeout: 15_000 }).toBe(true);
-      return (await perf()).find((r) => r.events === total)!;
-    };
+    const total = CROWDED_TOTAL;
+    // Any month from April 2032 on gets 2,000 events spread over its grid (see bench/crowded-month.ts,
+    // shared with `npm run bench:ui`, which measures the same thing over more months).
+    const { seen, stop } = await routeCrowdedMonths(page, { template, from: '2032-04', utcOffsetHours: 3 });
+    const busyRender = () => crowdedRender(page, total);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
 
     // The first crowded month of a session also pays for compiling the code paths it uses.
-    await page.evaluate('window.__almanacPerf = { renders: [] }');
+    await resetRenders(page);
     await gotoDate('2032-04-15');
     await page.getByRole('heading', { name: 'April 2032' }).waitFor();
     const first = await busyRender();
@@ -438,8 +397,8 @@ describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
     const cpu: number[] = [];
     for (const title of ['May 2032', 'June 2032', 'July 2032']) {
       seen.length = 0;
-      await page.evaluate('window.__almanacPerf = { renders: [] }');
-      await browser.startTracing(page, { categories: ['blink.user_timing'] });
+      await resetRenders(page);
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
       await page.getByRole('button', { name: 'Next', exact: true }).click();
       await page.getByRole('heading', { name: title }).waitFor();
       wall.push((await busyRender()).ms);
@@ -466,7 +425,7 @@ describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
       expect(u.searchParams.get('ends_after')!.startsWith('2032-06-26')).toBe(true);
       expect(u.searchParams.get('starts_before')!.startsWith('2032-08-09')).toBe(true);
     }
-    await page.unroute(/\/cal\/events\/v1\/events\?/);
+    await stop();
     expect(pageErrors).toEqual([]);
   });
 });
