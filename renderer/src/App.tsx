@@ -15,6 +15,7 @@ import { useDataSync } from './sync';
 import { useDeepLinks } from './deepLink';
 import { useDesktopCommands } from './desktop';
 import { useColorScheme } from './lib/useColorScheme';
+import { ImportDialog } from './transfer/ImportDialog';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -54,6 +55,7 @@ export function App() {
   const editor = useUi((s) => s.editor);
   const quick = useUi((s) => s.quickCreate);
   const dayList = useUi((s) => s.dayList);
+  const importDialog = useUi((s) => s.importDialog);
   useColorScheme();
   useDataSync();
   useShortcuts();
@@ -70,6 +72,7 @@ export function App() {
       {quick && <QuickCreate draft={quick} />}
       {dayList && <DayList day={dayList} />}
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
+      {importDialog && <ImportDialog preset={importDialog} />}
       <Toasts />
     </div>
   );

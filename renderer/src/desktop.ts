@@ -1,27 +1,17 @@
 /**
- * The desktop app's menu talks to the page through the bridge: views switch here, and imports and
- * exports run with the records language and the filters on screen, their outcome told in a toast.
+ * The desktop app's menu talks to the page through the bridge: views switch here, imports open the
+ * import dialog, and exports run with the records language and the filters on screen, their
+ * outcome told in a toast.
  * In a browser tab there is no bridge and nothing happens.
  */
 import { useEffect } from 'react';
-import type { DesktopCommand, ImportReport, RestoreReport } from '@shared/desktop-bridge';
+import type { DesktopCommand } from '@shared/desktop-bridge';
 import i18n from './i18n';
 import { useCalendar } from './state/calendar';
-import { useEvents } from './state/events';
 import { useFilters } from './state/filters';
-import { useLookups } from './state/lookups';
 import { useSettings } from './state/settings';
 import { toastError, toastInfo } from './state/toasts';
 import { useUi } from './state/ui';
-
-function summary(report: ImportReport | RestoreReport): string {
-  if ('restored' in report) return i18n.t('desktop.restored', { count: Object.values(report.restored).reduce((a, b) => a + b, 0) });
-  return i18n.t(report.dry_run ? 'desktop.import_dry' : 'desktop.imported', {
-    created: report.created,
-    updated: report.updated,
-    skipped: report.skipped,
-  });
-}
 
 export async function runCommand(command: DesktopCommand): Promise<void> {
   const bridge = window.almanac;
@@ -33,13 +23,8 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
     return;
   }
   if (command.name === 'import') {
-    const r = await bridge.importFile({ format: command.format, kind: command.kind, language });
-    if (r.status === 'failed') toastError(r.message);
-    if (r.status !== 'imported') return;
-    toastInfo(summary(r.report));
-    useEvents.getState().invalidate();
-    void useEvents.getState().refresh().catch(() => {});
-    void useLookups.getState().loadAll().catch(() => {});
+    // The import dialog, not the bridge's one-shot import: it shows progress, problems and a way to stop.
+    useUi.getState().openImport({ format: command.format, kind: command.kind });
     return;
   }
   const f = useFilters.getState();

@@ -129,7 +129,8 @@ export function mockApi(routes: Record<string, Reply> = {}) {
     const call: Call = {
       method: init.method ?? 'GET',
       url,
-      body: init.body ? JSON.parse(String(init.body)) : undefined,
+      // Files (imports) are kept as sent; everything else is JSON.
+      body: init.body instanceof Blob ? init.body : init.body ? JSON.parse(String(init.body)) : undefined,
       headers: (init.headers ?? {}) as Record<string, string>,
     };
     calls.push(call);

@@ -235,7 +235,7 @@ describe('keyboard shortcuts', () => {
 });
 
 describe('desktop menu commands (Electron bridge)', () => {
-  it('switch views, and import or export with the records language and the filters on screen', async () => {
+  it('switch views, open the import dialog, and export with the records language and the filters on screen', async () => {
     const importFile = vi.fn().mockResolvedValue({
       status: 'imported',
       file: '/home/me/cal.ics',
@@ -253,9 +253,10 @@ describe('desktop menu commands (Electron bridge)', () => {
       expect(useUi.getState().screen).toBe('calendar');
       expect(useCalendar.getState().view).toBe('agenda');
 
-      await runCommand({ name: 'import', format: 'ics', kind: 'events' });
-      expect(importFile).toHaveBeenCalledWith({ format: 'ics', kind: 'events', language: 'es' });
-      expect(useToasts.getState().toasts.at(-1)?.message).toBe('Imported: 3 new, 1 updated, 2 skipped');
+      // Imports open the import dialog (progress, problems, stop) ready for that kind of file.
+      await runCommand({ name: 'import', format: 'csv', kind: 'venues' });
+      expect(useUi.getState().importDialog).toEqual({ format: 'csv', kind: 'venues' });
+      expect(importFile).not.toHaveBeenCalled();
 
       await runCommand({ name: 'export', format: 'ics' });
       expect(exportFile).toHaveBeenCalledWith('ics', { language: 'es', filters: { categories: [3], search: 'jazz' } });

@@ -7,6 +7,7 @@
  */
 import type { Event, Organizer, Term, Venue } from '@shared/api/records';
 import type { Language } from '@shared/i18n/languages';
+import type { ImportJob } from '@shared/api/import-report';
 
 export type { Language };
 
@@ -75,6 +76,17 @@ export const emptyFilters = (): EventFilters => ({
 });
 
 export type PostKind = 'events' | 'venues' | 'organizers';
+
+export type ImportFormat = 'ics' | 'csv' | 'json';
+
+export interface ImportRequest {
+  /** Left out, the server tells the format from the file's first characters. */
+  format?: ImportFormat;
+  /** What a CSV file holds. */
+  kind?: PostKind;
+  dryRun?: boolean;
+  skipInvalid?: boolean;
+}
 export type TermKind = 'categories' | 'tags';
 
 export interface ListPage<T> {
@@ -127,17 +139,19 @@ export class ApiClient {
   async request<T>(
     method: string,
     path: string,
-    init: { query?: Query; body?: unknown; signal?: AbortSignal } = {},
+    init: { query?: Query; body?: unknown; file?: Blob; signal?: AbortSignal } = {},
   ): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (this.opts.token) headers.Authorization = `Bearer ${this.opts.token}`;
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    // A file goes as it is: the server sniffs its format, so no multipart wrapping.
+    if (init.file) headers['Content-Type'] = 'application/octet-stream';
     let res: Response;
     try {
       res = await this.fetchImpl(this.url(path, init.query), {
         method,
         headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        body: init.file ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
         signal: init.signal,
         // Same-origin in a tab: the session cookie goes along; with a bridge the token does the work.
         credentials: 'same-origin',
@@ -180,6 +194,27 @@ export class ApiClient {
   }
   del<T>(path: string, query?: Query) {
     return this.request<T>('DELETE', path, { query });
+  }
+
+  /** Starts a background import of `file`; the job's `rest_url` tells its progress. */
+  startImport(file: Blob, options: ImportRequest): Promise<ImportJob> {
+    return this.request<ImportJob>('POST', 'import', {
+      file,
+      query: { background: true, format: options.format, kind: options.kind, dry_run: options.dryRun, skip_invalid: options.skipInvalid },
+    });
+  }
+
+  /** How a background import is doing now. */
+  importJob(job: ImportJob): Promise<ImportJob> {
+    return this.get<ImportJob>(this.jobPath(job));
+  }
+
+  cancelImport(job: ImportJob): Promise<ImportJob> {
+    return this.del<ImportJob>(this.jobPath(job));
+  }
+
+  private jobPath(job: ImportJob): string {
+    return `import/jobs/${encodeURIComponent(job.id)}`;
   }
 
   /**

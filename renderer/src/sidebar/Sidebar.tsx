@@ -82,6 +82,10 @@ export function Sidebar() {
       </nav>
       {screen === 'calendar' && <Filters />}
       <div className="sidebar-spacer" />
+      <button type="button" className="nav-item import-button" onClick={() => useUi.getState().openImport()}>
+        <Icon name="upload" className="nav-icon" />
+        {t('import.open')}
+      </button>
       <LanguageSettings />
     </aside>
   );

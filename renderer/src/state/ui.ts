@@ -1,6 +1,7 @@
 /** Which screen is open, which dialogs are up, which event is selected. */
 import { create } from 'zustand';
 import type { Event } from '@shared/api/records';
+import type { ImportRequest } from '../api/client';
 
 export type Screen = 'calendar' | 'trash' | 'venues' | 'organizers' | 'categories' | 'tags';
 
@@ -26,6 +27,8 @@ interface UiState {
   openRequest: string | null;
   /** Bumped to ask the search box to take focus (the "/" shortcut). */
   searchFocusRequest: number;
+  /** The import dialog, open with what the file is expected to be (from the app menu). */
+  importDialog: ImportRequest | null;
   setScreen(s: Screen): void;
   openEditor(t: EditorTarget): void;
   closeEditor(): void;
@@ -36,6 +39,8 @@ interface UiState {
   closeDayList(): void;
   focusSearch(): void;
   requestOpen(slug: string | null): void;
+  openImport(preset?: ImportRequest): void;
+  closeImport(): void;
 }
 
 export const useUi = create<UiState>()((set, get) => ({
@@ -46,6 +51,7 @@ export const useUi = create<UiState>()((set, get) => ({
   dayList: null,
   openRequest: null,
   searchFocusRequest: 0,
+  importDialog: null,
   setScreen: (screen) => set({ screen }),
   openEditor: (editor) => set({ editor, quickCreate: null, dayList: null }),
   closeEditor: () => set({ editor: null }),
@@ -55,5 +61,7 @@ export const useUi = create<UiState>()((set, get) => ({
   openDayList: (dayList) => set({ dayList }),
   closeDayList: () => set({ dayList: null }),
   requestOpen: (openRequest) => set({ openRequest }),
+  openImport: (preset = {}) => set({ importDialog: preset, editor: null, quickCreate: null, dayList: null }),
+  closeImport: () => set({ importDialog: null }),
   focusSearch: () => set({ screen: 'calendar', searchFocusRequest: get().searchFocusRequest + 1 }),
 }));

@@ -1,0 +1,200 @@
+/**
+ * Import a file into the calendar: iCalendar, CSV (events, venues or organizers) or a JSON backup.
+ * The import runs on the server in the background; this shows how far it got, lets the user stop
+ * it (nothing is kept then), and at the end tells what happened item by item, problems first.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ImportReport, RestoreReport } from '@shared/api/import-report';
+import type { ImportFormat, ImportRequest, PostKind } from '../api/client';
+import { Dialog } from '../components/Dialog';
+import { useImports } from '../state/imports';
+import { useUi } from '../state/ui';
+
+/** What the file's name says it is; the server tells the rest from its first characters. */
+export function formatOfName(name: string): ImportFormat | undefined {
+  const ext = /\.([a-z]+)$/i.exec(name)?.[1]?.toLowerCase();
+  if (ext === 'ics' || ext === 'ical' || ext === 'ifb') return 'ics';
+  if (ext === 'csv') return 'csv';
+  if (ext === 'json') return 'json';
+  return undefined;
+}
+
+/** Problems listed in the dialog; the rest are counted. */
+const SHOWN_PROBLEMS = 50;
+
+function Summary({ report }: { report: ImportReport | RestoreReport }) {
+  const { t } = useTranslation();
+  if ('restored' in report) {
+    return <p role="status">{t(report.dry_run ? 'import.restore_dry' : 'desktop.restored', { count: Object.values(report.restored).reduce((a, b) => a + b, 0) })}</p>;
+  }
+  const problems = [...report.errors, ...report.warnings];
+  const headingId = useId();
+  return (
+    <>
+      <p role="status">{t(report.dry_run ? 'desktop.import_dry' : 'desktop.imported', { created: report.created, updated: report.updated, skipped: report.skipped })}</p>
+      {problems.length > 0 && (
+        <section aria-labelledby={headingId}>
+          <h3 id={headingId} className="import-problems-title">
+            {t('import.problems', { count: problems.length })}
+          </h3>
+          <ul className="import-problems">
+            {problems.slice(0, SHOWN_PROBLEMS).map((p, i) => (
+              <li key={i}>{p.message}</li>
+            ))}
+            {problems.length > SHOWN_PROBLEMS && <li>{t('import.more_problems', { count: problems.length - SHOWN_PROBLEMS })}</li>}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}
+
+export function ImportDialog({ preset }: { preset: ImportRequest }) {
+  const { t } = useTranslation();
+  const { status, job, error, request, start, cancel, reset } = useImports();
+  const [file, setFile] = useState<File | null>(null);
+  const [kind, setKind] = useState<PostKind>(preset.kind ?? 'events');
+  const [skipInvalid, setSkipInvalid] = useState(false);
+  const format = (file && formatOfName(file.name)) ?? preset.format;
+  const close = () => {
+    // A running import goes on; its outcome shows in the calendar. Finished ones are cleared.
+    if (status !== 'running' && status !== 'sending') reset();
+    useUi.getState().closeImport();
+  };
+
+  const run = (dryRun: boolean) => {
+    if (!file) return;
+    void start(file, { format, kind: format === 'csv' ? kind : undefined, dryRun, skipInvalid: format !== 'json' && skipInvalid });
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    run(false);
+  };
+
+  const busy = status === 'sending' || status === 'running';
+  const report = job?.state === 'done' ? job.report : null;
+  const percent = job && job.total > 0 ? Math.floor((job.done / job.total) * 100) : 0;
+
+  return (
+    <Dialog title={t('import.title')} onRequestClose={close} closeLabel={t('action.close')} className="import-dialog">
+      {status === 'idle' || (status === 'failed' && !job) ? (
+        <form onSubmit={submit} noValidate>
+          <div className="import-body">
+            {error && (
+              <div className="form-error" role="alert">
+                {error}
+              </div>
+            )}
+            <div className="field">
+              <label className="field-label" htmlFor="import-file">
+                {t('import.file')}
+              </label>
+              <input
+                id="import-file"
+                type="file"
+                data-autofocus
+                accept=".ics,.ical,.csv,.json,text/calendar,text/csv,application/json"
+                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+              />
+              <p className="field-hint">{t('import.formats')}</p>
+            </div>
+            {format === 'csv' && (
+              <div className="field">
+                <label className="field-label" htmlFor="import-kind">
+                  {t('import.contents')}
+                </label>
+                <select id="import-kind" value={kind} onChange={(e) => setKind(e.target.value as PostKind)}>
+                  {(['events', 'venues', 'organizers'] as const).map((k) => (
+                    <option key={k} value={k}>
+                      {t(`import.kind.${k}`)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            )}
+            {format === 'json' ? (
+              <p className="import-warning" role="note">
+                {t('import.restore_warning')}
+              </p>
+            ) : (
+              <div className="field field-check">
+                <input id="import-skip" type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid(e.target.checked)} />
+                <label htmlFor="import-skip">{t('import.skip_invalid')}</label>
+              </div>
+            )}
+          </div>
+          <footer className="dialog-footer">
+            <span className="spacer" />
+            <button type="button" className="button" disabled={!file} onClick={() => run(true)}>
+              {t('import.check')}
+            </button>
+            <button type="submit" className={`button ${format === 'json' ? 'button-danger' : 'button-primary'}`} disabled={!file}>
+              {format === 'json' ? t('import.restore') : t('import.start')}
+            </button>
+          </footer>
+        </form>
+      ) : (
+        <div className="import-body-wrap">
+          <div className="import-body">
+            {busy && (
+              <>
+                <progress className="import-progress" aria-label={t('import.progress_label')} max={100} value={status === 'sending' ? undefined : percent} />
+                <p aria-live="polite">
+                  {status === 'sending' || !job
+                    ? t('import.sending')
+                    : job.phase === 'reading'
+                      ? t('import.reading', { percent })
+                      : t('import.writing', { done: job.done.toLocaleString(), total: job.total.toLocaleString() })}
+                </p>
+              </>
+            )}
+            {status === 'cancelled' && <p role="status">{t('import.cancelled')}</p>}
+            {status === 'failed' && (
+              <div className="form-error" role="alert">
+                {error}
+              </div>
+            )}
+            {job?.state === 'failed' && job.error?.data?.errors !== undefined && (
+              <ul className="import-problems">
+                {(job.error.data.errors as Array<{ message: string }>).slice(0, SHOWN_PROBLEMS).map((p, i) => (
+                  <li key={i}>{p.message}</li>
+                ))}
+              </ul>
+            )}
+            {report && <Summary report={report} />}
+          </div>
+          <footer className="dialog-footer">
+            <span className="spacer" />
+            {busy ? (
+              <button type="button" className="button" autoFocus onClick={() => void cancel()} disabled={status !== 'running'}>
+                {t('import.stop')}
+              </button>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    setFile(null);
+                    reset();
+                  }}
+                >
+                  {t('import.another')}
+                </button>
+                {report?.dry_run && file && (
+                  <button type="button" className="button button-primary" onClick={() => void start(file, { ...request, dryRun: false })}>
+                    {t('import.now')}
+                  </button>
+                )}
+                <button type="button" className={`button ${report?.dry_run ? '' : 'button-primary'}`} autoFocus onClick={close}>
+                  {t('action.close')}
+                </button>
+              </>
+            )}
+          </footer>
+        </div>
+      )}
+    </Dialog>
+  );
+}
