@@ -58,9 +58,12 @@ export interface ImportJobs {
   close(): Promise<void>;
 }
 
-/** Finished jobs are kept this long for a client to fetch the report, and at most this many. */
+/**
+ * Finished jobs are kept this long for a client to fetch the report, and at most this many: a
+ * report lists every item, about 10 MB for a 100,000-event file.
+ */
 const KEEP_FINISHED_MS = 60 * 60_000;
-const KEEP_FINISHED = 20;
+const KEEP_FINISHED = 8;
 
 /**
  * The worker's script: the built `import-worker.js` beside this code in out/main, or, when the
