@@ -180,6 +180,7 @@ export async function importCommand(argv: string[]): Promise<void> {
   const db = openDatabase(join(dataDir, DB_FILE));
   const store = createStore(db);
   let progress: SingleBar | undefined;
+  let progressPhase: 'reading' | 'writing' | undefined;
   try {
     const report = importFile(store, bytes, {
       format,
@@ -187,9 +188,15 @@ export async function importCommand(argv: string[]): Promise<void> {
       dryRun,
       skipInvalid,
       ctx: { lang, now: new Date(), siteZone: store.settings.get().timezone },
-      onProgress: (done, total) => {
-        progress ??= bar('items', total);
-        progress.update(done);
+      // One bar per phase: reading the file (VEVENTs, twice over for iCalendar), then writing items.
+      onProgress: (done, total, phase) => {
+        if (phase !== progressPhase) {
+          progress?.stop();
+          progress = bar(phase === 'reading' ? 'read' : 'items written', total);
+          progressPhase = phase;
+        }
+        progress!.setTotal(total);
+        progress!.update(done);
       },
     });
     progress?.stop();

@@ -106,6 +106,11 @@ export interface IcsImportOptions {
   now?: Date;
   /** Most occurrences imported per series (default 1000). */
   maxOccurrences?: number;
+  /**
+   * Called about every 1% of the reading: the VEVENTs scanned (the first half of `total`), then
+   * the VEVENTs turned into events (the second half). Ends with `done === total`.
+   */
+  onProgress?: (done: number, total: number) => void;
 }
 
 const DEFAULT_MAX_OCCURRENCES = 1000;
@@ -117,7 +122,8 @@ const UNTITLED = '(No title)';
 export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult {
   if (!apiZone(opts.siteZone)) throw new TypeError(`parseIcs: siteZone "${opts.siteZone}" is not a time zone`);
   const result: IcsImportResult = { events: [], errors: [], warnings: [] };
-  const scan = scanCalendar(text);
+  const progress = readingProgress(text, opts.onProgress);
+  const scan = scanCalendar(text, progress.scanned);
   result.warnings.push(...scan.warnings);
   if (scan.errors.length) {
     result.errors.push(...scan.errors);
@@ -140,11 +146,40 @@ export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult 
   zones.register(scan.years.min - 1, Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1);
   try {
     const importer = new Importer(opts, windowEnd, zones, result);
-    importer.run(collectEntries(roots, scan, result));
+    progress.scanDone(scan.vevents.length);
+    importer.run(collectEntries(roots, scan, result), progress.read);
   } finally {
     zones.unregister();
   }
+  progress.end();
   return result;
+}
+
+/** Progress of the reading in VEVENTs, twice over: once scanned, once read into events. */
+function readingProgress(text: string, report: ((done: number, total: number) => void) | undefined) {
+  if (!report) return { scanned: undefined, read: undefined, scanDone() {}, end() {} };
+  // Until the scan has counted them exactly, a plain count of the BEGIN lines stands in.
+  let vevents = 0;
+  for (let at = text.indexOf('BEGIN:VEVENT'); at >= 0; at = text.indexOf('BEGIN:VEVENT', at + 12)) vevents++;
+  let step = Math.max(1, Math.floor((2 * vevents) / 100));
+  let done = 0;
+  const tick = (n: number) => {
+    const before = done;
+    done += n;
+    if (Math.floor(done / step) !== Math.floor(before / step)) report(done, Math.max(done, 2 * vevents));
+  };
+  return {
+    scanned: () => tick(1),
+    read: (n: number) => tick(n),
+    scanDone(exact: number) {
+      vevents = exact;
+      done = exact;
+      step = Math.max(1, Math.floor((2 * vevents) / 100));
+    },
+    end() {
+      report(2 * vevents, 2 * vevents);
+    },
+  };
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -185,7 +220,7 @@ const EXTRA_KNOWN_PROPERTIES = new Set([
   'PARTICIPANT-TYPE', 'CALENDAR-ADDRESS', 'RESOURCE-TYPE', 'BUSYTYPE', 'ESTIMATED-DURATION',
 ]);
 
-function scanCalendar(text: string): Scan {
+function scanCalendar(text: string, onVevent?: () => void): Scan {
   const errors: ImportProblem[] = [];
   const warnings: ImportProblem[] = [];
   const vevents: VeventInfo[] = [];
@@ -195,8 +230,15 @@ function scanCalendar(text: string): Scan {
   const fail = (line: number, message: string) => {
     if (errors.length < MAX_REPORTED_SYNTAX_ERRORS) errors.push({ line, message });
   };
-  const knownProperty = (name: string) =>
-    name.startsWith('X-') || EXTRA_KNOWN_PROPERTIES.has(name) || name.toLowerCase() in ICAL.design.icalendar.property;
+  const known = new Map<string, boolean>();
+  const knownProperty = (name: string) => {
+    let yes = known.get(name);
+    if (yes === undefined) {
+      yes = name.startsWith('X-') || EXTRA_KNOWN_PROPERTIES.has(name) || name.toLowerCase() in ICAL.design.icalendar.property;
+      known.set(name, yes);
+    }
+    return yes;
+  };
 
   const physical = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
   // A final newline leaves one empty string behind; it is not a line of the file.
@@ -248,6 +290,7 @@ function scanCalendar(text: string): Scan {
       if (component === 'VEVENT' && top?.name === 'VCALENDAR') {
         currentEvent = { line, propLines: new Map(), propText: new Map() };
         vevents.push(currentEvent);
+        onVevent?.();
       } else if (top?.name === 'VCALENDAR' && ['VTODO', 'VJOURNAL', 'VFREEBUSY'].includes(component)) {
         ignoredComponents.set(component, (ignoredComponents.get(component) ?? 0) + 1);
       }
@@ -325,7 +368,12 @@ function scanCalendar(text: string): Scan {
 }
 
 /** Splits `NAME;PARAM=a,"b";P2=c:value`; returns a description of the problem if it is malformed. */
+const NO_PARAMETERS = new Map<string, string[]>();
+
 function parseContentLine(s: string): ContentLine | string {
+  // Most lines are `NAME:value`; they need none of the parameter parsing below.
+  const simple = /^[A-Za-z0-9-]+:/.exec(s);
+  if (simple) return { name: s.slice(0, simple[0].length - 1), params: NO_PARAMETERS, value: s.slice(simple[0].length) };
   const name = /^[A-Za-z0-9-]+/.exec(s)?.[0];
   if (!name) return s.includes(':') ? 'it does not start with a property name' : 'no ":" separator; a folded line must start with a space';
   const params = new Map<string, string[]>();
@@ -597,13 +645,13 @@ class Importer {
     this.maxOccurrences = opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
   }
 
-  run(entries: Entry[]): void {
+  run(entries: Entry[], onRead?: (n: number) => void): void {
     // Group by UID, keeping the order in which each UID first appears in the file.
     const groups = new Map<string, { master?: Entry; overrides: Entry[] }>();
     for (const entry of entries) {
       const group = groups.get(entry.uid) ?? { overrides: [] };
       groups.set(entry.uid, group);
-      if (entry.component.hasProperty('recurrence-id')) group.overrides.push(entry);
+      if (hasProp(entry.component, 'recurrence-id')) group.overrides.push(entry);
       else if (!group.master) group.master = entry;
       else {
         const first = group.master.info.line;
@@ -611,7 +659,11 @@ class Importer {
       }
     }
 
+    let skipped = entries.length;
+    for (const { master, overrides } of groups.values()) skipped -= (master ? 1 : 0) + overrides.length;
+    onRead?.(skipped);
     for (const [uid, { master, overrides }] of groups) {
+      onRead?.((master ? 1 : 0) + overrides.length);
       if (master && isRecurring(master.component)) {
         this.guard(master, () => this.series(uid, master, overrides));
       } else if (master) {
@@ -630,7 +682,7 @@ class Importer {
     // this one, which made importing n events O(n²); overrides are grouped by UID already.
     const event = new ICAL.Event(entry.component, { exceptions: [] });
     const span = this.span(entry, () => event.startDate, () => event.endDate);
-    const body = this.body(entry, span);
+    const body = this.body(entry, span, false);
     if (isCancelled(entry.component)) {
       body.status ??= 'draft';
       this.warn(entry, `Line ${entry.info.line}: "${body.title}" is cancelled (STATUS:CANCELLED); it was imported as a ${body.status}.`);
@@ -807,14 +859,15 @@ class Importer {
     return { local: wallOfEpoch(instant, zone), ms: instant };
   }
 
-  private body(entry: Entry, span: Span): EventBody {
-    const { title, ...rest } = this.fields(entry);
+  /** `shared`: other occurrences of the VEVENT use its fields too (a single event's are its own). */
+  private body(entry: Entry, span: Span, shared = true): EventBody {
+    const { title, ...rest } = this.fields(entry, shared);
     const dates = { start_date: span.start, end_date: span.end, timezone: span.zone, all_day: span.allDay };
-    return { title, ...dates, ...copyFields(rest) };
+    return { title, ...dates, ...(shared ? copyFields(rest) : rest) };
   }
 
   /** Everything but the dates, read once per VEVENT however many occurrences share it. */
-  private fields(entry: Entry): EventFields {
+  private fields(entry: Entry, shared: boolean): EventFields {
     const cached = this.fieldCache.get(entry.component);
     if (cached) return cached;
     const c = entry.component;
@@ -830,7 +883,7 @@ class Importer {
     if (slug) fields.slug = slug;
     const status = statusOf(c);
     if (status) fields.status = status;
-    const created = property(entry, 'CREATED', () => c.getFirstPropertyValue('created'));
+    const created = property(entry, 'CREATED', () => firstValue(c, 'created'));
     if (created instanceof ICAL.Time && !created.isDate) fields.date_utc = utcWall(created);
 
     const website = stringProperty(c, 'url')?.trim();
@@ -855,7 +908,7 @@ class Importer {
     const language = stringProperty(c, `${X}LANGUAGE`);
     if (language) fields.i18n_language = language;
 
-    this.fieldCache.set(c, fields);
+    if (shared) this.fieldCache.set(c, fields);
     return fields;
   }
 
@@ -903,12 +956,12 @@ function property<T>(entry: Entry, name: string, read: () => T): T {
 }
 
 function isRecurring(c: IcalComponent): boolean {
-  return c.hasProperty('rrule') || c.hasProperty('rdate');
+  return hasProp(c, 'rrule') || hasProp(c, 'rdate');
 }
 
 /** Cancelled in another program; Almanac's own export says CANCELLED for trash and keeps the status. */
 function isCancelled(c: IcalComponent): boolean {
-  return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && !c.hasProperty(`${X}STATUS`.toLowerCase());
+  return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && !hasProp(c, `${X}STATUS`.toLowerCase());
 }
 
 function sourceOf(t: IcalTime): { kind: 'utc' } | { kind: 'floating' } | { kind: 'tz'; tzid: string } {
@@ -949,26 +1002,86 @@ function utcWall(t: IcalTime): string {
  * Property readers
  * ---------------------------------------------------------------------------------------------- */
 
+/**
+ * A property read straight from ical.js's parse result (jCal). ical.js's own Property objects,
+ * made on first access and kept by the component, cost more than the reading itself across
+ * thousands of events; values that ical.js turns into objects (times, durations, rules) still go
+ * through one, so every value is exactly what `ICAL.Property` would give.
+ */
+class Prop {
+  private real?: IcalProperty;
+  constructor(
+    private readonly jCal: unknown[],
+    private readonly parent: IcalComponent,
+    private readonly decorated: boolean,
+  ) {}
+  get type(): string {
+    return this.jCal[2] as string;
+  }
+  getParameter(name: string): unknown {
+    return (this.jCal[1] as Record<string, unknown>)[name];
+  }
+  getFirstValue(): unknown {
+    if (this.decorated) return this.property().getFirstValue();
+    return this.jCal.length > 3 ? this.jCal[3] : null;
+  }
+  getValues(): unknown[] {
+    if (this.decorated) return this.property().getValues();
+    return this.jCal.slice(3);
+  }
+  private property(): IcalProperty {
+    return (this.real ??= new ICAL.Property(this.jCal as never, this.parent));
+  }
+}
+
+function jcalProps(c: IcalComponent): unknown[][] {
+  return (c.jCal as unknown[])[1] as unknown[][];
+}
+
+function isDecorated(c: IcalComponent, type: string): boolean {
+  const values = (c as unknown as { _designSet: { value: Record<string, object> } })._designSet.value;
+  return type in values && 'decorate' in values[type];
+}
+
+function firstProp(c: IcalComponent, name: string): Prop | null {
+  for (const p of jcalProps(c)) if (p[0] === name) return new Prop(p, c, isDecorated(c, p[2] as string));
+  return null;
+}
+
+function allProps(c: IcalComponent, name: string): Prop[] {
+  const out: Prop[] = [];
+  for (const p of jcalProps(c)) if (p[0] === name) out.push(new Prop(p, c, isDecorated(c, p[2] as string)));
+  return out;
+}
+
+function firstValue(c: IcalComponent, name: string): unknown {
+  return firstProp(c, name)?.getFirstValue() ?? null;
+}
+
+function hasProp(c: IcalComponent, name: string): boolean {
+  return jcalProps(c).some((p) => p[0] === name);
+}
+
 /** A property as text: ical.js unescapes known TEXT properties but leaves X- properties raw. */
-function textOf(p: IcalProperty): string {
+function textOf(p: Prop): string {
   const value = p.getFirstValue();
   if (value === null || value === undefined) return '';
   return p.type === 'unknown' ? unescapeText(String(value)) : String(value);
 }
 
 function stringProperty(c: IcalComponent, name: string): string | undefined {
-  const p = c.getFirstProperty(name.toLowerCase());
+  const p = firstProp(c, name.toLowerCase());
   return p ? textOf(p) : undefined;
 }
 
 function listProperty(c: IcalComponent, name: string): string[] {
-  return c.getAllProperties(name.toLowerCase()).flatMap((p) => {
+  return allProps(c, name.toLowerCase()).flatMap((p) => {
     if (p.type === 'unknown') return splitTextList(String(p.getFirstValue() ?? ''));
     return p.getValues().map(String);
   }).map((s) => s.trim());
 }
 
-function param(p: IcalProperty, name: string): string | undefined {
+function param(p: Prop, name: string): string | undefined {
   const value = p.getParameter(name.toLowerCase()) as string | string[] | undefined;
   const text = Array.isArray(value) ? value.join(',') : value;
   return text?.trim() || undefined;
@@ -994,7 +1107,7 @@ function statusOf(c: IcalComponent): string | undefined {
  * plain text by the standard but carries HTML in Google's exports.
  */
 function descriptionOf(c: IcalComponent): string | undefined {
-  const alternative = c.getAllProperties('x-alt-desc').find((p) => /html/i.test(param(p, 'fmttype') ?? ''));
+  const alternative = allProps(c, 'x-alt-desc').find((p) => /html/i.test(param(p, 'fmttype') ?? ''));
   if (alternative) {
     const html = htmlBody(textOf(alternative));
     if (html) return html;
@@ -1016,10 +1129,9 @@ function htmlBody(html: string): string {
 
 function imageOf(c: IcalComponent): string | undefined {
   const isUrl = (v: unknown): v is string => typeof v === 'string' && /^(https?|file):/i.test(v.trim());
-  const image = c.getFirstPropertyValue('image');
+  const image = firstValue(c, 'image');
   if (isUrl(image)) return image.trim();
-  const attachment = c
-    .getAllProperties('attach')
+  const attachment = allProps(c, 'attach')
     .find((p) => /^image\//i.test(param(p, 'fmttype') ?? '') && isUrl(p.getFirstValue()));
   return attachment ? String(attachment.getFirstValue()).trim() : undefined;
 }
@@ -1042,7 +1154,7 @@ function termsOf(c: IcalComponent): { categories: string[]; tags: string[] } {
 
 function venueOf(c: IcalComponent): VenueBody | undefined {
   const geo = geoOf(c);
-  const own = c.getFirstProperty(`${X}VENUE`.toLowerCase());
+  const own = firstProp(c, `${X}VENUE`.toLowerCase());
   if (own) {
     const venue = compact<VenueBody>({
       venue: textOf(own).trim(),
@@ -1060,7 +1172,7 @@ function venueOf(c: IcalComponent): VenueBody | undefined {
   }
 
   const location = stringProperty(c, 'location')?.trim() ?? '';
-  const apple = c.getFirstProperty('x-apple-structured-location');
+  const apple = firstProp(c, 'x-apple-structured-location');
   const appleTitle = apple ? param(apple, 'x-title') : undefined;
   // Apple and others write "Name\nStreet\nCity": the first line names the place.
   const [firstLine, ...otherLines] = location.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
@@ -1076,7 +1188,7 @@ function venueOf(c: IcalComponent): VenueBody | undefined {
 }
 
 function geoOf(c: IcalComponent): { geo_lat: number; geo_lng: number } | undefined {
-  const value = c.getFirstPropertyValue('geo') as unknown;
+  const value = firstValue(c, 'geo') as unknown;
   if (Array.isArray(value) && value.length === 2) {
     const [lat, lng] = value.map(Number);
     if (Number.isFinite(lat) && Number.isFinite(lng)) return { geo_lat: lat, geo_lng: lng };
@@ -1084,13 +1196,13 @@ function geoOf(c: IcalComponent): { geo_lat: number; geo_lng: number } | undefin
   return undefined;
 }
 
-function appleGeo(p: IcalProperty | null | undefined): { geo_lat?: number; geo_lng?: number } {
+function appleGeo(p: Prop | null | undefined): { geo_lat?: number; geo_lng?: number } {
   const match = p ? /^geo:(-?[\d.]+),(-?[\d.]+)/i.exec(String(p.getFirstValue() ?? '')) : null;
   return match ? { geo_lat: Number(match[1]), geo_lng: Number(match[2]) } : {};
 }
 
 function organizersOf(c: IcalComponent): OrganizerBody[] {
-  const own = c.getAllProperties(`${X}ORGANIZER`.toLowerCase());
+  const own = allProps(c, `${X}ORGANIZER`.toLowerCase());
   if (own.length) {
     return own
       .map((p) =>
@@ -1103,8 +1215,7 @@ function organizersOf(c: IcalComponent): OrganizerBody[] {
       )
       .filter((o) => o.organizer);
   }
-  return c
-    .getAllProperties('organizer')
+  return allProps(c, 'organizer')
     .map((p) => {
       const address = String(p.getFirstValue() ?? '').trim();
       const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;

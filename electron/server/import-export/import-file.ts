@@ -63,12 +63,13 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
     return { dry_run: false, restored: report.counts, previous_copy: report.previousCopy };
   }
 
+  const reading = opts.onProgress && ((done: number, total: number) => opts.onProgress!(done, total, 'reading'));
   let items: ImportItem[];
   let parseErrors: Array<{ line?: number; row?: number; message: string }>;
   let warnings: Array<{ line?: number; message: string }> = [];
   const kind: ImportKind = format === 'ics' ? 'events' : (opts.kind ?? 'events');
   if (format === 'ics') {
-    const result = parseIcs(text, { siteZone: opts.ctx.siteZone, now: opts.ctx.now });
+    const result = parseIcs(text, { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading });
     // A file with nothing readable in it is a broken file, not a list of bad items.
     if (result.events.length === 0 && result.errors.length) throw fileError(result.errors[0].message, result.errors);
     items = result.events.map((e) => ({ line: e.line, uid: e.uid, recurrenceOf: e.recurrenceOf, body: { ...e.body } }));
@@ -76,6 +77,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
     warnings = result.warnings;
   } else {
     const result = parseCsv(text, kind, { siteZone: opts.ctx.siteZone });
+    reading?.(result.rows.length + result.errors.length, result.rows.length + result.errors.length);
     const structural = result.errors.filter((e) => e.row <= 1);
     if (structural.length) throw fileError(structural.map((e) => e.message).join(' '), structural);
     items = result.rows.map((r) => ({ row: r.row, body: r.body }));

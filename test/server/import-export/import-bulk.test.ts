@@ -1,0 +1,158 @@
+/**
+ * The bulk import path: the search index it builds at the end (instead of the row triggers), its
+ * fallback to savepoints when an item fails, and the progress it reports while reading and writing.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, closeDatabase, type DB } from '../../../electron/server/store/db';
+import { createStore, type Store } from '../../../electron/server/store';
+import { importFile } from '../../../electron/server/import-export/import-file';
+import type { ImportReport } from '../../../electron/server/import-export/import-records';
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const dirs: string[] = [];
+const dbs: DB[] = [];
+
+function freshStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'almanac-bulk-'));
+  dirs.push(dir);
+  const db = openDatabase(join(dir, 'almanac.sqlite'));
+  dbs.push(db);
+  return createStore(db);
+}
+
+afterEach(() => {
+  for (const db of dbs.splice(0)) closeDatabase(db);
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function vevent(uid: string, title: string, extra: string[] = []): string[] {
+  return ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', `SUMMARY:${title}`, ...extra, 'END:VEVENT'];
+}
+
+function calendar(...events: string[][]): Buffer {
+  return Buffer.from(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...events.flat(), 'END:VCALENDAR', ''].join('\r\n'));
+}
+
+function run(store: Store, bytes: Buffer, opts: { dryRun?: boolean; skipInvalid?: boolean; onProgress?: (d: number, t: number, p: 'reading' | 'writing') => void } = {}) {
+  return importFile(store, bytes, { ...opts, ctx: { lang: 'en', now: NOW, siteZone: 'Europe/Lisbon' } }) as ImportReport;
+}
+
+/** Every (term, row, column, offset) of the search index. */
+function indexInstances(db: DB): unknown[] {
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_instances USING fts5vocab(main, events_search, instance)');
+  return db.prepare('SELECT term, doc, col, offset FROM temp.search_instances ORDER BY doc, col, offset, term').raw().all();
+}
+
+function searchTriggers(db: DB): string[] {
+  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'events_search_%' ORDER BY name").pluck().all() as string[];
+}
+
+/** The index the row triggers keep: after a rebuild from the events table it must be unchanged. */
+function expectIndexAsTriggersKeepIt(db: DB) {
+  const built = indexInstances(db);
+  db.prepare("INSERT INTO events_search (events_search) VALUES ('rebuild')").run();
+  expect(built).toEqual(indexInstances(db));
+  db.prepare("INSERT INTO events_search (events_search, rank) VALUES ('integrity-check', 1)").run();
+}
+
+function matches(db: DB, word: string): number[] {
+  return db.prepare('SELECT rowid FROM events_search WHERE events_search MATCH ? ORDER BY rowid').pluck().all(`"${word}"`) as number[];
+}
+
+const texts = [
+  ['Música na praça', 'Concerto de verão com café', 'Traga amigos'],
+  ['Ångström lecture', 'Physics for everyone', 'Naïve questions welcome'],
+  ['Zürich fiesta', 'Niño band plays', 'Free entry'],
+];
+
+describe('search index after a bulk import', () => {
+  it('finds every imported event by every word of its title, description and excerpt, as the triggers would', () => {
+    const store = freshStore();
+    const bytes = calendar(...texts.map(([title, description, excerpt], i) => vevent(`u${i}`, title, [`DESCRIPTION:${description}`, `X-ALMANAC-EXCERPT:${excerpt}`])));
+    const report = run(store, bytes);
+    expect(report.created).toBe(3);
+    expect(searchTriggers(store.db)).toEqual(['events_search_delete', 'events_search_insert', 'events_search_update']);
+    report.items.forEach((item, i) => {
+      for (const word of texts[i].join(' ').split(/\s+/).filter((w) => [...w].length >= 3)) {
+        expect(matches(store.db, word), word).toContain(item.id);
+      }
+    });
+    expectIndexAsTriggersKeepIt(store.db);
+  });
+
+  it('re-indexes updated events: a re-import with new text forgets the old words', () => {
+    const store = freshStore();
+    run(store, calendar(vevent('a', 'Harpsichord recital'), vevent('b', 'Bagpipe parade')));
+    // An event created by the API (row triggers) beside the imported ones.
+    const before = run(store, calendar(vevent('a', 'Theremin recital'), vevent('b', 'Bagpipe parade'), vevent('c', 'Kazoo night')));
+    expect([before.created, before.updated]).toEqual([1, 2]);
+    expect(matches(store.db, 'harpsichord')).toEqual([]);
+    expect(matches(store.db, 'theremin')).toHaveLength(1);
+    expect(matches(store.db, 'kazoo')).toHaveLength(1);
+    expectIndexAsTriggersKeepIt(store.db);
+    // The triggers are back: a later write through the store keeps the index too.
+    store.write(() => store.events.update(before.items[0].id!, { title: 'Ocarina recital' }, { lang: 'en', now: NOW, siteZone: 'Europe/Lisbon' }));
+    expect(matches(store.db, 'theremin')).toEqual([]);
+    expect(matches(store.db, 'ocarina')).toEqual([before.items[0].id]);
+    expectIndexAsTriggersKeepIt(store.db);
+  });
+
+  it('falls back to savepoints when an item fails, and indexes the good items the same way', () => {
+    const store = freshStore();
+    const bytes = calendar(vevent('good1', 'Lute evening'), vevent('bad', 'Broken website', ['URL:not a url']), vevent('good2', 'Sitar morning'));
+    const report = run(store, bytes, { skipInvalid: true });
+    expect([report.created, report.skipped]).toEqual([2, 1]);
+    expect(report.errors[0].message).toMatch(/^Line \d+: website:/);
+    expect(matches(store.db, 'lute')).toHaveLength(1);
+    expect(matches(store.db, 'sitar')).toHaveLength(1);
+    expect(searchTriggers(store.db)).toHaveLength(3);
+    expectIndexAsTriggersKeepIt(store.db);
+  });
+
+  it('leaves the triggers and the index as they were after a dry run and after a refused import', () => {
+    const store = freshStore();
+    run(store, calendar(vevent('x', 'Tuba festival')));
+    const instances = indexInstances(store.db);
+    expect(run(store, calendar(vevent('y', 'Cello duet')), { dryRun: true }).created).toBe(1);
+    expect(() => run(store, calendar(vevent('z', 'Oboe trio'), vevent('bad', 'Bad', ['URL:nope'])))).toThrow();
+    expect(searchTriggers(store.db)).toHaveLength(3);
+    expect(indexInstances(store.db)).toEqual(instances);
+    expect(store.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1);
+  });
+});
+
+describe('import progress', () => {
+  it('reports the reading, then the writing, each steadily and ending at its total', () => {
+    const store = freshStore();
+    const n = 450;
+    const bytes = calendar(...Array.from({ length: n }, (_, i) => vevent(`p${i}`, `Event number ${i}`)));
+    const calls: Array<[number, number, string]> = [];
+    const report = run(store, bytes, { onProgress: (done, total, phase) => calls.push([done, total, phase]) });
+    expect(report.created).toBe(n);
+    const phases = calls.map((c) => c[2]);
+    expect(phases.indexOf('writing')).toBeGreaterThan(0);
+    expect(phases.slice(phases.indexOf('writing')).every((p) => p === 'writing')).toBe(true);
+    for (const phase of ['reading', 'writing']) {
+      const mine = calls.filter((c) => c[2] === phase);
+      // About every 1%, never backwards, and the last call says done.
+      expect(mine.length).toBeGreaterThanOrEqual(50);
+      for (let i = 1; i < mine.length; i++) expect(mine[i][0]).toBeGreaterThanOrEqual(mine[i - 1][0]);
+      const last = mine[mine.length - 1];
+      expect(last[0]).toBe(last[1]);
+      expect(mine.every(([done, total]) => done <= total)).toBe(true);
+    }
+    expect(calls.filter((c) => c[2] === 'writing').at(-1)![1]).toBe(n);
+  });
+
+  it('reports a CSV file as read in one step, then its rows as written', () => {
+    const store = freshStore();
+    const csv = Buffer.from('Event Name,Event Start Date,Event End Date\nPicnic,2026-07-01 10:00:00,2026-07-01 12:00:00\nHike,2026-07-02 08:00:00,2026-07-02 12:00:00\n');
+    const calls: Array<[number, number, string]> = [];
+    importFile(store, csv, { format: 'csv', ctx: { lang: 'en', now: NOW, siteZone: 'Europe/Lisbon' }, onProgress: (d, t, p) => calls.push([d, t, p]) });
+    expect(calls[0]).toEqual([2, 2, 'reading']);
+    expect(calls.at(-1)).toEqual([2, 2, 'writing']);
+  });
+});
