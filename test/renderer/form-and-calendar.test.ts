@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eventFields, venueFields } from '@shared/schema/resources';
 import { changedFields, costToText, eventToForm, formFields, formToBody, htmlToText, localErrors, recordToForm, reverseBody, textToCost } from '../../renderer/src/editor/form';
 import { toEventInput, decodeEntities, PALETTE } from '../../renderer/src/calendar/toEventInput';
-import { collapseMonth, eventsOnDay, singleDayOf } from '../../renderer/src/calendar/monthCollapse';
+import { dayNumberOf, eventsOnDay, layoutMonth, singleDayOf } from '../../renderer/src/calendar/monthCollapse';
 import { embedded, makeEvent, makeTerm, makeVenue } from './helpers';
 
 describe('editor form model (from the schema field declarations)', () => {
@@ -93,20 +93,24 @@ describe('events on the calendar', () => {
     expect(decodeEntities('Rock &#038; Roll &lt;3')).toBe('Rock & Roll <3');
   });
 
-  it('folds a crowded day into "+N more" and keeps bars as they are', () => {
+  it('lays out a month: bars stacked per week, a crowded day folded into "+N more"', () => {
     const many = Array.from({ length: 10 }, (_, i) =>
       // Around noon UTC, so the day is the same in any zone the tests run in.
       makeEvent({ id: 100 + i, title: `E${i}`, utc_start_date: `2031-03-12 12:${String(i * 5).padStart(2, '0')}:00`, utc_end_date: `2031-03-12 12:${String(i * 5 + 4).padStart(2, '0')}:00`, sticky: i === 9 }),
     );
     const bar = makeEvent({ id: 1, all_day: true, start_date: '2031-03-11 00:00:00', end_date: '2031-03-13 23:59:59' });
-    const out = collapseMonth([...many, bar], 4, toEventInput, (n) => `+${n} more`);
-    const ids = out.map((x) => x.id);
-    expect(ids).toContain('1');
-    expect(ids.filter((id) => id!.startsWith('1') && id !== '1')).toHaveLength(3);
-    expect(ids).toContain('109'); // the pinned one is kept first
-    const more = out.find((x) => String(x.id).startsWith('more:'))!;
-    expect(more.title).toBe('+7 more');
-    expect(more.editable).toBe(false);
+    // Six weeks from Sunday 2031-02-23; the 12th is the Wednesday of the third week.
+    const weeks = layoutMonth([...many, bar], dayNumberOf('2031-02-23'), 4);
+    const week = weeks[2];
+    expect(week.bars).toMatchObject([{ event: { id: 1 }, start: 2, end: 5, level: 0, isStart: true, isEnd: true }]);
+    // The bar takes one of the four rows: two one-liners and "+8 more" on the 12th.
+    const day = week.days[3];
+    expect(day.day).toBe('2031-03-12');
+    expect(day.lines.map((e) => e.id)).toEqual([109, 100]); // the pinned one first
+    expect(day.more).toBe(8);
+    expect(day.barRows).toBe(1);
+    expect(week.days[5].barRows).toBe(0); // Friday the 14th: after the bar
+    expect(weeks.flatMap((w) => w.days).filter((d) => d.lines.length)).toHaveLength(1);
     expect(eventsOnDay([...many, bar], '2031-03-12')).toHaveLength(11);
     expect(singleDayOf(bar)).toBeNull();
   });

@@ -1,12 +1,15 @@
 /**
- * The calendar itself: FullCalendar v7 following the calendar store (view + date) and drawing the
- * events store. Clicking or dragging on empty time opens quick create; dragging or resizing an
- * event sends a PATCH and is put back if the server refuses.
+ * The calendar itself, following the calendar store (view + date) and drawing the events store:
+ * the month is our own grid (MonthGrid.tsx, for speed), week, day and agenda are FullCalendar v7.
+ * Clicking or dragging on empty time opens quick create; dragging or resizing an event sends a
+ * PATCH and is put back if the server refuses.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import FullCalendar, {
   type CalendarRef,
+  type EventInput,
+  type LocaleInput,
   type DateSelectInfo,
   type DatesSetInfo,
   type EventClickInfo,
@@ -33,51 +36,49 @@ import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { useColorScheme } from '../lib/useColorScheme';
 import { toEventInput } from './toEventInput';
-import { collapseMonth, MORE_PREFIX, utcMs, type MoreInfo } from './monthCollapse';
+import { layoutMonth, type MonthWeek } from './monthCollapse';
+import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
 import { localeTag } from '../i18n';
-import { Icon } from '../components/Icon';
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, breezyTheme];
 const LOCALES = [esLocale, ptBrLocale];
 /** A week's title names its days ("Mar 9 – 15, 2031"), not just the month. */
 const VIEW_OPTIONS = {
   timeGridWeek: { titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
-  dayGridMonth: { displayEventTime: false },
 } as const;
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-/** Texts by locale and local minute of the day: a crowded month repeats the same few start times. */
-const timeTexts = new Map<string, string[]>();
-/** "9a", "12:30p" (en) or "9:00", "14:30" (24-hour locales), as month cells show start times. */
-export function shortTime(ms: number, locale: string): string {
-  const local = new Date(ms);
-  const minute = local.getHours() * 60 + local.getMinutes();
-  let texts = timeTexts.get(locale);
-  if (!texts) timeTexts.set(locale, (texts = []));
-  return (texts[minute] ??= formatShortTime(ms, locale));
-}
-
-function formatShortTime(ms: number, locale: string): string {
-  let f = timeFormats.get(locale);
-  if (!f) timeFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' })));
-  const text = f.format(ms);
-  const m = /^(\d{1,2}):(\d{2})\s*([AP])\.?\s*M\.?$/i.exec(text);
-  if (m) return `${m[1]}${m[2] === '00' ? '' : `:${m[2]}`}${m[3].toLowerCase()}`;
-  return text;
-}
-
-/** A month one-liner as drawn, with what it was drawn from (see `eventContent`). */
-interface DrawnLine {
-  id: string;
-  title: string;
-  node: React.ReactElement;
-}
+/** First day of the week by interface language (FullCalendar's locales say; English: Sunday). */
+const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
+const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
+const NO_INPUTS: EventInput[] = [];
 
 declare global {
   interface Window {
     /** Render timings for the performance check of the e2e run. */
     __almanacPerf?: { renders: Array<{ events: number; drawn: number; ms: number }> };
   }
+}
+
+/** The month on screen: six weeks from the week of its first day, as local midnights. */
+interface MonthRange {
+  month: string;
+  firstDay: number;
+  start: Date;
+  end: Date;
+  title: string;
+}
+
+function monthRange(month: string, firstDow: number, locale: string): MonthRange {
+  const y = Number(month.slice(0, 4));
+  const m = Number(month.slice(5, 7)) - 1;
+  const back = (new Date(y, m, 1).getDay() - firstDow + 7) % 7;
+  const start = new Date(y, m, 1 - back);
+  return {
+    month,
+    firstDay: Math.floor(Date.UTC(y, m, 1 - back) / 86_400_000),
+    start,
+    end: new Date(y, m, 1 - back + 42),
+    title: new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(new Date(y, m, 15)),
+  };
 }
 
 function recordOf(id: string): Event | undefined {
@@ -92,8 +93,9 @@ function useMonthCellCapacity(ref: React.RefObject<HTMLDivElement | null>): numb
     const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const measure = () => {
-      const cell = (el.clientHeight - 48) / 6;
-      setRows(Math.max(2, Math.min(12, Math.floor((cell - 34) / 22))));
+      // The host's 10px padding, the 40px weekday row and the borders, then the day number.
+      const cell = (el.clientHeight - 10 - 42) / 6;
+      setRows(Math.max(2, Math.min(12, Math.floor((cell - DAY_TOP_PX - 2) / ENTRY_PX))));
     };
     measure();
     const ro = new ResizeObserver(measure);
@@ -135,10 +137,17 @@ export function CalendarView() {
       return text;
     };
   }, [t]);
-  const inputs = useMemo(
-    () => (view === 'month' ? collapseMonth(events, perDay, toEventInput, moreText) : events.map(toEventInput)),
-    [events, view, perDay, moreText],
-  );
+  const locale = localeTag(uiLanguage);
+  const month = view === 'month' ? date.slice(0, 7) : null;
+  const firstDow = FIRST_DAY[uiLanguage] ?? 0;
+  const range = useMemo(() => (month ? monthRange(month, firstDow, locale) : null), [month, firstDow, locale]);
+  const weeks = useMemo<MonthWeek[] | null>(() => (range ? layoutMonth(events, range.firstDay, perDay) : null), [range, events, perDay]);
+  const inputs = useMemo(() => (view === 'month' ? NO_INPUTS : events.map(toEventInput)), [events, view]);
+
+  // The month grid reports its range itself (FullCalendar does through `datesSet`).
+  useEffect(() => {
+    if (range) useCalendar.getState().setVisible({ start: range.start, end: range.end }, range.title);
+  }, [range]);
 
   // The store leads: follow its view and date.
   useEffect(() => {
@@ -149,11 +158,16 @@ export function CalendarView() {
     else api.gotoDate(date);
   }, [view, date]);
 
-  // How long from the data arriving to a painted, idle calendar (checked by the e2e run).
+  // How long from the data arriving to a painted, idle calendar (`npm run bench:ui`, the e2e run).
+  // Only a render of other events or in another view counts: moving to the next month lays out
+  // the old events on the new grid first, which is not a render of what arrived.
+  const measured = useRef<{ events: Event[]; view: string } | null>(null);
   useEffect(() => {
     if (!receivedAt) return;
+    if (measured.current?.events === events && measured.current.view === view) return;
+    measured.current = { events, view };
     const count = events.length;
-    const drawn = inputs.length;
+    const drawn = weeks ? weeks.reduce((n, w) => n + w.bars.length + w.days.reduce((m, d) => m + d.lines.length + (d.more ? 1 : 0), 0), 0) : inputs.length;
     requestAnimationFrame(() =>
       setTimeout(() => {
         performance.mark?.('almanac:events-drawn');
@@ -161,7 +175,7 @@ export function CalendarView() {
         perf.renders.push({ events: count, drawn, ms: performance.now() - receivedAt });
       }, 0),
     );
-  }, [inputs, events, receivedAt]);
+  }, [inputs, weeks, events, view, receivedAt]);
 
   const onDatesSet = useCallback((info: DatesSetInfo) => {
     const cal = useCalendar.getState();
@@ -201,8 +215,6 @@ export function CalendarView() {
 
   const onEventClick = useCallback((info: EventClickInfo) => {
     info.jsEvent.preventDefault();
-    const more = info.event.extendedProps.more as MoreInfo | undefined;
-    if (more) return useUi.getState().openDayList(more.day);
     const e = recordOf(info.event.id);
     if (!e) return;
     useUi.getState().select(e.id);
@@ -225,70 +237,32 @@ export function CalendarView() {
     );
   }, []);
 
-  const locale = localeTag(uiLanguage);
-  const eventContent = useMemo(() => {
-    // The month's one-liners and "+N more" entries, kept once drawn: the calendar draws each event
-    // twice (once to measure it, once in place) and again on every update, and handing it back the
-    // very same element lets React skip it. They depend only on the record, `labels` and `locale`.
-    const lines = new WeakMap<Event, DrawnLine>();
-    const more = new Map<string, React.ReactElement>();
-    return (arg: EventDisplayInfo) => {
-      if (arg.event.id.startsWith(MORE_PREFIX)) {
-        const title = arg.event.title;
-        let node = more.get(title);
-        if (!node) more.set(title, (node = <span className="ev ev-more-link">{title}</span>));
-        return node;
-      }
+  const eventContent = useCallback(
+    (arg: EventDisplayInfo) => {
       const record = arg.event.extendedProps.record as Event | undefined;
-      const type = arg.view.type;
-      // Timed events in the month grid are one-liners with a colour dot and a short start time
-      // (written here: the calendar's own time formatting is the costly part of a crowded month);
-      // in the time grid the title may wrap under the time.
-      const dot = type === 'dayGridMonth' && !arg.event.allDay;
-      const line = dot && record ? lines.get(record) : undefined;
-      if (line && line.id === arg.event.id && line.title === arg.event.title) return line.node;
-      const column = type.startsWith('timeGrid') && !arg.event.allDay && !arg.isShort;
-      const time = dot && record ? shortTime(utcMs(record.utc_start_date), locale) : arg.timeText;
-      const badges = (
-        <>
-          {record?.featured && (
-            <span className="ev-badge ev-badge-featured" title={labels.featured}>
-              ★<span className="visually-hidden"> {labels.featured}</span>
-            </span>
-          )}
-          {record?.sticky && (
-            <span className="ev-badge ev-badge-sticky" title={labels.sticky}>
-              <Icon name="pushpin" size={12} />
-              <span className="visually-hidden"> {labels.sticky}</span>
-            </span>
-          )}
-        </>
-      );
-      if (dot) {
-        // The month's one-liners are the bulk of a crowded month: kept to a few elements, with
-        // nothing set per element that the stylesheet can do (the dot takes the event's colour
-        // from the calendar's own --fc-event-color).
-        const node = (
-          <span className="ev" data-event-id={arg.event.id}>
-            <span className="ev-time ev-dotted">{time}</span>
-            <span className="ev-title">{arg.event.title}</span>
-            {badges}
-          </span>
-        );
-        if (record) lines.set(record, { id: arg.event.id, title: arg.event.title, node });
-        return node;
-      }
+      // In the time grid the title may wrap under the time.
+      const column = arg.view.type.startsWith('timeGrid') && !arg.event.allDay && !arg.isShort;
+      const time = arg.timeText;
       return (
         <span className={`ev ${column ? 'ev-column' : ''}`} data-event-id={arg.event.id}>
           {time && <span className="ev-time">{time}</span>}
           <span className="ev-line">
             <span className="ev-title">{arg.event.title}</span>
-            {badges}
+            <Badges event={record} labels={labels} />
           </span>
         </span>
       );
-    };
-  }, [labels, locale]);
+    },
+    [labels],
+  );
+
+  if (weeks && range) {
+    return (
+      <div className="calendar-host" ref={hostRef}>
+        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} locale={locale} title={range.title} labels={labels} moreText={moreText} />
+      </div>
+    );
+  }
 
   return (
     <div className="calendar-host" ref={hostRef}>

@@ -1,21 +1,13 @@
 /**
- * A crowded month, made light before FullCalendar sees it.
+ * The month grid's layout, worked out before anything is drawn (see `MonthGrid.tsx`).
  *
- * FullCalendar places every event of a month (sorting, packing, measuring) even when a day cell
- * shows only three of them; with 2,000 events that alone blows the 200 ms budget. So for the
- * month grid, timed one-day events beyond what a cell can show are folded into one "+N more"
- * entry per day, which opens the day's full list. Bars (all-day and multi-day events) are few and
- * are passed through untouched.
+ * A crowded month must not cost per hidden event: with 2,000 events a day cell shows three or four
+ * one-liners and a "+N more" that opens the day's full list. Bars (all-day events and events
+ * crossing midnight) are few; they are stacked per week in the calendar's order and take rows from
+ * the timed one-liners of the days they cross. Everything is placed by counting rows of a fixed
+ * height, so the browser never has to measure an event.
  */
-import type { EventInput } from '@fullcalendar/react';
 import type { Event } from '@shared/api/records';
-
-export const MORE_PREFIX = 'more:';
-
-export interface MoreInfo {
-  day: string;
-  count: number;
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** `YYYY-MM-DD` of an instant in this page's zone (the zone the calendar is drawn in). */
@@ -40,7 +32,7 @@ export function utcMs(s: string): number {
 const HOUR = 3_600_000;
 const offsetByHour = new Map<number, number>();
 /** Local day number (days since 1970 in this page's zone); zone offsets are looked up once per hour. */
-function localDayNumber(ms: number): number {
+export function localDayNumber(ms: number): number {
   const hour = Math.floor(ms / HOUR);
   let offset = offsetByHour.get(hour);
   if (offset === undefined) {
@@ -50,7 +42,7 @@ function localDayNumber(ms: number): number {
   return Math.floor((ms - offset) / 86_400_000);
 }
 
-function dayString(dayNumber: number): string {
+export function dayString(dayNumber: number): string {
   const d = new Date(dayNumber * 86_400_000);
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
@@ -82,42 +74,101 @@ function singleDayNumber(e: Event): number | null {
   return localDayNumber(last) === day ? day : null;
 }
 
+/** A bar's piece in one week: columns `start` to `end` (exclusive), on stacking row `level`. */
+export interface MonthBar {
+  event: Event;
+  start: number;
+  end: number;
+  level: number;
+  /** The event starts / ends in this week (else the bar runs on from / into the next one). */
+  isStart: boolean;
+  isEnd: boolean;
+}
+
+export interface MonthDay {
+  /** `YYYY-MM-DD` in this page's zone. */
+  day: string;
+  /** The timed one-day events shown, in calendar order. */
+  lines: Event[];
+  /** How many more timed events the day has ("+N more"), 0 for none. */
+  more: number;
+  /** Rows the bars crossing this day take above its one-liners. */
+  barRows: number;
+}
+
+export interface MonthWeek {
+  days: MonthDay[];
+  bars: MonthBar[];
+}
+
+/** Day number (as `localDayNumber`) of a `YYYY-MM-DD` date. */
+export function dayNumberOf(day: string): number {
+  return Math.floor(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000);
+}
+
+/** First and last day a bar covers, in this page's zone; all-day events keep their own dates. */
+function barDays(e: Event): [number, number] {
+  if (e.all_day) {
+    const first = dayNumberOf(e.start_date.slice(0, 10));
+    return [first, Math.max(first, dayNumberOf(e.end_date.slice(0, 10)))];
+  }
+  const start = utcMs(e.utc_start_date);
+  return [localDayNumber(start), localDayNumber(Math.max(start, utcMs(e.utc_end_date) - 1))];
+}
+
 /**
- * @param perDay how many timed events a day cell shows before "+N more" (the "+N more" entry
- * itself takes one of those rows).
+ * Lays out `weeks` weeks from day number `firstDay` (the grid's first cell).
+ *
+ * @param rows how many entries (bars, one-liners, "+N more") fit under a cell's day number; a day
+ * whose timed events do not fit in what the bars leave shows all but one of the rows and "+N more".
  */
-export function collapseMonth(events: Event[], perDay: number, toInput: (e: Event) => EventInput, moreText: (n: number) => string): EventInput[] {
-  const out: EventInput[] = [];
+export function layoutMonth(events: Event[], firstDay: number, rows: number, weeks = 6): MonthWeek[] {
+  const lastDay = firstDay + weeks * 7 - 1;
   const byDay = new Map<number, Event[]>();
+  const bars: Array<{ e: Event; first: number; last: number }> = [];
   for (const e of events) {
     const day = singleDayNumber(e);
-    if (day === null) out.push(toInput(e));
-    else {
+    if (day !== null) {
+      if (day < firstDay || day > lastDay) continue;
       const list = byDay.get(day);
       if (list) list.push(e);
       else byDay.set(day, [e]);
-    }
-  }
-  const limit = Math.max(1, perDay);
-  for (const [dayNumber, list] of byDay) {
-    if (list.length <= limit) {
-      for (const e of list) out.push(toInput(e));
       continue;
     }
-    const day = dayString(dayNumber);
-    const shown = limit - 1;
-    for (const e of firstInOrder(list, shown)) out.push(toInput(e));
-    const hidden = list.length - shown;
-    out.push({
-      id: `${MORE_PREFIX}${day}`,
-      title: moreText(hidden),
-      start: `${day}T23:59:00`,
-      end: `${day}T23:59:59`,
-      allDay: false,
-      editable: false,
-      classNames: ['ev-more'],
-      extendedProps: { more: { day, count: hidden } satisfies MoreInfo, sticky: 0 },
-    });
+    const [first, last] = barDays(e);
+    if (last >= firstDay && first <= lastDay) bars.push({ e, first, last });
+  }
+  bars.sort((a, b) => compareEvents(a.e, b.e));
+  const out: MonthWeek[] = [];
+  for (let w = 0; w < weeks; w++) {
+    const weekStart = firstDay + w * 7;
+    const weekEnd = weekStart + 6;
+    const week: MonthWeek = { days: [], bars: [] };
+    // Each level is a bit mask of the columns its bars take.
+    const taken: number[] = [];
+    for (const { e, first, last } of bars) {
+      if (last < weekStart || first > weekEnd) continue;
+      const start = Math.max(first, weekStart) - weekStart;
+      const end = Math.min(last, weekEnd) - weekStart + 1;
+      const mask = ((1 << end) - 1) & ~((1 << start) - 1);
+      let level = 0;
+      while (level < taken.length && taken[level] & mask) level++;
+      taken[level] = (taken[level] ?? 0) | mask;
+      week.bars.push({ event: e, start, end, level, isStart: first >= weekStart, isEnd: last <= weekEnd });
+    }
+    for (let d = weekStart; d <= weekEnd; d++) {
+      const column = 1 << (d - weekStart);
+      let barRows = taken.length;
+      while (barRows > 0 && !(taken[barRows - 1] & column)) barRows--;
+      const room = Math.max(1, rows - barRows);
+      const list = byDay.get(d) ?? [];
+      if (list.length <= room) week.days.push({ day: dayString(d), lines: list.length > 1 ? [...list].sort(compareEvents) : list, more: 0, barRows });
+      else {
+        const shown = room - 1;
+        week.days.push({ day: dayString(d), lines: firstInOrder(list, shown), more: list.length - shown, barRows });
+      }
+    }
+    out.push(week);
   }
   return out;
 }

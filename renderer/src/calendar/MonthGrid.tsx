@@ -1,0 +1,433 @@
+/**
+ * The month view: a grid of our own instead of FullCalendar's (which stays for week, day and
+ * agenda). FullCalendar measures every event it places, twice, and a crowded month's 170 entries
+ * cost it well over 100 ms; here every entry has a fixed height, so one React render and one plain
+ * layout draw the month (issue #4's 200 ms budget, shown by `npm run bench:ui`).
+ *
+ * What it keeps from the calendar: day cells named by their date (`role="cell"`, `data-date`), the
+ * day number going to the day view, a click or a drag over empty days opening quick create for
+ * them, events as buttons (click to edit, focus + Delete to trash) that can be dragged to another
+ * day, multi-day bars stacked per week, and "+N more" opening the day's full list. Pointer and key
+ * handling is delegated to the grid, so a month of entries adds no listeners.
+ */
+import { memo, useCallback, useMemo, useRef } from 'react';
+import type { Event } from '@shared/api/records';
+import { addDaysIso, viewerZone, wallTime } from '../lib/dates';
+import { useCalendar } from '../state/calendar';
+import { moveEvent } from '../state/eventActions';
+import { useEvents } from '../state/events';
+import { useUi } from '../state/ui';
+import { Icon } from '../components/Icon';
+import { colourFor, decodeEntities } from './toEventInput';
+import { dayNumberOf, localDay, utcMs, type MonthBar, type MonthWeek } from './monthCollapse';
+import './month.css';
+
+/** Heights the layout counts in (month.css draws with the same): the day number, and one entry. */
+export const DAY_TOP_PX = 32;
+export const ENTRY_PX = 23;
+
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+/** Texts by locale and local minute of the day: a crowded month repeats the same few start times. */
+const timeTexts = new Map<string, string[]>();
+/** "9a", "12:30p" (en) or "9:00", "14:30" (24-hour locales), as month cells show start times. */
+export function shortTime(ms: number, locale: string): string {
+  const local = new Date(ms);
+  const minute = local.getHours() * 60 + local.getMinutes();
+  let texts = timeTexts.get(locale);
+  if (!texts) timeTexts.set(locale, (texts = []));
+  return (texts[minute] ??= formatShortTime(ms, locale));
+}
+
+function formatShortTime(ms: number, locale: string): string {
+  let f = timeFormats.get(locale);
+  if (!f) timeFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' })));
+  const text = f.format(ms);
+  const m = /^(\d{1,2}):(\d{2})\s*([AP])\.?\s*M\.?$/i.exec(text);
+  if (m) return `${m[1]}${m[2] === '00' ? '' : `:${m[2]}`}${m[3].toLowerCase()}`;
+  return text;
+}
+
+export interface EventLabels {
+  featured: string;
+  sticky: string;
+}
+
+/** The featured star and sticky pin after a title, named for screen readers. */
+export function Badges({ event, labels }: { event: Event | undefined; labels: EventLabels }) {
+  return (
+    <>
+      {event?.featured && (
+        <span className="ev-badge ev-badge-featured" title={labels.featured}>
+          ★<span className="visually-hidden"> {labels.featured}</span>
+        </span>
+      )}
+      {event?.sticky && (
+        <span className="ev-badge ev-badge-sticky" title={labels.sticky}>
+          <Icon name="pushpin" size={12} />
+          <span className="visually-hidden"> {labels.sticky}</span>
+        </span>
+      )}
+    </>
+  );
+}
+
+/** Classes and colour of an event's box (the same classes the other views' events get). */
+function eventBox(e: Event, extra: string): { className: string; style: React.CSSProperties | undefined } {
+  let className = `mg-ev ${extra}`;
+  if (e.featured) className += ' ev-featured';
+  if (e.sticky) className += ' ev-sticky';
+  if (e.status !== 'publish') className += ` ev-${e.status}`;
+  const colour = colourFor(e);
+  return { className, style: colour ? ({ '--fc-event-color': colour } as React.CSSProperties) : undefined };
+}
+
+export interface MonthGridProps {
+  weeks: MonthWeek[];
+  /** `YYYY-MM` of the month shown (other months' days are greyed). */
+  month: string;
+  today: string;
+  locale: string;
+  title: string;
+  labels: EventLabels;
+  moreText: (count: number) => string;
+}
+
+interface Texts {
+  locale: string;
+  labels: EventLabels;
+  moreText: (count: number) => string;
+  longDate: (day: string) => string;
+  line: (e: Event) => React.ReactElement;
+  bar: (b: MonthBar) => React.ReactElement;
+}
+
+const DayCell = memo(function DayCell({
+  day,
+  lines,
+  more,
+  bars,
+  barRows,
+  other,
+  today,
+  texts,
+}: {
+  day: string;
+  lines: Event[];
+  more: number;
+  bars: MonthBar[] | undefined;
+  barRows: number;
+  other: boolean;
+  today: boolean;
+  texts: Texts;
+}) {
+  const name = texts.longDate(day);
+  return (
+    <div role="cell" aria-label={name} data-date={day} className={`mg-day${other ? ' mg-other' : ''}${today ? ' mg-today' : ''}`}>
+      <div className="mg-day-top">
+        <span role="link" tabIndex={0} className="mg-daynum" data-navday={day} aria-label={name}>
+          {Number(day.slice(8, 10))}
+        </span>
+      </div>
+      {bars?.map(texts.bar)}
+      <div className="mg-entries" style={barRows ? { paddingTop: barRows * ENTRY_PX } : undefined}>
+        {lines.map(texts.line)}
+        {more > 0 && (
+          <button type="button" className="mg-ev mg-more" data-more={day}>
+            <span className="ev ev-more-link">{texts.moreText(more)}</span>
+          </button>
+        )}
+      </div>
+    </div>
+  );
+});
+
+function recordOf(id: string | undefined): Event | undefined {
+  const n = Number(id);
+  return useEvents.getState().events.find((e) => e.id === n);
+}
+
+/** Moves `e` by `days` whole days (wall-clock times kept, as a drag in a calendar does). */
+function moveByDays(e: Event, days: number) {
+  const ui = useUi.getState();
+  ui.select(e.id);
+  const revert = () => useEvents.getState().upsert(e);
+  if (e.all_day) {
+    const startDay = addDaysIso(e.start_date.slice(0, 10), days);
+    const lastDay = addDaysIso(e.end_date.slice(0, 10), days);
+    const shown: Event = { ...e, start_date: `${startDay}${e.start_date.slice(10)}`, end_date: `${lastDay}${e.end_date.slice(10)}` };
+    useEvents.getState().upsert(shown);
+    const [y, m, d] = startDay.split('-').map(Number);
+    void moveEvent(e, { start: new Date(y, m - 1, d), end: null, allDay: true, startDay, endDay: addDaysIso(lastDay, 1) }, revert);
+    return;
+  }
+  const start = new Date(utcMs(e.utc_start_date));
+  const end = new Date(utcMs(e.utc_end_date));
+  start.setDate(start.getDate() + days);
+  end.setDate(end.getDate() + days);
+  const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+  const zone = e.timezone || viewerZone();
+  // Shown at once where it was dropped; the server's copy replaces it (or `revert` puts it back).
+  useEvents.getState().upsert({ ...e, utc_start_date: utc(start), utc_end_date: utc(end), start_date: wallTime(start, zone), end_date: wallTime(end, zone) });
+  void moveEvent(e, { start, end, allDay: false, startDay: localDay(start), endDay: localDay(end) }, revert);
+}
+
+const DRAG_THRESHOLD_PX = 4;
+
+export function MonthGrid({ weeks, month, today, locale, title, labels, moreText }: MonthGridProps) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  /** Set when a pointer gesture was a drag, so the click that ends it does not also open the event. */
+  const dragged = useRef(false);
+
+  const texts = useMemo<Texts>(() => {
+    const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+    const dates = new Map<string, string>();
+    // Entries kept once drawn, by record: a re-render with the same records hands React the very
+    // same elements, which it skips. They depend only on the record, `labels` and `locale`.
+    const lines = new WeakMap<Event, React.ReactElement>();
+    const bars = new WeakMap<Event, Map<string, React.ReactElement>>();
+    return {
+      locale,
+      labels,
+      moreText,
+      longDate(day) {
+        let text = dates.get(day);
+        if (text === undefined) dates.set(day, (text = dateFormat.format(new Date(`${day}T00:00:00Z`))));
+        return text;
+      },
+      line(e) {
+        let node = lines.get(e);
+        if (node) return node;
+        const box = eventBox(e, 'mg-line');
+        node = (
+          <button key={e.id} type="button" className={box.className} style={box.style} data-event-id={e.id}>
+            <span className="ev">
+              <span className="ev-time ev-dotted">{shortTime(utcMs(e.utc_start_date), locale)}</span>
+              <span className="ev-title">{decodeEntities(e.title)}</span>
+              <Badges event={e} labels={labels} />
+            </span>
+          </button>
+        );
+        lines.set(e, node);
+        return node;
+      },
+      bar(b) {
+        const key = `${b.start}:${b.end}:${b.level}:${b.isStart}:${b.isEnd}`;
+        let byPlace = bars.get(b.event);
+        let node = byPlace?.get(key);
+        if (node) return node;
+        const e = b.event;
+        const span = b.end - b.start;
+        const box = eventBox(e, `mg-bar${b.isStart ? '' : ' mg-bar-cont-before'}${b.isEnd ? '' : ' mg-bar-cont-after'}`);
+        node = (
+          <button
+            key={e.id}
+            type="button"
+            className={box.className}
+            style={{ ...box.style, top: DAY_TOP_PX + b.level * ENTRY_PX, width: `calc(${span * 100}% + ${span - 1 - (b.isStart ? 4 : 0) - (b.isEnd ? 4 : 0)}px)` }}
+            data-event-id={e.id}
+          >
+            <span className="ev">
+              <span className="ev-line">
+                <span className="ev-title">{decodeEntities(e.title)}</span>
+                <Badges event={e} labels={labels} />
+              </span>
+            </span>
+          </button>
+        );
+        if (!byPlace) bars.set(e, (byPlace = new Map()));
+        byPlace.set(key, node);
+        return node;
+      },
+    };
+  }, [locale, labels, moreText]);
+
+  const weekdays = useMemo(() => {
+    const f = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+    return weeks[0]?.days.map((d) => f.format(new Date(`${d.day}T12:00:00Z`))) ?? [];
+  }, [weeks, locale]);
+
+  const cellAt = (x: number, y: number): HTMLElement | null => {
+    const el = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-date]') ?? null;
+    return el && rootRef.current?.contains(el) ? el : null;
+  };
+
+  /** An event pressed: a click opens it (see onClick), a drag moves it to the day it is dropped on. */
+  const dragEvent = useCallback((down: React.PointerEvent, el: HTMLElement, fromDay: string) => {
+    const x0 = down.clientX;
+    const y0 = down.clientY;
+    let ghost: HTMLElement | null = null;
+    let over: HTMLElement | null = null;
+    let dx = 0;
+    let dy = 0;
+    const setOver = (cell: HTMLElement | null) => {
+      if (cell === over) return;
+      over?.classList.remove('mg-drop');
+      over = cell;
+      over?.classList.add('mg-drop');
+    };
+    const move = (ev: PointerEvent) => {
+      if (!ghost) {
+        if (Math.hypot(ev.clientX - x0, ev.clientY - y0) < DRAG_THRESHOLD_PX) return;
+        const box = el.getBoundingClientRect();
+        dx = x0 - box.left;
+        dy = y0 - box.top;
+        ghost = el.cloneNode(true) as HTMLElement;
+        ghost.classList.add('mg-ghost');
+        ghost.removeAttribute('data-event-id');
+        ghost.setAttribute('aria-hidden', 'true');
+        ghost.style.width = `${box.width}px`;
+        ghost.style.top = '0';
+        document.body.append(ghost);
+        el.classList.add('mg-dragging');
+      }
+      ghost.style.transform = `translate(${ev.clientX - dx}px, ${ev.clientY - dy}px)`;
+      setOver(cellAt(ev.clientX, ev.clientY));
+    };
+    const end = (ev: PointerEvent) => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      if (!ghost) return;
+      dragged.current = true;
+      ghost.remove();
+      el.classList.remove('mg-dragging');
+      const to = ev.type === 'pointerup' ? over?.dataset.date : undefined;
+      setOver(null);
+      const e = recordOf(el.dataset.eventId);
+      if (!e || !to || to === fromDay) return;
+      moveByDays(e, dayNumberOf(to) - dayNumberOf(fromDay));
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+  }, []);
+
+  /** Empty space pressed: the days from there to where the pointer is let go open quick create. */
+  const selectDays = useCallback((down: React.PointerEvent, fromDay: string) => {
+    down.preventDefault(); // no text selection while sweeping over days
+    let toDay = fromDay;
+    const paint = () => {
+      const [a, b] = fromDay <= toDay ? [fromDay, toDay] : [toDay, fromDay];
+      for (const cell of rootRef.current?.querySelectorAll<HTMLElement>('[data-date]') ?? []) {
+        const d = cell.dataset.date!;
+        cell.classList.toggle('mg-selected', a <= d && d <= b);
+      }
+    };
+    paint();
+    const move = (ev: PointerEvent) => {
+      const d = cellAt(ev.clientX, ev.clientY)?.dataset.date;
+      if (d && d !== toDay) {
+        toDay = d;
+        paint();
+      }
+    };
+    const end = (ev: PointerEvent) => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      for (const cell of rootRef.current?.querySelectorAll('.mg-selected') ?? []) cell.classList.remove('mg-selected');
+      if (ev.type !== 'pointerup') return;
+      const [first, last] = fromDay <= toDay ? [fromDay, toDay] : [toDay, fromDay];
+      useUi.getState().openQuickCreate({ start_date: `${first} 00:00:00`, end_date: `${last} 23:59:59`, all_day: true, timezone: viewerZone() });
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+  }, []);
+
+  const onPointerDown = useCallback(
+    (ev: React.PointerEvent) => {
+      dragged.current = false;
+      if (ev.button !== 0) return;
+      const target = ev.target as HTMLElement;
+      if (target.closest('[data-navday], [data-more]')) return;
+      const day = target.closest<HTMLElement>('[data-date]')?.dataset.date;
+      if (!day) return;
+      const eventEl = target.closest<HTMLElement>('[data-event-id]');
+      if (eventEl) dragEvent(ev, eventEl, day);
+      else selectDays(ev, day);
+    },
+    [dragEvent, selectDays],
+  );
+
+  const activate = useCallback((target: HTMLElement) => {
+    const nav = target.closest<HTMLElement>('[data-navday]');
+    if (nav) {
+      const cal = useCalendar.getState();
+      cal.goto(nav.dataset.navday!);
+      cal.setView('day');
+      return true;
+    }
+    const more = target.closest<HTMLElement>('[data-more]');
+    if (more) {
+      useUi.getState().openDayList(more.dataset.more!);
+      return true;
+    }
+    const e = recordOf(target.closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
+    if (!e) return false;
+    useUi.getState().select(e.id);
+    useUi.getState().openEditor({ kind: 'edit', event: e });
+    return true;
+  }, []);
+
+  const onClick = useCallback(
+    (ev: React.MouseEvent) => {
+      if (dragged.current) {
+        dragged.current = false;
+        return;
+      }
+      if (activate(ev.target as HTMLElement)) ev.preventDefault();
+    },
+    [activate],
+  );
+
+  // Buttons answer Enter and Space themselves (as clicks); the day numbers are links.
+  const onKeyDown = useCallback((ev: React.KeyboardEvent) => {
+    const nav = (ev.target as HTMLElement).closest<HTMLElement>('[data-navday]');
+    if (nav && ev.key === 'Enter') {
+      ev.preventDefault();
+      const cal = useCalendar.getState();
+      cal.goto(nav.dataset.navday!);
+      cal.setView('day');
+    }
+  }, []);
+
+  return (
+    <div ref={rootRef} className="mg" role="table" aria-label={title} onPointerDown={onPointerDown} onClick={onClick} onKeyDown={onKeyDown}>
+      <div className="mg-head" role="row">
+        {weekdays.map((name, i) => (
+          <div key={i} role="columnheader" className="mg-weekday">
+            {name}
+          </div>
+        ))}
+      </div>
+      <div className="mg-body">
+        {weeks.map((week, w) => {
+          const barsByStart = new Map<number, MonthBar[]>();
+          for (const b of week.bars) {
+            const list = barsByStart.get(b.start);
+            if (list) list.push(b);
+            else barsByStart.set(b.start, [b]);
+          }
+          return (
+            <div key={w} className="mg-week" role="row">
+              {week.days.map((d, c) => (
+                <DayCell
+                  key={c}
+                  day={d.day}
+                  lines={d.lines}
+                  more={d.more}
+                  bars={barsByStart.get(c)}
+                  barRows={d.barRows}
+                  other={!d.day.startsWith(month)}
+                  today={d.day === today}
+                  texts={texts}
+                />
+              ))}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
