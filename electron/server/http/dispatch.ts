@@ -88,11 +88,18 @@ export interface DispatchOptions {
 }
 
 /** Requests reach this after the security checks; `viewer` says what the caller may do. */
-export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: Viewer, opts: DispatchOptions, found: ReturnType<typeof findRoute>): void {
+export function dispatch(
+  req: Request,
+  res: Response,
+  loc: ApiLocation,
+  query: Record<string, unknown>,
+  viewer: Viewer,
+  opts: DispatchOptions,
+  found: ReturnType<typeof findRoute>,
+): void {
   let lang: Language = loc.prefixLang ?? DEFAULT_LANGUAGE;
   try {
     // A usable language first, so even a refusal of the language itself is worded in one.
-    const query = (req.query ?? {}) as Record<string, unknown>;
     const rawLang = query.i18n_language ?? (req.body as Record<string, unknown> | undefined)?.i18n_language;
     if (isLanguage(typeof rawLang === 'string' ? rawLang.toLowerCase() : rawLang)) lang = (rawLang as string).toLowerCase() as Language;
 
@@ -135,7 +142,7 @@ export function dispatch(req: Request, res: Response, loc: ApiLocation, viewer: 
         });
         return;
       }
-      res.json(out.body);
+      sendJson(res, out.json ?? JSON.stringify(out.body));
     }, (err) => fail(err));
   } catch (err) {
     fail(err);
@@ -224,7 +231,36 @@ function applyDefaults(endpoint: Endpoint, values: Record<string, unknown>) {
 export function sendError(res: Response, err: unknown, lang: Language): void {
   if (res.headersSent) return;
   const apiErr = err instanceof ApiError ? err : toApiError(err);
-  res.status(apiErr.status).json(errorBody(apiErr, lang));
+  sendJson(res.status(apiErr.status), JSON.stringify(errorBody(apiErr, lang)));
+}
+
+/**
+ * Answers with JSON text, as `res.json` would answer with the value it came from. Express's
+ * `send` turns a body of 1,000 characters or more into a Buffer, which then goes out as a second
+ * write after the headers; a string goes out with them in one. What only `send` knows how to do
+ * (a 304 for a conditional request, a Content-Type already set, no body at all) is left to it.
+ */
+export function sendJson(res: Response, text: string | undefined): void {
+  const h = res.req.headers;
+  const status = res.statusCode;
+  if (
+    text === undefined ||
+    h['if-none-match'] !== undefined ||
+    h['if-modified-since'] !== undefined ||
+    res.hasHeader('Content-Type') ||
+    res.hasHeader('Transfer-Encoding') ||
+    status === 204 ||
+    status === 205 ||
+    status === 304
+  ) {
+    if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
+    res.send(text);
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  if (res.req.method === 'HEAD') res.end();
+  else res.end(text, 'utf8');
 }
 
 /** Errors from Express's body parsers and anything unexpected, as API errors. */

@@ -42,6 +42,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status?: number;
   body?: unknown;
+  /** The body as JSON text already (records' cached JSON spliced into a list); `body` is then unused. */
+  json?: string;
   headers?: Record<string, string>;
   /** A body sent in chunks (exports), with its content type; `body` is then unused. */
   stream?: { contentType: string; filename?: string; chunks: Iterable<string> };
