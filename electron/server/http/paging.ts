@@ -57,13 +57,13 @@ export function termListLinks(collectionUrl: string, page: number, total: number
 
 /**
  * An events/venues/organizers list in the original's key order: items, `rest_url`, the page links
- * (never on an empty list), `total`, `total_pages`; with the count headers.
+ * (never on an empty list), `total`, `total_pages`; with the count headers. The items come as
+ * their JSON text (from the records' JSON cache), so the body is built as text around them.
  */
-export function postListResponse(key: string, items: unknown[], links: ReturnType<typeof postListLinks>['links'], total: number, totalPages: number): ApiResponse {
-  const body: Record<string, unknown> = { [key]: items };
-  if (items.length === 0) body.rest_url = links.rest_url;
-  else Object.assign(body, links);
-  body.total = total;
-  body.total_pages = totalPages;
-  return { body, headers: countHeaders(total, totalPages) };
+export function postListResponse(key: string, items: string[], links: ReturnType<typeof postListLinks>['links'], total: number, totalPages: number): ApiResponse {
+  const rest: Record<string, unknown> = items.length === 0 ? { rest_url: links.rest_url } : { ...links };
+  rest.total = total;
+  rest.total_pages = totalPages;
+  const json = `{${JSON.stringify(key)}:[${items.join(',')}],${JSON.stringify(rest).slice(1)}`;
+  return { json, headers: countHeaders(total, totalPages) };
 }

@@ -6,7 +6,7 @@ import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { ApiError, invalidParam, invalidParams } from '../errors';
 import { defaultStatuses } from '../store/posts';
-import type { EventRow, EventListQuery } from '../store/events';
+import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
 import { serializeEvent, eventsJson } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
@@ -140,25 +140,35 @@ function listEvents(req: ApiRequest): ApiResponse {
   return postListResponse('events', eventsJson(ids, req.url, req.store), links, total, totalPages);
 }
 
-/** The event a by-id or by-slug route names, with the original's errors when there is none. */
-function findEvent(req: ApiRequest): EventRow {
+interface EventLookup<R> {
+  get(id: number): R | undefined;
+  getBySlug(slug: string): R | undefined;
+}
+
+/**
+ * The event a by-id or by-slug route names, with the original's errors when there is none; as a
+ * whole row, or as what `lookup` gives.
+ */
+function findEvent(req: ApiRequest): EventRow;
+function findEvent<R extends EventStatusRow>(req: ApiRequest, lookup: EventLookup<R>): R;
+function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.store.events): EventStatusRow {
   if (req.path.slug !== undefined) {
-    const row = req.store.events.getBySlug(req.path.slug);
+    const row = lookup.getBySlug(req.path.slug);
     if (!row) throw invalidParam('slug', 'invalid_slug_ref');
     return row;
   }
   const id = Number(req.path.id);
-  const row = req.store.events.get(id);
+  const row = lookup.get(id);
   if (row) return row;
   if (req.store.registry.kindOf(id)) throw new ApiError('rest-invalid-event-id', 400, 'rest-invalid-event-id', { id });
   throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id });
 }
 
 function readEvent(req: ApiRequest): ApiResponse {
-  const row = findEvent(req);
+  const row = findEvent(req, req.store.events.statusOf);
   if (row.status === 'trash') throw new ApiError('event-no-longer-available', 403, 'event-no-longer-available', { id: row.id });
   if (row.status !== 'publish' && !req.viewer.canEdit) throw new ApiError('event-not-accessible', 403, 'event-not-accessible');
-  return { body: eventsJson([row.id], req.url, req.store, { jsonLd: true })[0] };
+  return { json: eventsJson([row.id], req.url, req.store, { jsonLd: true })[0] };
 }
 
 function createEvent(req: ApiRequest): ApiResponse {

@@ -42,6 +42,8 @@ export interface EventRow extends PostRow {
   ics_uid: string | null;
 }
 
+export type EventStatusRow = Pick<EventRow, 'id' | 'status'>;
+
 export interface EventListQuery {
   lang: Language;
   statuses: PostStatus[];
@@ -116,6 +118,8 @@ export function createEventStore(
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
   const byUid = db.prepare<[string], EventRow>('SELECT * FROM events WHERE ics_uid = ? ORDER BY id LIMIT 1');
+  const statusById = db.prepare<[number], EventStatusRow>('SELECT id, status FROM events WHERE id = ?');
+  const statusBySlug = db.prepare<[string], EventStatusRow>('SELECT id, status FROM events WHERE slug = ?');
   const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
   const clearOrganizers = db.prepare('DELETE FROM event_organizers WHERE event_id = ?');
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
@@ -359,6 +363,14 @@ export function createEventStore(
     /** Slugs are stored lower-case, so `Spring-Concert` finds `spring-concert`. */
     getBySlug(slug: string): EventRow | undefined {
       return bySlug.get(slug.toLowerCase());
+    },
+    /**
+     * Id and status only, by id or slug: all a read checks before answering with the event's
+     * cached JSON (a whole row, its text included, costs three times as much to read).
+     */
+    statusOf: {
+      get: (id: number): EventStatusRow | undefined => statusById.get(id),
+      getBySlug: (slug: string): EventStatusRow | undefined => statusBySlug.get(slug.toLowerCase()),
     },
     getByIcsUid(uid: string): EventRow | undefined {
       return byUid.get(uid);

@@ -1,0 +1,56 @@
+/**
+ * The API answers without Express's router and writes JSON text itself, and lists splice their
+ * records' cached JSON text into the envelope. These pin what that must not change: the bytes of
+ * a body, HEAD, conditional requests, and a record changed between two lists.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../helpers/server';
+
+let t: TestServer;
+let id: number;
+beforeAll(async () => {
+  t = await startTestServer();
+  const venue = (await t.api('post', 'venues').send({ venue: 'Riverside "Hall" \u2603' })).body.id;
+  for (let i = 0; i < 3; i++) {
+    const res = await t.api('post', 'events').send({ title: `Answer ${i} "quoted" \u00e9\u2028`, start_date: `2032-01-0${i + 1} 10:00:00`, end_date: `2032-01-0${i + 1} 11:00:00`, venue });
+    id = res.body.id;
+  }
+});
+afterAll(() => t?.close());
+
+describe('JSON answers', () => {
+  it('a list is one JSON document, in the key order and bytes JSON.stringify gives, with its byte length', async () => {
+    for (const path of ['events?start_date=2032-01-01&end_date=2032-01-31', 'events?start_date=2032-01-01&end_date=2032-01-31&per_page=1&page=2', 'venues', 'events?start_date=2040-01-01&end_date=2040-01-31']) {
+      const res = await t.api('get', path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.text).toBe(JSON.stringify(JSON.parse(res.text)));
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+      const keys = Object.keys(res.body);
+      expect(keys.slice(-2)).toEqual(['total', 'total_pages']);
+      expect(keys[0]).toBe(path.split('?')[0]);
+    }
+  });
+
+  it('HEAD has the headers of GET and no body', async () => {
+    const get = await t.api('get', `events/${id}`);
+    const head = await t.api('head' as 'get', `events/${id}`);
+    expect(head.status).toBe(200);
+    expect(head.text ?? '').toBe('');
+    for (const h of ['content-type', 'content-length', 'x-content-type-options', 'referrer-policy']) expect(head.headers[h], h).toBe(get.headers[h]);
+  });
+
+  it('conditional requests are answered as Express answers them', async () => {
+    expect((await t.api('get', `events/${id}`).set('If-None-Match', '*')).status).toBe(304);
+    expect((await t.api('get', `events/${id}`).set('If-None-Match', '"abc"')).status).toBe(200);
+  });
+
+  it('a record changed through the API is changed in the next list, read and page', async () => {
+    const list = async () => (await t.api('get', 'events?start_date=2032-01-01&end_date=2032-01-31')).body.events.map((e: { title: string }) => e.title);
+    expect(await list()).toContain(`Answer 2 "quoted" \u00e9\u2028`);
+    await t.api('patch', `events/${id}`).send({ title: 'Answer renamed' });
+    expect(await list()).toContain('Answer renamed');
+    expect((await t.api('get', `events/${id}`)).body.title).toBe('Answer renamed');
+    expect((await t.api('get', 'events?start_date=2032-01-01&end_date=2032-01-31&per_page=1&page=3')).body.events[0].title).toBe('Answer renamed');
+  });
+});
