@@ -42,6 +42,53 @@ export interface EventRow extends PostRow {
   ics_uid: string | null;
 }
 
+/**
+ * An event as the iCalendar export reads it: the columns it writes, and the ids of its organizers
+ * and of its terms in their order (comma-separated), so that one query does what took four per batch.
+ */
+export interface EventExportRow
+  extends Pick<
+    EventRow,
+    | 'id' | 'lang' | 'status' | 'slug' | 'title' | 'content' | 'excerpt' | 'date_utc' | 'modified_utc' | 'image_id'
+    | 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'timezone' | 'all_day' | 'cost' | 'website'
+    | 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured' | 'venue_id' | 'ics_uid'
+  > {
+  organizer_ids: string | null;
+  term_ids: string | null;
+}
+
+/** A row of the export's query as an array, in its column order. */
+type ExportColumns = [
+  id: number,
+  lang: Language,
+  status: PostStatus,
+  slug: string,
+  title: string,
+  content: string,
+  excerpt: string,
+  date_utc: string,
+  modified_utc: string,
+  image_id: number | null,
+  start_local: string,
+  end_local: string,
+  start_utc: string,
+  end_utc: string,
+  timezone: string,
+  all_day: number,
+  cost: string,
+  website: string | null,
+  show_map: number,
+  show_map_link: number,
+  hide_from_listings: number,
+  sticky: number,
+  featured: number,
+  venue_id: number | null,
+  ics_uid: string | null,
+  organizer_ids: string | null,
+  term_ids: string | null,
+];
+
+/** An event's id and status: what a read checks before it serves the record's JSON. */
 export type EventStatusRow = Pick<EventRow, 'id' | 'status'>;
 
 export interface EventListQuery {
@@ -364,10 +411,7 @@ export function createEventStore(
     getBySlug(slug: string): EventRow | undefined {
       return bySlug.get(slug.toLowerCase());
     },
-    /**
-     * Id and status only, by id or slug: all a read checks before answering with the event's
-     * cached JSON (a whole row, its text included, costs three times as much to read).
-     */
+    /** `get` and `getBySlug` reading only the id and status, for reads whose record JSON is cached. */
     statusOf: {
       get: (id: number): EventStatusRow | undefined => statusById.get(id),
       getBySlug: (slug: string): EventStatusRow | undefined => statusBySlug.get(slug.toLowerCase()),
@@ -512,6 +556,38 @@ export function createEventStore(
       const rows = stmt(`SELECT id, ics_uid FROM events WHERE ics_uid IS NOT NULL AND id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; ics_uid: string }>;
       for (const r of rows) out.set(r.id, r.ics_uid);
       return out;
+    },
+    /**
+     * What the iCalendar export reads, in start order, a batch at a time. One statement walks the
+     * whole selection: keyset paging (`batches`) starts each batch's index range at the filter's
+     * start_date bound rather than at the last row, so every batch rescanned all the rows before
+     * it (2.5 s of CPU for 100,000 events), and a filter that is not index-ordered re-sorted the
+     * whole selection per batch. Only this connection's reads may run while a batch is out: the
+     * statement stays open until the generator ends.
+     */
+    *exportBatches(q: EventListQuery, size = 1000): Generator<EventExportRow[]> {
+      const f = filterSql(q);
+      const links = (table: string, column: string) => `(SELECT group_concat(${column} ORDER BY position) FROM ${table} WHERE event_id = e.id)`;
+      const rows = stmt(
+        `SELECT e.id, e.lang, e.status, e.slug, e.title, e.content, e.excerpt, e.date_utc, e.modified_utc, e.image_id,
+          e.start_local, e.end_local, e.start_utc, e.end_utc, e.timezone, e.all_day, e.cost, e.website,
+          e.show_map, e.show_map_link, e.hide_from_listings, e.sticky, e.featured, e.venue_id, e.ics_uid,
+          ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')}
+        FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local, e.id`,
+      )
+        // Arrays made into objects here: better-sqlite3 builds a row object a property at a time,
+        // which was a third of the query's cost.
+        .raw(true)
+        .iterate(...f.params) as IterableIterator<ExportColumns>;
+      let batch: EventExportRow[] = [];
+      for (const [id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids, term_ids] of rows) {
+        batch.push({ id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids, term_ids });
+        if (batch.length === size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length) yield batch;
     },
   };
 }

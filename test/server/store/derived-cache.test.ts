@@ -78,4 +78,22 @@ describe('cached lists and records follow every change', () => {
     expect(viaIp.rest_url.startsWith(t.server.url)).toBe(true);
     expect(viaName.rest_url).toBe(`http://localhost:${new URL(t.server.url).port}/cal/events/v1/events/${id}`);
   });
+
+  it('deep pages start where they should, among equal start times, and follow inserts by another connection', async () => {
+    // Eleven events at the same hour and a few around them: pages of 3 split the tie several ways.
+    for (let i = 0; i < 11; i++) await make(`Quiz night ${i}`, '2031-10-10 10:00:00');
+    for (const day of ['09', '11', '12']) await make(`Quiz eve ${day}`, `2031-10-${day} 10:00:00`);
+    const window = 'start_date=2031-10-01&end_date=2031-10-31&per_page=3';
+    const page = async (n: number) => ((await t.api('get', `events?${window}&page=${n}`)).body.events ?? []).map((e: { id: number }) => e.id);
+    const whole = (await t.api('get', `events?start_date=2031-10-01&end_date=2031-10-31&per_page=50`)).body.events.map((e: { id: number }) => e.id);
+    expect(whole).toHaveLength(14);
+    // Out of order, and again: each page from a remembered start or a new one.
+    for (const n of [4, 5, 2, 3, 4, 1, 5, 3]) expect(await page(n), `page ${n}`).toEqual(whole.slice((n - 1) * 3, n * 3));
+
+    const sneaked = other.prepare('SELECT id FROM events WHERE title = ?').pluck().get('Quiz eve 09') as number;
+    other.prepare("UPDATE events SET start_local = '2031-10-10 10:00:00' WHERE id = ?").run(sneaked);
+    const reordered = (await t.api('get', `events?start_date=2031-10-01&end_date=2031-10-31&per_page=50`)).body.events.map((e: { id: number }) => e.id);
+    expect(reordered).not.toEqual(whole);
+    for (const n of [4, 3, 5]) expect(await page(n), `page ${n} after the change`).toEqual(reordered.slice((n - 1) * 3, n * 3));
+  });
 });
