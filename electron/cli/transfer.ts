@@ -15,7 +15,8 @@ import { createServer, silentLogger } from '../server';
 import { defaultDataDir, readDiscovery, TOKEN_FILE, DB_FILE, ensureDataDir } from '../server/data-dir';
 import { openDatabase, closeDatabase } from '../server/store/db';
 import { createStore } from '../server/store';
-import { importFile, IMPORT_LIMIT_BYTES, type ImportFormat } from '../server/import-export/import-file';
+import { importFile, type ImportFormat } from '../server/import-export/import-file';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-report';
 import type { ImportKind, ImportReport } from '../server/import-export/import-records';
 import { ApiError } from '../server/errors';
 import { errorBody } from '../server/http/dispatch';
@@ -162,7 +163,7 @@ export async function importCommand(argv: string[]): Promise<void> {
   const skipInvalid = takeFlag(options, 'skip_invalid');
   const unknown = Object.keys(options);
   if (unknown.length) throw new Error(`unknown option --${unknown[0].replace(/_/g, '-')}`);
-  if (statSync(file).size > IMPORT_LIMIT_BYTES) throw new Error(`${file} is larger than the import limit of 100 MB`);
+  if (statSync(file).size > IMPORT_LIMIT_BYTES) throw new Error(`${file} is larger than the import limit of ${IMPORT_LIMIT_LABEL}`);
   const bytes = readFileSync(file);
 
   const app = runningApp(dataDir);

@@ -10,6 +10,7 @@ import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-report';
 import type {
   ExportFormat,
   ExportOptions,
@@ -22,8 +23,6 @@ import type {
   RestoreReport,
 } from '../../shared/desktop-bridge';
 
-/** The API refuses larger files (see IMPORT_LIMIT_BYTES of the server). */
-export const IMPORT_LIMIT_BYTES = 100 * 1024 * 1024;
 
 export interface FileFilter {
   name: string;
@@ -196,7 +195,7 @@ export function createTransfers<W>(deps: TransferDeps<W>) {
 
     try {
       const size = (await stat(file)).size;
-      if (size > IMPORT_LIMIT_BYTES) return { status: 'failed', file, message: `${basename(file)} is larger than the import limit of 100 MB.`, code: 'import-file-too-large' };
+      if (size > IMPORT_LIMIT_BYTES) return { status: 'failed', file, message: `${basename(file)} is larger than the import limit of ${IMPORT_LIMIT_LABEL}.`, code: 'import-file-too-large' };
       const format = options.format ?? formatFromName(file) ?? formatFromContent(await readHead(file));
       if (format === 'json' && !options.dryRun) {
         const { response } = await dialogs.message({

@@ -356,7 +356,7 @@ describe('files, interfaces, sizes and slow clients', () => {
       let n = 0;
       for (const r of allRoutes()) {
         for (const e of r.endpoints) {
-          if (!e.body || e.rawBody) continue; // /import takes files up to 100 MB (transfer.test.ts)
+          if (!e.body || e.rawBody) continue; // /import takes files up to 150 MB (transfer.test.ts)
           for (const m of e.methods) {
             const path = `/cal/events/v1${r.docPath.replace('{id}', String(id)).replace('{slug}', 'big')}`;
             for (const [type, data] of [['application/json', big], ['application/x-www-form-urlencoded', form]]) {

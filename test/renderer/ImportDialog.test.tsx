@@ -143,12 +143,23 @@ describe('ImportDialog', () => {
   });
 
   it('a file the server will not take at all is told at once, and the form stays to pick another', async () => {
-    mockApi({ 'POST import': { status: 413, body: { code: 'import-file-too-large', message: 'The file is larger than the import limit of 100 MB.', data: { status: 413 } } } });
+    mockApi({ 'POST import': { status: 413, body: { code: 'import-file-too-large', message: 'The file is larger than the import limit of 150 MB.', data: { status: 413 } } } });
     render(<ImportDialog preset={{}} />);
     pick(ics('huge.ics'));
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('The file is larger than the import limit of 100 MB.');
+    expect((await screen.findByRole('alert')).textContent).toBe('The file is larger than the import limit of 150 MB.');
     expect(screen.getByLabelText('File')).toBeTruthy();
+  });
+
+  it('a file over the limit is refused before it is sent', () => {
+    const api = mockApi({});
+    render(<ImportDialog preset={{}} />);
+    const huge = ics('huge.ics');
+    Object.defineProperty(huge, 'size', { value: 200 * 1024 * 1024 });
+    pick(huge);
+    expect(screen.getByRole('alert').textContent).toBe('This file is larger than the import limit of 150 MB.');
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect(api.to('POST', 'import')).toHaveLength(0);
   });
 
   it('a backup is restored only after a plain warning, with a button that says what it does', () => {

@@ -10,10 +10,9 @@ import { parseIcs } from './ics-import';
 import { parseCsv } from './csv-import';
 import { checkBackup, restoreBackup } from './json-backup';
 import { importRecords, ImportRefused, type ImportItem, type ImportKind } from './import-records';
-import type { ImportReport, RestoreReport } from '../../../shared/api/import-report';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL, type ImportReport, type RestoreReport } from '../../../shared/api/import-report';
 
 export type ImportFormat = 'ics' | 'csv' | 'json';
-export const IMPORT_LIMIT_BYTES = 100 * 1024 * 1024;
 
 export interface ImportFileOptions {
   format?: ImportFormat;
@@ -38,7 +37,7 @@ export function sniffFormat(text: string): ImportFormat {
 
 /** Refuses a file over the import limit (checked again before a background import starts). */
 export function checkImportSize(bytes: Uint8Array): void {
-  if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: '100 MB' });
+  if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: IMPORT_LIMIT_LABEL });
 }
 
 export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {

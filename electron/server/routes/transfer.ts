@@ -15,7 +15,7 @@ import { backupChunks } from '../import-export/json-backup';
 import { importFile, checkImportSize, type ImportFormat } from '../import-export/import-file';
 import type { ImportKind } from '../import-export/import-records';
 import type { ImportJobRecord } from '../import-export/import-jobs';
-import type { ImportJob } from '../../../shared/api/import-report';
+import { IMPORT_LIMIT_LABEL, type ImportJob } from '../../../shared/api/import-report';
 import { errorBody } from '../http/dispatch';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 import type { Store } from '../store';
@@ -136,7 +136,7 @@ export const transferRoutes: RouteDef[] = [
   route('/import', [
     {
       methods: ['POST'],
-      summary: 'Import an iCalendar, CSV or JSON backup file sent as the request body (up to 100 MB). All or nothing unless skip_invalid.',
+      summary: `Import an iCalendar, CSV or JSON backup file sent as the request body (up to ${IMPORT_LIMIT_LABEL}). All or nothing unless skip_invalid.`,
       args: importParams,
       rawBody: true,
       write: true,

@@ -5,7 +5,7 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ImportReport, RestoreReport } from '@shared/api/import-report';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL, type ImportReport, type RestoreReport } from '@shared/api/import-report';
 import type { ImportFormat, ImportRequest, PostKind } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { useImports } from '../state/imports';
@@ -63,8 +63,9 @@ export function ImportDialog({ preset }: { preset: ImportRequest }) {
     useUi.getState().closeImport();
   };
 
+  const tooLarge = !!file && file.size > IMPORT_LIMIT_BYTES;
   const run = (dryRun: boolean) => {
-    if (!file) return;
+    if (!file || tooLarge) return;
     void start(file, { format, kind: format === 'csv' ? kind : undefined, dryRun, skipInvalid: format !== 'json' && skipInvalid });
   };
   const submit = (e: FormEvent) => {
@@ -81,9 +82,9 @@ export function ImportDialog({ preset }: { preset: ImportRequest }) {
       {status === 'idle' || (status === 'failed' && !job) ? (
         <form onSubmit={submit} noValidate>
           <div className="import-body">
-            {error && (
+            {(error || tooLarge) && (
               <div className="form-error" role="alert">
-                {error}
+                {tooLarge ? t('import.too_large', { limit: IMPORT_LIMIT_LABEL }) : error}
               </div>
             )}
             <div className="field">

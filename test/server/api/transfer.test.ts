@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type request from 'supertest';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { IMPORT_LIMIT_LABEL } from '../../../shared/api/import-report';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures', name));
 const asText = (res: NodeJS.ReadableStream, cb: (err: Error | null, body: string) => void) => {
@@ -177,11 +178,12 @@ describe('bad files change nothing', () => {
     expect(res.body.code).toBe('import-file-invalid');
   });
 
-  it('a file over the 100 MB limit gets 413 and a message with the limit', async () => {
+  it('a file over the 150 MB limit (a 200 MB file) gets 413 and a message with the limit', async () => {
     const before = s.snapshot();
-    const res = await s.api('post', 'import').set('Content-Type', 'text/calendar').send(Buffer.alloc(101 * 1024 * 1024, 0x41));
+    const res = await s.api('post', 'import').set('Content-Type', 'text/calendar').send(Buffer.alloc(200 * 1024 * 1024, 0x41));
     expect(res.status).toBe(413);
-    expect(res.body.message).toContain('100 MB');
+    expect(res.body.message).toContain(IMPORT_LIMIT_LABEL);
+    expect(IMPORT_LIMIT_LABEL).toBe('150 MB');
     expect(s.snapshot()).toEqual(before);
   });
 });
