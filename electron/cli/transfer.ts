@@ -18,6 +18,7 @@ import { createStore } from '../server/store';
 import { importFile, type ImportFormat } from '../server/import-export/import-file';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-report';
 import type { ImportKind, ImportReport } from '../server/import-export/import-records';
+import type { ImportJob } from '../../shared/api/import-report';
 import { ApiError } from '../server/errors';
 import { errorBody } from '../server/http/dispatch';
 import { isLanguage, type Language } from '../../shared/i18n/languages';
@@ -103,6 +104,24 @@ const bar = (unit: string, total: number) => {
   return b;
 };
 
+/** One progress bar per import phase: reading the file, then writing its items. */
+function phaseBars() {
+  let current: SingleBar | undefined;
+  let phase: 'reading' | 'writing' | undefined;
+  return {
+    show(done: number, total: number, next: 'reading' | 'writing') {
+      if (next !== phase) {
+        current?.stop();
+        current = bar(next === 'reading' ? 'read' : 'items written', total);
+        phase = next;
+      }
+      current!.setTotal(total);
+      current!.update(done);
+    },
+    stop: () => current?.stop(),
+  };
+}
+
 export async function exportCommand(argv: string[]): Promise<void> {
   const { options } = parse(argv);
   const dataDir = take(options, 'data_dir') ?? defaultDataDir();
@@ -166,22 +185,34 @@ export async function importCommand(argv: string[]): Promise<void> {
   if (statSync(file).size > IMPORT_LIMIT_BYTES) throw new Error(`${file} is larger than the import limit of ${IMPORT_LIMIT_LABEL}`);
   const bytes = readFileSync(file);
 
+  const phases = phaseBars();
   const app = runningApp(dataDir);
   if (app) {
-    const params = new URLSearchParams({ i18n_language: lang, kind, dry_run: String(dryRun), skip_invalid: String(skipInvalid) });
+    // A background job, so the server keeps answering the app meanwhile and the bars can follow it.
+    const params = new URLSearchParams({ i18n_language: lang, kind, dry_run: String(dryRun), skip_invalid: String(skipInvalid), background: 'true' });
     if (format) params.set('format', format);
     process.stderr.write(`Sending ${file} to the running Almanac…\n`);
-    const res = await fetch(`${app.apiRoot}import?${params}`, { method: 'POST', headers: { Authorization: `Bearer ${app.token}`, 'Content-Type': 'application/octet-stream' }, body: bytes });
+    const auth = { Authorization: `Bearer ${app.token}` };
+    const res = await fetch(`${app.apiRoot}import?${params}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body: bytes });
     if (!res.ok) await failFromResponse(res);
-    printReport((await res.json()) as ImportReport);
+    let job = (await res.json()) as ImportJob;
+    while (job.state === 'running') {
+      await new Promise((ok) => setTimeout(ok, 200));
+      const poll = await fetch(`${job.rest_url}?i18n_language=${lang}`, { headers: auth });
+      if (!poll.ok) await failFromResponse(poll);
+      job = (await poll.json()) as ImportJob;
+      if (job.total > 0) phases.show(job.done, job.total, job.phase);
+    }
+    phases.stop();
+    if (job.state === 'failed' && job.error) throw new Error([job.error.message, ...((job.error.data.errors as Array<{ message: string }> | undefined) ?? []).map((e) => `  ${e.message}`)].join('\n'));
+    if (job.state !== 'done' || !job.report) throw new Error(`the import ended ${job.state}; nothing was changed`);
+    printReport(job.report);
     return;
   }
 
   ensureDataDir(dataDir);
   const db = openDatabase(join(dataDir, DB_FILE));
   const store = createStore(db);
-  let progress: SingleBar | undefined;
-  let progressPhase: 'reading' | 'writing' | undefined;
   try {
     const report = importFile(store, bytes, {
       format,
@@ -189,21 +220,12 @@ export async function importCommand(argv: string[]): Promise<void> {
       dryRun,
       skipInvalid,
       ctx: { lang, now: new Date(), siteZone: store.settings.get().timezone },
-      // One bar per phase: reading the file (VEVENTs, twice over for iCalendar), then writing items.
-      onProgress: (done, total, phase) => {
-        if (phase !== progressPhase) {
-          progress?.stop();
-          progress = bar(phase === 'reading' ? 'read' : 'items written', total);
-          progressPhase = phase;
-        }
-        progress!.setTotal(total);
-        progress!.update(done);
-      },
+      onProgress: phases.show,
     });
-    progress?.stop();
+    phases.stop();
     printReport(report);
   } catch (err) {
-    progress?.stop();
+    phases.stop();
     if (err instanceof ApiError) {
       const body = errorBody(err, lang) as { message: string; data: { errors?: Array<{ message: string }> } };
       throw new Error([body.message, ...(body.data.errors ?? []).map((e) => `  ${e.message}`)].join('\n'));

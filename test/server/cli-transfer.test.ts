@@ -54,11 +54,19 @@ describe('CLI import and export', { timeout: 60_000 }, () => {
       const res = await cli(['import', fixture('ics/apple.ics'), '--data-dir', dir]);
       expect(res.code, res.err).toBe(0);
       expect(res.err).toMatch(/Sending .* to the running Almanac/);
-      // The server's own connection sees the events at once: it wrote them.
+      expect(res.out).toMatch(/Created \d+, updated 0/);
+      // The app imported them (on its import thread) and its own connection sees them.
       const n = (server.store.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
       expect(n).toBeGreaterThan(0);
       const json = await cli(['export', '--data-dir', dir, '--format', 'json']);
       expect(JSON.parse(json.out).tables.events.rows).toHaveLength(n);
+
+      // A refused file is told as the direct import tells it, rows named, and nothing is written.
+      const refused = await cli(['import', fixture('csv/events-original-columns.csv'), '--data-dir', dir]);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(/nothing was imported/);
+      expect(refused.err).toMatch(/Row 9: "Mars\/Olympus" is not a time zone/);
+      expect((server.store.db.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n).toBe(n);
     } finally {
       await server.close();
     }
