@@ -21,11 +21,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, haveChromium, launchChromium } from './chromium';
 import { createServer } from '../electron/server';
 import { CROWDED_TOTAL, crowdedRender, mainThreadTime, resetRenders, routeCrowdedMonths, TRACE_CATEGORIES } from './crowded-month';
 
-const CHROMIUM = '/usr/bin/chromium';
 const root = resolve(import.meta.dirname, '..');
 /** BENCH_UI_RENDERER points at another build (e.g. of an older commit, for before/after runs). */
 const RENDERER = resolve(process.env.BENCH_UI_RENDERER ?? join(root, 'out/renderer'));
@@ -46,7 +46,7 @@ const load = () => loadavg().map((x) => Number(x.toFixed(2)));
 const title = (d: Date) => d.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 async function main() {
-  if (!existsSync(CHROMIUM)) {
+  if (!haveChromium) {
     process.stdout.write(`Month render benchmark skipped: ${CHROMIUM} is missing (apt-get install -y chromium).\n`);
     return;
   }
@@ -54,10 +54,7 @@ async function main() {
 
   const dataDir = mkdtempSync(join(tmpdir(), 'almanac-bench-ui-'));
   const server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, log: () => {} });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await launchChromium();
   try {
     const api = async (path: string, body?: unknown) => {
       const res = await fetch(new URL(path, `${server.url}/cal/events/v1/`), {

@@ -10,27 +10,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium, runBrowserSuites } from './browser';
 import { createServer } from '../../electron/server';
 import { CROWDED_TOTAL, crowdedRender, mainThreadTime, resetRenders, routeCrowdedMonths, TRACE_CATEGORIES } from '../../bench/crowded-month';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = join(ROOT, 'out/renderer');
 const SHOTS = join(import.meta.dirname, 'screenshots');
 /** The browser runs in another zone than UTC so local-time placement is really exercised. */
 const BROWSER_ZONE = 'America/Sao_Paulo';
 
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && !process.env.CI) {
-  console.warn(`[e2e] skipped: ${CHROMIUM} is missing (apt-get install -y chromium). Under CI this fails instead.`);
-}
 
 type Server = Awaited<ReturnType<typeof createServer>>;
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
+describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   let server: Server;
   let dataDir: string;
   let browser: Browser;
@@ -89,15 +85,11 @@ describe.skipIf(!haveChromium && !process.env.CI)('calendar UI (e2e)', () => {
   }
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is required for the e2e tests (apt-get install -y chromium)`);
     if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'almanac-e2e-'));
     server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, log: () => {} });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: BROWSER_ZONE, colorScheme: 'light' });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
