@@ -10,6 +10,7 @@ import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { statementCache, type DB } from './db';
 import { createDerivedCache, type DataStamp } from './derived-cache';
+import { createPagePositions } from './page-positions';
 import type { PostRegistry, PostRow, Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import type { LinkedPostStore } from './linked-posts';
@@ -180,6 +181,7 @@ export function createEventStore(
   const totals = createDerivedCache<number>(stamp, 1000);
   // Ordered matches of recent text searches (a few hundred KB at most for a common word).
   const searches = createDerivedCache<number[]>(stamp, 8);
+  const deepPage = createPagePositions(stmt, stamp);
   function cachedCount(sql: string, params: unknown[]): number {
     const cache = totals.current();
     const key = `${sql}\u0000${JSON.stringify(params)}`;
@@ -517,6 +519,11 @@ export function createEventStore(
         return { ids: matches.slice(offset, offset + q.perPage), total: matches.length };
       }
       const total = cachedCount(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`, f.params);
+      if (offset > 0 && !q.near && !q.include) {
+        const later = (bound: string | undefined, start: string) => (bound === undefined || bound < start ? start : bound);
+        const startingAt = (start: string) => filterSql({ ...q, startDate: later(q.startDate, start), startsAfter: q.startsAfter === undefined ? undefined : later(q.startsAfter, start) });
+        return { ids: deepPage(f, startingAt, offset, q.perPage), total };
+      }
       // Ids only: the index answers this alone, and the records usually come from the JSON cache.
       const ids = stmt(`${sql} LIMIT ? OFFSET ?`).pluck().all(...selectParams, ...f.params, q.perPage, offset) as number[];
       return { ids, total };
