@@ -6,11 +6,10 @@
 import { eventListParams } from '../../../shared/schema/queries';
 import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
-import type { Event } from '../../../shared/api/records';
 import { ApiError } from '../errors';
 import { eventQuery } from './events';
-import { serializeEvents } from '../serialize/event';
 import { exportIcs, zonesUsed } from '../import-export/ics-export';
+import { icsEvents } from '../import-export/ics-rows';
 import { backupChunks } from '../import-export/json-backup';
 import { importFile, checkImportSize, type ImportFormat } from '../import-export/import-file';
 import type { ImportKind } from '../import-export/import-records';
@@ -42,19 +41,11 @@ const importParams: ParamSet = {
 };
 
 function* icsChunks(reader: Store, q: EventListQuery, req: ApiRequest): Generator<string> {
-  const uids = new Map<number, string>();
-  function* events(): Generator<Event> {
-    for (const rows of reader.events.batches(q)) {
-      for (const [id, uid] of reader.events.icsUids(rows.map((r) => r.id))) uids.set(id, uid);
-      yield* serializeEvents(rows, req.url, reader);
-      uids.clear();
-    }
-  }
-  yield* exportIcs(events(), {
+  yield* exportIcs(icsEvents(reader, q, req.url), {
     uidHost: req.url.settings.global_id_host,
     calendarName: 'Almanac',
     zones: zonesUsed(reader.events.zoneSpans(q)),
-    uidOf: (e) => uids.get(e.id),
+    uidOf: (e) => e.ics_uid,
   });
 }
 

@@ -89,7 +89,6 @@ type ExportColumns = [
   term_ids: string | null,
 ];
 
-/** An event's id and status: what a read checks before it serves the record's JSON. */
 export type EventStatusRow = Pick<EventRow, 'id' | 'status'>;
 
 export interface EventListQuery {
@@ -413,7 +412,10 @@ export function createEventStore(
     getBySlug(slug: string): EventRow | undefined {
       return bySlug.get(slug.toLowerCase());
     },
-    /** `get` and `getBySlug` reading only the id and status, for reads whose record JSON is cached. */
+    /**
+     * Id and status only, by id or slug: all a read checks before answering with the event's
+     * cached JSON (a whole row, its text included, costs three times as much to read).
+     */
     statusOf: {
       get: (id: number): EventStatusRow | undefined => statusById.get(id),
       getBySlug: (slug: string): EventStatusRow | undefined => statusBySlug.get(slug.toLowerCase()),
@@ -528,23 +530,6 @@ export function createEventStore(
       const ids = stmt(`${sql} LIMIT ? OFFSET ?`).pluck().all(...selectParams, ...f.params, q.perPage, offset) as number[];
       return { ids, total };
     },
-    /**
-     * Every event a query matches, in start order, a batch at a time. Keyset paging keeps each
-     * batch as cheap as the first however deep the export goes.
-     */
-    *batches(q: EventListQuery, size = 500): Generator<EventRow[]> {
-      const f = filterSql(q);
-      let after: [string, number] = ['', 0];
-      for (;;) {
-        const rows = stmt(
-          `SELECT e.* FROM ${f.from} WHERE ${f.where} AND (e.start_local, e.id) > (?, ?) ORDER BY e.start_local, e.id LIMIT ?`,
-        ).all(...f.params, ...after, size) as EventRow[];
-        if (rows.length === 0) return;
-        yield rows;
-        const last = rows[rows.length - 1];
-        after = [last.start_local, last.id];
-      }
-    },
     count(q: EventListQuery): number {
       const f = filterSql(q);
       return (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
@@ -557,20 +542,13 @@ export function createEventStore(
       ).all(...f.params) as Array<{ timezone: string; start_date: string; end_date: string }>;
       return rows.map((r) => ({ ...r, all_day: false as const }));
     },
-    icsUids(ids: number[]): Map<number, string> {
-      const out = new Map<number, string>();
-      if (ids.length === 0) return out;
-      const rows = stmt(`SELECT id, ics_uid FROM events WHERE ics_uid IS NOT NULL AND id IN (${ids.map(() => '?').join(',')})`).all(...ids) as Array<{ id: number; ics_uid: string }>;
-      for (const r of rows) out.set(r.id, r.ics_uid);
-      return out;
-    },
     /**
      * What the iCalendar export reads, in start order, a batch at a time. One statement walks the
-     * whole selection: keyset paging (`batches`) starts each batch's index range at the filter's
-     * start_date bound rather than at the last row, so every batch rescanned all the rows before
-     * it (2.5 s of CPU for 100,000 events), and a filter that is not index-ordered re-sorted the
-     * whole selection per batch. Only this connection's reads may run while a batch is out: the
-     * statement stays open until the generator ends.
+     * whole selection: with keyset paging (what the export did before) SQLite started each batch's
+     * index range at the filter's start_date bound rather than at the last row, so every batch
+     * rescanned all the rows before it (2.5 s of CPU for 100,000 events), and a filter that is not
+     * index-ordered would re-sort the whole selection per batch. Only this connection's reads may
+     * run while a batch is out: the statement stays open until the generator ends.
      */
     *exportBatches(q: EventListQuery, size = 1000): Generator<EventExportRow[]> {
       const f = filterSql(q);

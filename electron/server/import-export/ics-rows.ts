@@ -1,0 +1,145 @@
+/**
+ * The events of a database export, read for ics-export.ts: the fields a VEVENT writes, made from
+ * the rows of one query per batch. Building whole API records (serializeEvents) for this took 90%
+ * of an export's time: every record's JSON-LD-ready dates, links, term objects and translations,
+ * and each batch's venues and organizers serialised again.
+ *
+ * Each field is what the API record has (serialize/event.ts), made with the same helpers; a test
+ * (ics-rows.test.ts) checks that the file is the same as one written from API records. Venues,
+ * organizers and terms are serialised once per export, when an event first names them: a
+ * calendar has far fewer of them than events.
+ */
+import type { Organizer, Venue } from '../../../shared/api/records';
+import { describeCost } from '../../../shared/cost';
+import type { Store } from '../store';
+import type { EventExportRow, EventListQuery } from '../store/events';
+import type { LinkedKind, LinkedRow } from '../store/linked-posts';
+import type { Taxonomy } from '../store/terms';
+import { renderContent } from '../serialize/content';
+import { permalink, type UrlContext } from '../serialize/context';
+import { serializeLinked } from '../serialize/linked-posts';
+import type { IcsEvent } from './ics-export';
+
+export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
+
+export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number): Generator<IcsRowEvent> {
+  const venues = linkedCache<Venue>(store, 'venue', ctx);
+  const organizers = linkedCache<Organizer>(store, 'organizer', ctx);
+  const terms = new Map<number, { taxonomy: Taxonomy; name: string } | undefined>();
+  const termLists = bounded<string, { categories: Array<{ name: string }>; tags: Array<{ name: string }> }>();
+  const termsOf = (ids: string) => {
+    let lists = termLists.get(ids);
+    if (lists) return lists;
+    lists = { categories: [], tags: [] };
+    for (const id of idList(ids)) {
+      if (!terms.has(id)) {
+        const row = store.terms.get('category', id) ?? store.terms.get('tag', id);
+        terms.set(id, row && { taxonomy: row.taxonomy, name: row.name });
+      }
+      const term = terms.get(id);
+      if (term) (term.taxonomy === 'category' ? lists.categories : lists.tags).push(term);
+    }
+    termLists.set(ids, lists);
+    return lists;
+  };
+  const organizerLists = bounded<string, Organizer[]>();
+  const organizersOf = (ids: string) => {
+    let list = organizerLists.get(ids);
+    if (!list) organizerLists.set(ids, (list = organizers.list(idList(ids))));
+    return list;
+  };
+  // Costs repeat across a calendar ("$10", "Free"), and describing one parses every value.
+  const costs = bounded<string, Pick<IcsEvent, 'cost' | 'cost_details'>>();
+  const s = ctx.settings;
+  const costOf = (stored: string) => {
+    let cost = costs.get(stored);
+    if (!cost) {
+      cost = describeCost(JSON.parse(stored) as string[], { symbol: s.currency_symbol, position: s.currency_position, code: s.currency_code });
+      costs.set(stored, cost);
+    }
+    return cost;
+  };
+
+  for (const rows of store.events.exportBatches(q, batchSize)) {
+    venues.load(rows.map((r) => r.venue_id));
+    organizers.load(rows.flatMap((r) => (r.organizer_ids === null || organizerLists.get(r.organizer_ids) ? [] : idList(r.organizer_ids))));
+    const images = store.images.toApi(rows.map((r) => r.image_id));
+    for (const e of rows) {
+      const url = permalink(ctx, 'event', e.slug);
+      const { cost, cost_details } = costOf(e.cost);
+      const { categories, tags } = e.term_ids === null ? NO_TERMS : termsOf(e.term_ids);
+      yield {
+        id: e.id,
+        status: e.status,
+        date_utc: e.date_utc,
+        modified_utc: e.modified_utc,
+        url,
+        title: e.title,
+        description: renderContent(e.content),
+        excerpt: renderContent(e.excerpt),
+        slug: e.slug,
+        image: (e.image_id !== null && images.get(e.image_id)) || false,
+        all_day: !!e.all_day,
+        start_date: e.start_local,
+        end_date: e.end_local,
+        utc_start_date: e.start_utc,
+        utc_end_date: e.end_utc,
+        timezone: e.timezone,
+        cost,
+        cost_details,
+        website: e.website ?? url,
+        show_map: !!e.show_map,
+        show_map_link: !!e.show_map_link,
+        hide_from_listings: !!e.hide_from_listings,
+        sticky: !!e.sticky,
+        featured: !!e.featured,
+        categories,
+        tags,
+        venue: (e.venue_id !== null && venues.get(e.venue_id)) || [],
+        organizer: e.organizer_ids === null ? [] : organizersOf(e.organizer_ids),
+        i18n_language: e.lang,
+        ics_uid: e.ics_uid,
+      };
+    }
+  }
+}
+
+const NO_TERMS = { categories: [], tags: [] };
+
+/**
+ * A memo of what events share (an organizer list, a cost), emptied when it grows large so that
+ * a calendar where every event differs does not keep them all.
+ */
+function bounded<K, V>(max = 10_000) {
+  const map = new Map<K, V>();
+  return {
+    get: (key: K) => map.get(key),
+    set(key: K, value: V) {
+      if (map.size >= max) map.clear();
+      map.set(key, value);
+    },
+  };
+}
+
+function idList(csv: string): number[] {
+  return csv.split(',').map(Number);
+}
+
+/** Venues or organizers as API records, each serialised the first time an event names it. */
+function linkedCache<T>(store: Store, kind: LinkedKind, ctx: UrlContext) {
+  const records = new Map<number, T | undefined>();
+  const table = kind === 'venue' ? store.venues : store.organizers;
+  return {
+    load(ids: Array<number | null>) {
+      const missing = [...new Set(ids.filter((id): id is number => id !== null && !records.has(id)))];
+      if (missing.length === 0) return;
+      const rows = [...table.byIds(missing).values()] as LinkedRow[];
+      const made = serializeLinked(kind, rows, ctx, store) as T[];
+      rows.forEach((row, i) => records.set(row.id, made[i]));
+      // Linked to but gone: remembered too, so it is not looked for again.
+      for (const id of missing) if (!records.has(id)) records.set(id, undefined);
+    },
+    get: (id: number) => records.get(id),
+    list: (ids: number[]) => ids.map((id) => records.get(id)).filter((r): r is T => r !== undefined),
+  };
+}
