@@ -6,7 +6,8 @@
  * BEGIN/END structure and the syntax of every line, and remembers where each VEVENT starts: ical.js
  * parses well but reports neither line numbers nor truncation, and a user with a broken file needs
  * to be told where to look. The checked text then goes to ical.js, whose recurrence engine expands
- * RRULE/RDATE/EXDATE and applies RECURRENCE-ID overrides.
+ * RRULE/RDATE/EXDATE and applies RECURRENCE-ID overrides: the calendars and time zones first, then
+ * each VEVENT on its own when its UID's turn comes, so that the file is never held parsed whole.
  *
  * Dates come out as local `Y-m-d H:i:s` in the body's IANA `timezone`: a TZID keeps its wall time
  * (Windows zone names are mapped to IANA), UTC times are shown in the calendar's zone, floating
@@ -129,15 +130,21 @@ export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult 
     result.errors.push(...scan.errors);
     return result;
   }
+  // What ical.js cannot parse, anywhere in the file, makes the whole file unreadable.
+  const unreadable = (err: unknown): IcsImportResult => ({
+    events: [],
+    errors: [{ line: 1, message: `The file could not be read as iCalendar: ${messageOf(wholeFileError(text) ?? err)}` }],
+    warnings: [...scan.warnings],
+  });
 
+  // The calendars and their time zones first; each VEVENT is read on its own when its turn comes.
   let roots: IcalComponent[];
   try {
-    const jcal = ICAL.parse(scan.text);
+    const jcal = ICAL.parse(scan.skeleton);
     const list = typeof jcal[0] === 'string' ? [jcal] : jcal;
     roots = list.map((c: unknown) => new ICAL.Component(c as unknown[]));
   } catch (err) {
-    result.errors.push({ line: 1, message: `The file could not be read as iCalendar: ${messageOf(err)}` });
-    return result;
+    return unreadable(err);
   }
 
   const now = opts.now ?? new Date();
@@ -147,12 +154,27 @@ export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult 
   try {
     const importer = new Importer(opts, windowEnd, zones, result);
     progress.scanDone(scan.vevents.length);
-    importer.run(collectEntries(roots, scan, result), progress.read);
+    importer.run(collectEntries(text, roots, scan, result), progress.read);
+  } catch (err) {
+    if (err instanceof Unreadable) return unreadable(err.reason);
+    throw err;
   } finally {
     zones.unregister();
   }
   progress.end();
   return result;
+}
+
+/** The error ical.js gives for the whole file (the first in it), as when it was parsed at once. */
+function wholeFileError(text: string): unknown {
+  const lines: string[] = [];
+  unfoldLines(text, text.charCodeAt(0) === 0xfeff ? 1 : 0, text.length, 1, (s) => lines.push(s));
+  try {
+    ICAL.parse(lines.join('\r\n') + '\r\n');
+  } catch (err) {
+    return err;
+  }
+  return undefined;
 }
 
 /** Progress of the reading in VEVENTs, twice over: once scanned, once read into events. */
@@ -186,6 +208,23 @@ function readingProgress(text: string, report: ((done: number, total: number) =>
  * Line scanner: unfolding, syntax, structure and line numbers
  * ---------------------------------------------------------------------------------------------- */
 
+/**
+ * A VEVENT directly inside a VCALENDAR, as the scan found it: where its text is, so that it can be
+ * read with ical.js on its own when its turn comes instead of the whole file at once.
+ */
+interface VeventBlock {
+  line: number;
+  /** Offsets of its text in the file: from its BEGIN line to the start of the next logical line. */
+  start: number;
+  end: number;
+  /** Index of its VCALENDAR among the file's. */
+  root: number;
+  /** Its UID as written (no parameters), `null` if that is not enough to know what ical.js reads. */
+  uidRaw?: string | null;
+  /** It has a RECURRENCE-ID of its own. */
+  recurrence: boolean;
+}
+
 interface VeventInfo {
   line: number;
   /** First line of each property (upper-case name) directly inside this VEVENT. */
@@ -195,9 +234,9 @@ interface VeventInfo {
 }
 
 interface Scan {
-  /** The unfolded, checked lines, CRLF-joined, for ical.js. */
-  text: string;
-  vevents: VeventInfo[];
+  /** The unfolded lines outside of the VEVENTs (calendars, time zones), CRLF-joined, for ical.js. */
+  skeleton: string;
+  vevents: VeventBlock[];
   /** TZIDs referenced by properties, with the line of the first reference. */
   tzids: Map<string, number>;
   years: { min: number; max: number };
@@ -220,13 +259,64 @@ const EXTRA_KNOWN_PROPERTIES = new Set([
   'PARTICIPANT-TYPE', 'CALENDAR-ADDRESS', 'RESOURCE-TYPE', 'BUSYTYPE', 'ESTIMATED-DURATION',
 ]);
 
+/**
+ * The logical lines of `text[from, to)`: physical lines (split at CRLF, LF or CR) unfolded (a line
+ * starting with a space or tab continues the previous one), blank lines skipped. `onLine` gets each
+ * with the number of its first physical line (the first one in the range is `firstLine`) and the
+ * offset where the next logical line starts (or `to`). Returns the number of physical lines; a
+ * final line break does not start another line. Walks the text without copying it.
+ */
+function unfoldLines(
+  text: string,
+  from: number,
+  to: number,
+  firstLine: number,
+  onLine: (s: string, line: number, next: number) => void,
+  onStray?: (line: number) => void,
+): number {
+  let pending: string | undefined;
+  let pendingLine = 0;
+  let line = firstLine - 1;
+  let cr = -2;
+  let lf = -2;
+  let at = from;
+  while (at < to) {
+    line++;
+    if (cr !== -1 && cr < at) cr = text.indexOf('\r', at);
+    if (lf !== -1 && lf < at) lf = text.indexOf('\n', at);
+    let end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+    let next: number;
+    if (end === -1 || end >= to) {
+      end = to;
+      next = to;
+    } else {
+      next = end + (end === cr && lf === end + 1 ? 2 : 1);
+    }
+    const first = text.charCodeAt(at);
+    if (first === 32 || first === 9) {
+      if (pending !== undefined) pending += text.slice(at + 1, end);
+      else onStray?.(line);
+    } else {
+      const raw = text.slice(at, end);
+      if (raw.trim() !== '') {
+        if (pending !== undefined) onLine(pending, pendingLine, at);
+        pending = raw;
+        pendingLine = line;
+      }
+    }
+    at = next;
+  }
+  if (pending !== undefined) onLine(pending, pendingLine, to);
+  return line - firstLine + 1;
+}
+
 function scanCalendar(text: string, onVevent?: () => void): Scan {
   const errors: ImportProblem[] = [];
   const warnings: ImportProblem[] = [];
-  const vevents: VeventInfo[] = [];
+  const vevents: VeventBlock[] = [];
   const tzids = new Map<string, number>();
   const years = { min: Infinity, max: -Infinity };
-  const out: string[] = [];
+  const skeleton: string[] = [];
   const fail = (line: number, message: string) => {
     if (errors.length < MAX_REPORTED_SYNTAX_ERRORS) errors.push({ line, message });
   };
@@ -240,56 +330,47 @@ function scanCalendar(text: string, onVevent?: () => void): Scan {
     return yes;
   };
 
-  const physical = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/);
-  // A final newline leaves one empty string behind; it is not a line of the file.
-  const lastLine = physical.length > 1 && physical[physical.length - 1] === '' ? physical.length - 1 : physical.length;
-
-  // Unfold: a line starting with a space or tab continues the previous one.
-  const logical: { text: string; line: number }[] = [];
-  for (let i = 0; i < lastLine; i++) {
-    const raw = physical[i];
-    if (raw.startsWith(' ') || raw.startsWith('\t')) {
-      const previous = logical[logical.length - 1];
-      if (previous) previous.text += raw.slice(1);
-      else fail(i + 1, `Line ${i + 1} starts with a space, but there is no line before it to continue.`);
-    } else if (raw.trim() !== '') {
-      logical.push({ text: raw, line: i + 1 });
-    }
-    // Blank lines are invalid but harmless; some producers emit them, so they are skipped.
-  }
-
-  if (!logical.length) {
-    return { text: '', vevents, tzids, years, warnings, errors: [{ line: 1, message: 'The file is empty.' }] };
-  }
-  if (logical[0].text.trim().toUpperCase() !== 'BEGIN:VCALENDAR') {
-    const errorsOnly = [{
-      line: logical[0].line,
-      message: `This is not an iCalendar file: line ${logical[0].line} should be "BEGIN:VCALENDAR" but is "${snippet(logical[0].text)}".`,
-    }];
-    return { text: '', vevents, tzids, years, warnings, errors: errorsOnly };
-  }
-
   const stack: { name: string; line: number }[] = [];
-  let currentEvent: VeventInfo | undefined;
+  let currentEvent: VeventBlock | undefined;
+  /** The VEVENT just closed, whose text ends where the next logical line starts. */
+  let closing: VeventBlock | undefined;
   const ignoredComponents = new Map<string, number>();
+  let firstLine: { text: string; line: number } | undefined;
+  let notCalendar = false;
+  let roots = 0;
+  let lineStart = text.charCodeAt(0) === 0xfeff ? 1 : 0;
 
-  for (const { text: lineText, line } of logical) {
+  const onLine = (lineText: string, line: number, next: number) => {
+    const at = lineStart;
+    lineStart = next;
+    if (closing) {
+      closing.end = at;
+      closing = undefined;
+    }
+    if (!firstLine) {
+      firstLine = { text: lineText, line };
+      if (lineText.trim().toUpperCase() !== 'BEGIN:VCALENDAR') notCalendar = true;
+    }
+    if (notCalendar) return;
     const parsed = parseContentLine(lineText);
     if (typeof parsed === 'string') {
       fail(line, `Line ${line} is not a valid iCalendar line (${parsed}): "${snippet(lineText)}".`);
-      continue;
+      return;
     }
     const name = parsed.name.toUpperCase();
     const top = stack[stack.length - 1];
+    let inBlock = currentEvent !== undefined;
 
     if (name === 'BEGIN') {
       const component = parsed.value.trim().toUpperCase();
       if (!top && component !== 'VCALENDAR') {
         fail(line, `Line ${line}: "BEGIN:${component}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
       }
+      if (!top) roots++;
       if (component === 'VEVENT' && top?.name === 'VCALENDAR') {
-        currentEvent = { line, propLines: new Map(), propText: new Map() };
+        currentEvent = { line, start: at, end: at, root: roots - 1, recurrence: false };
         vevents.push(currentEvent);
+        inBlock = true;
         onVevent?.();
       } else if (top?.name === 'VCALENDAR' && ['VTODO', 'VJOURNAL', 'VFREEBUSY'].includes(component)) {
         ignoredComponents.set(component, (ignoredComponents.get(component) ?? 0) + 1);
@@ -299,26 +380,31 @@ function scanCalendar(text: string, onVevent?: () => void): Scan {
       const component = parsed.value.trim().toUpperCase();
       if (!top) {
         fail(line, `Line ${line}: "END:${component}" has no matching BEGIN.`);
-        continue;
+        return;
       }
       if (top.name !== component) {
         fail(line, `Line ${line}: "END:${component}" does not close "BEGIN:${top.name}" from line ${top.line}.`);
         // Resynchronise on the component being closed, if it is open further down.
         const depth = stack.map((c) => c.name).lastIndexOf(component);
-        if (depth < 0) continue;
+        if (depth < 0) return;
         stack.length = depth + 1;
       }
       const closed = stack.pop();
-      if (closed?.name === 'VEVENT' && stack[stack.length - 1]?.name === 'VCALENDAR') currentEvent = undefined;
+      if (closed?.name === 'VEVENT' && stack[stack.length - 1]?.name === 'VCALENDAR' && currentEvent) {
+        closing = currentEvent;
+        currentEvent = undefined;
+      }
     } else {
       if (!top) {
         fail(line, `Line ${line}: "${snippet(lineText)}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
-        continue;
+        return;
       }
       if (top.name === 'VEVENT' && currentEvent) {
-        if (!currentEvent.propLines.has(name)) {
-          currentEvent.propLines.set(name, line);
-          currentEvent.propText.set(name, lineText);
+        if (stack.length === 2) {
+          // What ical.js will read as the UID, when that is plain: no parameters, a non-empty value.
+          if (name === 'UID' && currentEvent.uidRaw === undefined) {
+            currentEvent.uidRaw = parsed.params === NO_PARAMETERS && parsed.value.trim() !== '' ? parsed.value : null;
+          } else if (name === 'RECURRENCE-ID') currentEvent.recurrence = true;
         }
         if (!knownProperty(name)) {
           warnings.push({
@@ -340,7 +426,25 @@ function scanCalendar(text: string, onVevent?: () => void): Scan {
         }
       }
     }
-    out.push(lineText);
+    if (!inBlock) skeleton.push(lineText);
+  };
+  const physical = unfoldLines(text, lineStart, text.length, 1, onLine, (line) =>
+    fail(line, `Line ${line} starts with a space, but there is no line before it to continue.`),
+  );
+  if (closing) closing.end = text.length;
+  // An empty file still has one (empty) line.
+  const lastLine = Math.max(1, physical);
+
+  if (!firstLine) {
+    return { skeleton: '', vevents: [], tzids, years, warnings, errors: [{ line: 1, message: 'The file is empty.' }] };
+  }
+  if (notCalendar) {
+    // Only a stray continuation before the first line can come first; the scan stopped here before.
+    const errorsOnly = [{
+      line: firstLine.line,
+      message: `This is not an iCalendar file: line ${firstLine.line} should be "BEGIN:VCALENDAR" but is "${snippet(firstLine.text)}".`,
+    }];
+    return { skeleton: '', vevents: [], tzids, years, warnings, errors: errorsOnly };
   }
 
   if (stack.length) {
@@ -364,7 +468,52 @@ function scanCalendar(text: string, onVevent?: () => void): Scan {
     years.max = year;
   }
   errors.sort((a, b) => a.line - b.line);
-  return { text: out.join('\r\n') + '\r\n', vevents, tzids, years, errors, warnings };
+  return { skeleton: skeleton.join('\r\n') + '\r\n', vevents, tzids, years, errors, warnings };
+}
+
+/**
+ * One VEVENT read with ical.js on its own, as a child of its calendar (whose VTIMEZONEs its times
+ * are read with, as when the whole file was parsed at once), with the first line of each property.
+ */
+function readBlock(text: string, block: VeventBlock, root: IcalComponent): { component: IcalComponent; info: VeventInfo } {
+  const lines: string[] = [];
+  const propLines = new Map<string, number>();
+  const propText = new Map<string, string>();
+  const open: string[] = [];
+  unfoldLines(text, block.start, block.end, block.line, (s, line) => {
+    lines.push(s);
+    const name = nameOf(s);
+    if (name === 'BEGIN') open.push((parseContentLine(s) as ContentLine).value.trim().toUpperCase());
+    else if (name === 'END') open.pop();
+    else if (open[open.length - 1] === 'VEVENT' && !propLines.has(name)) {
+      propLines.set(name, line);
+      propText.set(name, s);
+    }
+  });
+  let jcal: unknown[];
+  try {
+    jcal = ICAL.parse(lines.join('\r\n') + '\r\n') as unknown[];
+  } catch (err) {
+    throw new Unreadable(err);
+  }
+  return { component: new ICAL.Component(jcal as never, root), info: { line: block.line, propLines, propText } };
+}
+
+/** The upper-case name of a line that the scan found valid: up to its first `;` or `:`. */
+function nameOf(s: string): string {
+  let i = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 59 || c === 58) break;
+  }
+  return s.slice(0, i).toUpperCase();
+}
+
+/** ical.js could not parse part of the file: the whole file is then unreadable, as before. */
+class Unreadable extends Error {
+  constructor(readonly reason: unknown) {
+    super('unreadable');
+  }
 }
 
 /** Splits `NAME;PARAM=a,"b";P2=c:value`; returns a description of the problem if it is malformed. */
@@ -560,34 +709,75 @@ function offsetZone(value: string): string | undefined {
  * ---------------------------------------------------------------------------------------------- */
 
 interface Entry {
+  block: VeventBlock;
+  /** Read when the event's turn comes (see `load`), and dropped after. */
   component: IcalComponent;
   info: VeventInfo;
   uid: string;
+  /** It has a RECURRENCE-ID: an occurrence of a series. */
+  override: boolean;
   /** X-WR-TIMEZONE of the calendar the event is in. */
   calendarZone?: string;
+  root: IcalComponent;
+  text: string;
+  /** Read now (the UID needed ical.js), kept until its turn. */
+  early?: boolean;
 }
 
-function collectEntries(roots: IcalComponent[], scan: Scan, result: IcsImportResult): Entry[] {
+const NOT_READ = null as unknown as IcalComponent;
+
+function collectEntries(text: string, roots: IcalComponent[], scan: Scan, result: IcsImportResult): Entry[] {
   const entries: Entry[] = [];
-  let index = 0;
-  for (const root of roots) {
-    const calendarZone = apiZone(stringProperty(root, 'x-wr-timezone'));
-    for (const component of root.getAllSubcomponents('vevent')) {
-      const info = scan.vevents[index++] ?? { line: 1, propLines: new Map(), propText: new Map() };
-      let uid = stringProperty(component, 'uid')?.trim();
-      if (!uid) {
-        uid = syntheticUid(component);
-        result.warnings.push({
-          line: info.line,
-          message:
-            `The event at line ${info.line} has no UID; a re-import will recognise it only if its title, ` +
-            'times and location are unchanged.',
-        });
-      }
-      entries.push({ component, info, uid, calendarZone });
+  const zoneOfRoot = roots.map((root) => apiZone(stringProperty(root, 'x-wr-timezone')));
+  const unescapeUid = (ICAL.design.icalendar.value as Record<string, { fromICAL(s: string): string }>).text.fromICAL;
+  for (const block of scan.vevents) {
+    const root = roots[block.root];
+    const entry: Entry = {
+      block, component: NOT_READ, info: unread(block),
+      uid: '', override: block.recurrence, calendarZone: zoneOfRoot[block.root], root, text,
+    };
+    let uid = block.uidRaw ? unescapeUid(block.uidRaw).trim() : undefined;
+    if (!uid) {
+      // A UID with parameters, an empty one or none: what ical.js reads decides.
+      load(entry);
+      entry.early = true;
+      entry.override = hasProp(entry.component, 'recurrence-id');
+      uid = stringProperty(entry.component, 'uid')?.trim();
     }
+    if (!uid) {
+      uid = syntheticUid(entry.component);
+      result.warnings.push({
+        line: block.line,
+        message:
+          `The event at line ${block.line} has no UID; a re-import will recognise it only if its title, ` +
+          'times and location are unchanged.',
+      });
+    }
+    entry.uid = uid;
+    entries.push(entry);
   }
   return entries;
+}
+
+/** Reads an entry's VEVENT with ical.js, if not done yet. */
+function load(entry: Entry): void {
+  if (entry.component !== NOT_READ) return;
+  const { component, info } = readBlock(entry.text, entry.block, entry.root);
+  entry.component = component;
+  entry.info = info;
+}
+
+/** Forgets an entry's ical.js reading once its events are made. */
+function unload(entry: Entry): void {
+  entry.component = NOT_READ;
+  entry.info = unread(entry.block);
+}
+
+const NO_LINES = new Map<string, never>();
+
+/** What is known of a VEVENT's lines before it is read: where it starts. */
+function unread(block: VeventBlock): VeventInfo {
+  return { line: block.line, propLines: NO_LINES, propText: NO_LINES };
 }
 
 /** Stable across re-imports of the same content, so that even UID-less events are matched. */
@@ -632,6 +822,8 @@ function copyFields<T extends object>(fields: T): T {
   return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, copy(value)])) as T;
 }
 
+const EMPTY_GROUP: { master?: Entry; overrides: Entry[] } = { overrides: [] };
+
 class Importer {
   private readonly maxOccurrences: number;
   private readonly fieldCache = new Map<IcalComponent, EventFields>();
@@ -651,19 +843,25 @@ class Importer {
     for (const entry of entries) {
       const group = groups.get(entry.uid) ?? { overrides: [] };
       groups.set(entry.uid, group);
-      if (hasProp(entry.component, 'recurrence-id')) group.overrides.push(entry);
+      if (entry.override) group.overrides.push(entry);
       else if (!group.master) group.master = entry;
       else {
         const first = group.master.info.line;
         this.warn(entry, `Line ${entry.info.line}: another event with UID "${entry.uid}" (first at line ${first}) was ignored.`);
+        // Still read: a file ical.js cannot read is refused whole.
+        load(entry);
+        unload(entry);
       }
     }
 
     let skipped = entries.length;
     for (const { master, overrides } of groups.values()) skipped -= (master ? 1 : 0) + overrides.length;
     onRead?.(skipped);
-    for (const [uid, { master, overrides }] of groups) {
+    for (const [uid, group] of groups) {
+      const { master, overrides } = group;
       onRead?.((master ? 1 : 0) + overrides.length);
+      if (master) load(master);
+      for (const override of overrides) load(override);
       if (master && isRecurring(master.component)) {
         this.guard(master, () => this.series(uid, master, overrides));
       } else if (master) {
@@ -674,6 +872,11 @@ class Importer {
       } else {
         this.orphans(uid, overrides);
       }
+      // Done with this UID: its parse results can go (and the group, so they are not kept alive).
+      if (master) unload(master);
+      for (const override of overrides) unload(override);
+      this.fieldCache.clear();
+      groups.set(uid, EMPTY_GROUP);
     }
   }
 

@@ -1,0 +1,91 @@
+// The importer reads each VEVENT with ical.js on its own (the file is scanned once for where they
+// are). These check that how the events are laid out in the file does not change what is read.
+import { describe, expect, it } from 'vitest';
+import { parseIcs, type IcsImportOptions, type IcsImportResult } from '../../../electron/server/import-export/ics-import';
+
+const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-01-15T12:00:00Z') };
+
+const vtimezone = [
+  'BEGIN:VTIMEZONE', 'TZID:Island Time', 'BEGIN:STANDARD', 'DTSTART:19700101T000000',
+  'TZOFFSETFROM:+0130', 'TZOFFSETTO:+0130', 'TZNAME:IT', 'END:STANDARD', 'END:VTIMEZONE',
+];
+const master = [
+  'BEGIN:VEVENT', 'UID:series-1', 'SUMMARY:Weekly in a zone of the file’s own', 'DTSTART;TZID=Island Time:20250106T090000',
+  'DTEND;TZID=Island Time:20250106T100000', 'RRULE:FREQ=WEEKLY;COUNT=5', 'EXDATE;TZID=Island Time:20250113T090000', 'END:VEVENT',
+];
+const override = [
+  'BEGIN:VEVENT', 'UID:series-1', 'RECURRENCE-ID;TZID=Island Time:20250120T090000', 'SUMMARY:Moved',
+  'DTSTART;TZID=Island Time:20250121T110000', 'DTEND;TZID=Island Time:20250121T120000', 'END:VEVENT',
+];
+const odd = [
+  ['BEGIN:VEVENT', 'UID;X-SOURCE=x:with-parameter', 'SUMMARY:UID with a parameter', 'DTSTART:20250301T100000Z', 'END:VEVENT'],
+  ['BEGIN:VEVENT', 'UID:', 'SUMMARY:Empty UID', 'DTSTART;VALUE=DATE:20250302', 'END:VEVENT'],
+  ['BEGIN:VEVENT', 'UID:escaped\\, uid\\;', 'SUMMARY:Escaped UID', 'DTSTART:20250303T100000', 'END:VEVENT'],
+  ['BEGIN:VEVENT', 'UID:folded', 'SUMMARY:A long title folded', ' over two lines', 'DTSTART:20250304T100000Z', 'END:VEV', ' ENT'],
+  ['BEGIN:VEVENT', 'UID:alarm', 'SUMMARY:With an alarm', 'DTSTART:20250305T100000Z', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT5M', 'DESCRIPTION:x', 'END:VALARM', 'END:VEVENT'],
+];
+const plain = Array.from({ length: 300 }, (_, i) => [
+  'BEGIN:VEVENT', `UID:plain-${i}@test`, `SUMMARY:Event ${i} café`, `DTSTART:202504${String(1 + (i % 28)).padStart(2, '0')}T${String(i % 24).padStart(2, '0')}0000Z`,
+  'DURATION:PT1H', `LOCATION:Hall ${i % 7}\\, Lisbon`, 'END:VEVENT',
+]);
+
+const calendar = (parts: string[][], eol = '\r\n', head = '') =>
+  head + ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...parts.flat(), 'END:VCALENDAR', ''].join(eol);
+/** What is read, without line numbers and order (which depend on the layout). */
+const content = (r: IcsImportResult) => ({
+  events: r.events.map(({ line: _line, ...e }) => e).sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0)),
+  errors: r.errors.length,
+  warnings: r.warnings.map((w) => w.message.replace(/Line \d+|line \d+/g, 'L')).sort(),
+});
+
+describe('reading each VEVENT on its own', () => {
+  const usual = calendar([vtimezone, master, override, ...odd, ...plain]);
+  const expected = parseIcs(usual, opts);
+
+  it('reads the usual layout without problems', () => {
+    expect(expected.errors).toEqual([]);
+    // 4 occurrences (one EXDATE'd, one moved), 5 odd ones, 300 plain ones.
+    expect(expected.events).toHaveLength(4 + 5 + 300);
+    expect(expected.events.find((e) => e.uid === 'series-1#20250120T090000')?.body.title).toBe('Moved');
+    expect(expected.events.find((e) => e.body.title === 'UID with a parameter')?.uid).toBe('with-parameter');
+    expect(expected.events.find((e) => e.body.title === 'Escaped UID')?.uid).toBe('escaped, uid;');
+    expect(expected.events.find((e) => e.body.title === 'A long title foldedover two lines')).toBeTruthy();
+  });
+
+  it('gives the same events whatever the order, line endings, blank lines and BOM', () => {
+    const layouts = [
+      calendar([...plain.slice(0, 150), master, ...odd, ...plain.slice(150), override, vtimezone]),
+      calendar([vtimezone, master, override, ...odd, ...plain], '\n', '\uFEFF'),
+      calendar([vtimezone, master, override, ...odd, ...plain], '\r'),
+      calendar([vtimezone, master, override, ...odd, ...plain].map((b) => [...b, '']), '\r\n'),
+    ];
+    for (const text of layouts) expect(content(parseIcs(text, opts))).toEqual(content(expected));
+  });
+
+  it('keeps the line numbers of the file in messages, far into it', () => {
+    const bad = ['BEGIN:VEVENT', 'UID:bad', 'SUMMARY:Bad start', 'DTSTART:2025XX01T100000Z', 'END:VEVENT'];
+    const text = calendar([vtimezone, ...plain, bad]);
+    const line = text.split('\r\n').indexOf('DTSTART:2025XX01T100000Z') + 1;
+    const result = parseIcs(text, opts);
+    expect(result.events).toHaveLength(300);
+    expect(result.errors.map((e) => e.line)).toEqual([line]);
+    expect(result.errors[0].message).toMatch(new RegExp(`^Line ${line}: the event "Bad start" \\(starting at line ${line - 3}\\)`));
+  });
+
+  it('refuses a file ical.js cannot read with the first problem in it, wherever the events are read', () => {
+    // The series is read first (its UID comes first), with its override at the end of the file;
+    // the file's first problem is in between.
+    const series = ['BEGIN:VEVENT', 'UID:s', 'SUMMARY:S', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=WEEKLY;COUNT=2', 'END:VEVENT'];
+    const first = ['BEGIN:VEVENT', 'UID:b1', 'SUMMARY:B1', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=FIRSTLY', 'END:VEVENT'];
+    const later = ['BEGIN:VEVENT', 'UID:s', 'RECURRENCE-ID:20250113T090000Z', 'SUMMARY:S2', 'DTSTART:20250114T090000Z', 'RRULE:FREQ=LATERLY', 'END:VEVENT'];
+    const result = parseIcs(calendar([series, ...plain.slice(0, 20), first, ...plain.slice(20, 40), later]), opts);
+    expect(result.events).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({ line: 1 });
+    expect(result.errors[0].message).toMatch(/^The file could not be read as iCalendar: .*FIRSTLY/);
+    // An ignored duplicate is read too.
+    const duplicate = ['BEGIN:VEVENT', 'UID:plain-3@test', 'SUMMARY:Dup', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=DUPLY', 'END:VEVENT'];
+    const dup = parseIcs(calendar([...plain.slice(0, 10), duplicate]), opts);
+    expect(dup.errors[0].message).toMatch(/^The file could not be read as iCalendar: .*DUPLY/);
+  });
+});
