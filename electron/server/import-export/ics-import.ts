@@ -121,20 +121,59 @@ const MAX_REPORTED_SYNTAX_ERRORS = 20;
 const UNTITLED = '(No title)';
 
 export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult {
+  const progress = opts.onProgress && readingProgress(text, opts.onProgress);
+  const file = openIcs(text, { ...opts, onProgress: undefined }, progress?.scanned);
+  progress?.scanDone(file.vevents);
+  const events: ImportedEvent[] = [];
+  const result = file.read((event) => events.push(event), progress?.read);
+  if (result.unreadable || file.broken) return { events: [], errors: result.errors, warnings: result.warnings };
+  progress?.end();
+  return { events, errors: result.errors, warnings: result.warnings };
+}
+
+/** A scanned file, whose events are made (and can be made again, the same) one VEVENT at a time. */
+export interface IcsFile {
+  /** VEVENTs in the file. */
+  vevents: number;
+  /** The scan found syntax or structure errors: `read` gives only those. */
+  broken: boolean;
+  /**
+   * Makes the events, in order, handing each to `onEvent` as soon as its UID's VEVENTs are read
+   * (nothing is kept); `onRead` counts the VEVENTs read. Returns the problems (those of the
+   * scan included). `unreadable`: ical.js could not parse part of the file, which refuses all of it
+   * (events already handed over are to be discarded).
+   */
+  read(onEvent: (event: ImportedEvent) => void, onRead?: (n: number) => void): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean };
+}
+
+/**
+ * Scans a file (checks its syntax and structure, finds its VEVENTs); `opts.onProgress` is told
+ * about every 1% of the VEVENTs scanned, and at the end.
+ */
+export function openIcs(text: string, opts: IcsImportOptions, onScanned?: () => void): IcsFile {
   if (!apiZone(opts.siteZone)) throw new TypeError(`parseIcs: siteZone "${opts.siteZone}" is not a time zone`);
-  const result: IcsImportResult = { events: [], errors: [], warnings: [] };
-  const progress = readingProgress(text, opts.onProgress);
-  const scan = scanCalendar(text, progress.scanned);
-  result.warnings.push(...scan.warnings);
+  const progress = opts.onProgress && scanProgress(text, opts.onProgress);
+  const scan = scanCalendar(text, onScanned ?? progress?.scanned);
+  progress?.end(scan.vevents.length);
   if (scan.errors.length) {
-    result.errors.push(...scan.errors);
-    return result;
+    return { vevents: scan.vevents.length, broken: true, read: () => ({ errors: [...scan.errors], warnings: [...scan.warnings] }) };
   }
+  return { vevents: scan.vevents.length, broken: false, read: (onEvent, onRead) => readEvents(text, scan, opts, onEvent, onRead) };
+}
+
+function readEvents(
+  text: string,
+  scan: Scan,
+  opts: IcsImportOptions,
+  onEvent: (event: ImportedEvent) => void,
+  onRead?: (n: number) => void,
+): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean } {
+  const result: IcsImportResult = { events: [], errors: [], warnings: [...scan.warnings] };
   // What ical.js cannot parse, anywhere in the file, makes the whole file unreadable.
-  const unreadable = (err: unknown): IcsImportResult => ({
-    events: [],
+  const unreadable = (err: unknown) => ({
     errors: [{ line: 1, message: `The file could not be read as iCalendar: ${messageOf(wholeFileError(text) ?? err)}` }],
     warnings: [...scan.warnings],
+    unreadable: true,
   });
 
   // The calendars and their time zones first; each VEVENT is read on its own when its turn comes.
@@ -152,17 +191,15 @@ export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult 
   const zones = new Zones(roots, scan, opts.siteZone, result.warnings);
   zones.register(scan.years.min - 1, Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1);
   try {
-    const importer = new Importer(opts, windowEnd, zones, result);
-    progress.scanDone(scan.vevents.length);
-    importer.run(collectEntries(text, roots, scan, result), progress.read);
+    const importer = new Importer(opts, windowEnd, zones, result, onEvent);
+    importer.run(collectEntries(text, roots, scan, result), onRead);
   } catch (err) {
     if (err instanceof Unreadable) return unreadable(err.reason);
     throw err;
   } finally {
     zones.unregister();
   }
-  progress.end();
-  return result;
+  return { errors: result.errors, warnings: result.warnings };
 }
 
 /** The error ical.js gives for the whole file (the first in it), as when it was parsed at once. */
@@ -178,8 +215,7 @@ function wholeFileError(text: string): unknown {
 }
 
 /** Progress of the reading in VEVENTs, twice over: once scanned, once read into events. */
-function readingProgress(text: string, report: ((done: number, total: number) => void) | undefined) {
-  if (!report) return { scanned: undefined, read: undefined, scanDone() {}, end() {} };
+function readingProgress(text: string, report: (done: number, total: number) => void) {
   // Until the scan has counted them exactly, a plain count of the BEGIN lines stands in.
   let vevents = 0;
   for (let at = text.indexOf('BEGIN:VEVENT'); at >= 0; at = text.indexOf('BEGIN:VEVENT', at + 12)) vevents++;
@@ -200,6 +236,24 @@ function readingProgress(text: string, report: ((done: number, total: number) =>
     },
     end() {
       report(2 * vevents, 2 * vevents);
+    },
+  };
+}
+
+/** Progress of the scan in VEVENTs: about every 1%, and once at the end with the exact count. */
+function scanProgress(text: string, report: (done: number, total: number) => void) {
+  // Until the scan has counted them exactly, a plain count of the BEGIN lines stands in.
+  let vevents = 0;
+  for (let at = text.indexOf('BEGIN:VEVENT'); at >= 0; at = text.indexOf('BEGIN:VEVENT', at + 12)) vevents++;
+  const step = Math.max(1, Math.floor(vevents / 100));
+  let done = 0;
+  return {
+    scanned() {
+      done++;
+      if (done % step === 0) report(done, Math.max(done, vevents));
+    },
+    end(exact: number) {
+      report(exact, exact);
     },
   };
 }
@@ -827,12 +881,15 @@ const EMPTY_GROUP: { master?: Entry; overrides: Entry[] } = { overrides: [] };
 class Importer {
   private readonly maxOccurrences: number;
   private readonly fieldCache = new Map<IcalComponent, EventFields>();
+  /** The events of the UID being read, handed over once it is done (not from inside `guard`). */
+  private made: ImportedEvent[] = [];
 
   constructor(
     private readonly opts: IcsImportOptions,
     private readonly windowEnd: Date,
     private readonly zones: Zones,
     private readonly result: IcsImportResult,
+    private readonly onEvent: (event: ImportedEvent) => void,
   ) {
     this.maxOccurrences = opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
   }
@@ -877,6 +934,9 @@ class Importer {
       for (const override of overrides) unload(override);
       this.fieldCache.clear();
       groups.set(uid, EMPTY_GROUP);
+      const made = this.made;
+      this.made = [];
+      for (const event of made) this.onEvent(event);
     }
   }
 
@@ -890,7 +950,7 @@ class Importer {
       body.status ??= 'draft';
       this.warn(entry, `Line ${entry.info.line}: "${body.title}" is cancelled (STATUS:CANCELLED); it was imported as a ${body.status}.`);
     }
-    this.result.events.push({ uid: entry.uid, line: entry.info.line, body });
+    this.made.push({ uid: entry.uid, line: entry.info.line, body });
   }
 
   private series(uid: string, master: Entry, overrides: Entry[]): void {
@@ -990,7 +1050,7 @@ class Importer {
       const occurrenceUid = `${uid}#${occurrence.key}`;
       if (seen.has(occurrenceUid)) continue;
       seen.add(occurrenceUid);
-      this.result.events.push({
+      this.made.push({
         uid: occurrenceUid,
         ...(firstUid ? { recurrenceOf: firstUid } : {}),
         line: occurrence.line,

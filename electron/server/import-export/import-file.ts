@@ -6,10 +6,10 @@ import { ApiError } from '../errors';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { decodeImportFile } from './text-input';
-import { parseIcs } from './ics-import';
+import { openIcs, type IcsFile } from './ics-import';
 import { parseCsv } from './csv-import';
 import { checkBackup, restoreBackup } from './json-backup';
-import { importRecords, ImportRefused, type ImportItem, type ImportKind } from './import-records';
+import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ItemSource } from './import-records';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL, type ImportReport, type RestoreReport } from '../../../shared/api/import-report';
 
 export type ImportFormat = 'ics' | 'csv' | 'json';
@@ -20,7 +20,11 @@ export interface ImportFileOptions {
   dryRun?: boolean;
   skipInvalid?: boolean;
   ctx: WriteContext;
-  /** Items read from the file so far (`reading`), then items written (`writing`). */
+  /**
+   * Items read from the file so far (`reading`: an iCalendar file's VEVENTs scanned), then items
+   * written (`writing`; an iCalendar file's items are made while they are written, so the total
+   * grows when a series has more occurrences than was counted). Ends each phase with done = total.
+   */
   onProgress?: (done: number, total: number, phase: 'reading' | 'writing') => void;
 }
 
@@ -63,17 +67,19 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
   }
 
   const reading = opts.onProgress && ((done: number, total: number) => opts.onProgress!(done, total, 'reading'));
-  let items: ImportItem[];
-  let parseErrors: Array<{ line?: number; row?: number; message: string }>;
+  let items: ImportItem[] | ItemSource;
+  let parseErrors: Array<{ line?: number; row?: number; message: string }> | undefined;
   let warnings: Array<{ line?: number; message: string }> = [];
   const kind: ImportKind = format === 'ics' ? 'events' : (opts.kind ?? 'events');
   if (format === 'ics') {
-    const result = parseIcs(text, { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading });
-    // A file with nothing readable in it is a broken file, not a list of bad items.
-    if (result.events.length === 0 && result.errors.length) throw fileError(result.errors[0].message, result.errors);
-    items = result.events.map((e) => ({ line: e.line, uid: e.uid, recurrenceOf: e.recurrenceOf, body: { ...e.body } }));
-    parseErrors = result.errors;
-    warnings = result.warnings;
+    // Reading is the scan; the events are made from the file while they are written, one UID at a
+    // time, so that a large file is never held whole.
+    const file = openIcs(text, { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading });
+    if (file.broken) {
+      const result = file.read(() => {});
+      throw fileError(result.errors[0].message, result.errors);
+    }
+    items = icsItems(file, (w) => (warnings = w));
   } else {
     const result = parseCsv(text, kind, { siteZone: opts.ctx.siteZone });
     reading?.(result.rows.length + result.errors.length, result.rows.length + result.errors.length);
@@ -93,4 +99,32 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
     }
     throw err;
   }
+}
+
+/**
+ * The events of a scanned iCalendar file as import items, made while they are written. A file in
+ * which nothing could be read (or that ical.js cannot parse) is refused as a broken file.
+ */
+function icsItems(file: IcsFile, onWarnings: (warnings: Array<{ line?: number; message: string }>) => void): ItemSource {
+  let made = 0;
+  let read = 0;
+  return {
+    // Each VEVENT not read yet stands for one item (occurrences of a series are more).
+    expected: () => made + file.vevents - read,
+    each(emit) {
+      made = 0;
+      read = 0;
+      const result = file.read(
+        (e) => {
+          made++;
+          emit({ line: e.line, uid: e.uid, recurrenceOf: e.recurrenceOf, body: { ...e.body } });
+        },
+        (n) => (read += n),
+      );
+      if (result.unreadable || (made === 0 && result.errors.length)) throw fileError(result.errors[0].message, result.errors);
+      read = file.vevents;
+      onWarnings(result.warnings);
+      return { parseErrors: result.errors };
+    },
+  };
 }

@@ -65,7 +65,21 @@ function describeError(err: unknown, lang: Language): string {
 /** The savepoint-free attempt met a bad item: it is rolled back and the import run again with savepoints. */
 class NeedsSavepoints extends Error {}
 
-export function importRecords(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: WriteContext, opts: ImportOptions = {}): ImportReport {
+/**
+ * Items made as they are written, so that a large file is never held whole: `each` hands them
+ * over in order and may be called again (the import's second attempt), giving the same items.
+ */
+export interface ItemSource {
+  /** How many items there will be, as far as is known yet: exact once `each` has returned. */
+  expected(): number;
+  /** Hands over every item; returns the problems found in the file meanwhile. */
+  each(emit: (item: ImportItem) => void): { parseErrors: ImportProblem[] };
+}
+
+export function importRecords(store: Store, kind: ImportKind, source: ImportItem[] | ItemSource, baseCtx: WriteContext, opts: ImportOptions = {}): ImportReport {
+  const items: ItemSource = Array.isArray(source)
+    ? { expected: () => source.length, each: (emit) => (source.forEach((item) => emit(item)), { parseErrors: opts.parseErrors ?? [] }) }
+    : source;
   // Most files have no bad item, and then a savepoint per item (to undo just that item) is pure
   // cost; so is the search index kept by triggers row by row. The first attempt does without
   // both; an item that fails sends the import back to the start, this time item by item with
@@ -78,9 +92,9 @@ export function importRecords(store: Store, kind: ImportKind, items: ImportItem[
   return attempt(store, kind, items, baseCtx, opts, true);
 }
 
-function attempt(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: WriteContext, opts: ImportOptions, savepoints: boolean): ImportReport {
-  const parseErrors = opts.parseErrors ?? [];
-  const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: parseErrors.length, items: [], errors: [...parseErrors], warnings: [] };
+function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: WriteContext, opts: ImportOptions, savepoints: boolean): ImportReport {
+  // The file's own problems come first in the report; they are known once every item is made.
+  const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: 0, items: [], errors: [], warnings: [] };
   const idByUid = new Map<string, number>();
   const fields = kind === 'events' ? eventFields : FIELDS[kind === 'venues' ? 'venue' : 'organizer'];
   const memo = new LinkMemo();
@@ -124,12 +138,14 @@ function attempt(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: W
   };
 
   // About every 1% of the items, so a large import moves steadily.
-  const step = Math.max(1, Math.min(500, Math.floor(items.length / 100)));
+  const step = Math.max(1, Math.min(500, Math.floor(items.expected() / 100)));
+  let written = 0;
+  let lastTotal = 0;
   try {
     store.write(() => {
       const search = !savepoints && kind === 'events' ? store.events.deferSearchIndex() : undefined;
       try {
-        items.forEach((item, i) => {
+        const { parseErrors } = items.each((item) => {
           if (!savepoints) {
             try {
               apply(item);
@@ -149,8 +165,16 @@ function attempt(store: Store, kind: ImportKind, items: ImportItem[], baseCtx: W
               report.items.push({ line: item.line, row: item.row, action: 'skip', title: String(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
             }
           }
-          if (opts.onProgress && ((i + 1) % step === 0 || i === items.length - 1)) opts.onProgress(i + 1, items.length);
+          written++;
+          if (opts.onProgress && written % step === 0) {
+            lastTotal = Math.max(written, items.expected());
+            opts.onProgress(written, lastTotal);
+          }
         });
+        // The last call says done (an empty import says nothing, as before).
+        if (opts.onProgress && written > 0 && (written % step !== 0 || lastTotal !== written)) opts.onProgress(written, written);
+        report.errors = parseErrors.concat(report.errors);
+        report.skipped += parseErrors.length;
         search?.finish();
       } catch (err) {
         search?.abandon();

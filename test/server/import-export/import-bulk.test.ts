@@ -147,6 +147,33 @@ describe('import progress', () => {
     expect(calls.filter((c) => c[2] === 'writing').at(-1)![1]).toBe(n);
   });
 
+  it('counts the occurrences of a series as they are written, ending at the number of items', () => {
+    const store = freshStore();
+    // 200 VEVENTs, one of them a series of 300 occurrences: the total is known only at the end.
+    const series = vevent('series', 'Daily', ['RRULE:FREQ=DAILY;COUNT=300']);
+    const bytes = calendar(...Array.from({ length: 100 }, (_, i) => vevent(`a${i}`, `A ${i}`)), series, ...Array.from({ length: 99 }, (_, i) => vevent(`b${i}`, `B ${i}`)));
+    const calls: Array<[number, number, string]> = [];
+    const report = run(store, bytes, { onProgress: (done, total, phase) => calls.push([done, total, phase]) });
+    expect(report.created).toBe(499);
+    const reading = calls.filter((c) => c[2] === 'reading');
+    expect(reading.at(-1)).toEqual([200, 200, 'reading']);
+    const writing = calls.filter((c) => c[2] === 'writing');
+    for (let i = 1; i < writing.length; i++) expect(writing[i][0]).toBeGreaterThan(writing[i - 1][0]);
+    expect(writing.every(([done, total]) => done <= total)).toBe(true);
+    expect(writing.at(-1)).toEqual([499, 499, 'writing']);
+  });
+
+  it('stops and keeps nothing when the progress callback throws while writing', () => {
+    const store = freshStore();
+    const bytes = calendar(...Array.from({ length: 300 }, (_, i) => vevent(`c${i}`, `Cancelled ${i}`)));
+    const stop = new Error('cancelled');
+    expect(() => run(store, bytes, { onProgress: (done, _total, phase) => { if (phase === 'writing' && done >= 150) throw stop; } })).toThrow(stop);
+    expect(store.db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(0);
+    expect(searchTriggers(store.db)).toHaveLength(3);
+    // And the calendar still imports afterwards, whole.
+    expect(run(store, bytes).created).toBe(300);
+  });
+
   it('reports a CSV file as read in one step, then its rows as written', () => {
     const store = freshStore();
     const csv = Buffer.from('Event Name,Event Start Date,Event End Date\nPicnic,2026-07-01 10:00:00,2026-07-01 12:00:00\nHike,2026-07-02 08:00:00,2026-07-02 12:00:00\n');
