@@ -2,7 +2,7 @@
  * Values derived from the data (list totals, records' JSON), remembered until the data changes.
  * `data_version` moves when another connection commits (a CLI import on the same file),
  * `total_changes()` when this connection writes; a write that rolls back moves it too, which only
- * costs a recomputation. Reading the stamp is two tiny statements, so it is read once per use.
+ * costs a recomputation.
  */
 import type { DB } from './db';
 
@@ -11,7 +11,19 @@ export type DataStamp = () => string;
 export function createDataStamp(db: DB): DataStamp {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const ownChanges = db.prepare('SELECT total_changes()').pluck();
-  return () => `${dataVersion.get()}:${ownChanges.get()}`;
+  // `data_version` takes and releases the shared lock (system calls), and a request reads the
+  // stamp several times (settings, records' JSON, totals), so it is read once per turn of the event
+  // loop: a request is answered within one turn, and the next one reads it again. Our own writes
+  // show in `total_changes()`, read every time (it touches no file).
+  let version: unknown;
+  const forget = () => (version = undefined);
+  return () => {
+    if (version === undefined) {
+      version = dataVersion.get();
+      queueMicrotask(forget);
+    }
+    return `${version}:${ownChanges.get()}`;
+  };
 }
 
 export interface CacheView<V> {
