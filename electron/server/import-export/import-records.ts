@@ -62,6 +62,15 @@ function describeError(err: unknown, lang: Language): string {
   throw err; // not a problem with the item: a bug or a broken database must not be reported as one
 }
 
+/**
+ * A value as a string of its own. A title read from a file is often a slice of a larger string
+ * (a VEVENT's whole text, for ical.js), which V8 keeps alive as long as the slice: the report
+ * would hold every VEVENT of the file.
+ */
+function own(value: unknown): string {
+  return (' ' + String(value)).slice(1);
+}
+
 /** The savepoint-free attempt met a bad item: it is rolled back and the import run again with savepoints. */
 class NeedsSavepoints extends Error {}
 
@@ -117,7 +126,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       const linked = kind === 'venues' ? store.venues : store.organizers;
       const { id, reused } = linked.create(values, ctx);
       report[reused ? 'reused' : 'created']++;
-      report.items.push({ line: item.line, row: item.row, action: reused ? 'reuse' : 'create', id, title: String(values[kind === 'venues' ? 'venue' : 'organizer']) });
+      report.items.push({ line: item.line, row: item.row, action: reused ? 'reuse' : 'create', id, title: own(values[kind === 'venues' ? 'venue' : 'organizer']) });
       return;
     }
     const uid = item.uid ?? csvRowUid(raw);
@@ -134,7 +143,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       report.created++;
     }
     idByUid.set(uid, id);
-    report.items.push({ line: item.line, row: item.row, action: existing ? 'update' : 'create', id, title: String(values.title) });
+    report.items.push({ line: item.line, row: item.row, action: existing ? 'update' : 'create', id, title: own(values.title) });
   };
 
   // About every 1% of the items, so a large import moves steadily.
@@ -162,7 +171,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
               const where = item.row !== undefined ? `Row ${item.row}` : `Line ${item.line}`;
               report.errors.push({ line: item.line, row: item.row, message: `${where}: ${describeError(err, baseCtx.lang)}` });
               report.skipped++;
-              report.items.push({ line: item.line, row: item.row, action: 'skip', title: String(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
+              report.items.push({ line: item.line, row: item.row, action: 'skip', title: own(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
             }
           }
           written++;

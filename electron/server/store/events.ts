@@ -195,14 +195,46 @@ export function createEventStore(
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );
 
+  /**
+   * What `parseDate` + `formatLocal` and `localToUtc` answered, by their inputs: both are pure
+   * functions of them (the date text, the zone, "now"), and a bulk import asks the same ones again
+   * and again (events at the same hours). Bounded: forgotten whole when full.
+   */
+  const localMemo = new Map<string, string>();
+  const utcMemo = new Map<string, string>();
+  const MEMO_LIMIT = 20_000;
+  function localOf(value: string | number, zone: string, now: Date | undefined): string | null {
+    const key = now === undefined ? undefined : `${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`;
+    const known = key === undefined ? undefined : localMemo.get(key);
+    if (known !== undefined) return known;
+    const dt = parseDate(value, { zone, now });
+    if (!dt) return null;
+    const local = formatLocal(dt); // parseDate answers in `zone` already
+    if (key !== undefined) {
+      if (localMemo.size >= MEMO_LIMIT) localMemo.clear();
+      localMemo.set(key, local);
+    }
+    return local;
+  }
+  function utcOf(local: string, zone: string): string {
+    const key = `${zone}\u0000${local}`;
+    let utc = utcMemo.get(key);
+    if (utc === undefined) {
+      utc = localToUtc(local, zone);
+      if (utcMemo.size >= MEMO_LIMIT) utcMemo.clear();
+      utcMemo.set(key, utc);
+    }
+    return utc;
+  }
+
   /** The stored dates after a create or update (reference §5.1; corrections 5 and 8). */
   function resolveDates(values: Values, existing: EventRow | undefined, ctx: WriteContext) {
     const zone = values.timezone !== undefined ? (values.timezone as string) || ctx.siteZone : (existing?.timezone ?? ctx.siteZone);
     const read = (name: 'start_date' | 'end_date', stored: string | undefined): string => {
       if (values[name] === undefined) return stored!;
-      const dt = parseDate(values[name] as string | number, { zone, now: ctx.now });
-      if (!dt) throw invalidParam(name, 'invalid_date');
-      return formatLocal(dt); // parseDate answers in `zone` already
+      const local = localOf(values[name] as string | number, zone, ctx.now);
+      if (local === null) throw invalidParam(name, 'invalid_date');
+      return local;
     };
     let start = read('start_date', existing?.start_local);
     let end = read('end_date', existing?.end_local);
@@ -219,8 +251,8 @@ export function createEventStore(
       all_day: allDay ? 1 : 0,
       start_local: start,
       end_local: end,
-      start_utc: localToUtc(start, zone),
-      end_utc: localToUtc(end, zone),
+      start_utc: utcOf(start, zone),
+      end_utc: utcOf(end, zone),
     };
   }
 
