@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
-import { X, epochOfWall, splitTextList, unescapeText, vtimezoneLines, wallOfEpoch } from './ics-export';
+import { X, epochOfWall as epochOfWallNow, splitTextList, unescapeText, vtimezoneLines, wallOfEpoch as wallOfEpochNow } from './ics-export';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 type IcalProperty = InstanceType<typeof ICAL.Property>;
@@ -1259,6 +1259,37 @@ function formatWall(w: { year: number; month: number; day: number; hour: number;
 function utcWall(t: IcalTime): string {
   const utc = sourceOf(t).kind === 'utc' ? t : t.convertToZone(ICAL.Timezone.utcTimezone);
   return formatWall(utc);
+}
+
+/*
+ * `epochOfWall` and `wallOfEpoch` ask Intl for offsets, tens of µs a time; they are pure functions
+ * of their arguments and a file repeats the same times (events at the same hours), so their
+ * answers are remembered (bounded: forgotten whole when full). A failure is not remembered.
+ */
+const MEMO_LIMIT = 20_000;
+const epochMemo = new Map<string, number>();
+const wallMemo = new Map<string, string>();
+
+function epochOfWall(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }, zone: string): number {
+  const key = `${zone}\u0000${w.year}\u0000${w.month}\u0000${w.day}\u0000${w.hour}\u0000${w.minute}\u0000${w.second}`;
+  let ms = epochMemo.get(key);
+  if (ms === undefined) {
+    ms = epochOfWallNow(w, zone);
+    if (epochMemo.size >= MEMO_LIMIT) epochMemo.clear();
+    epochMemo.set(key, ms);
+  }
+  return ms;
+}
+
+function wallOfEpoch(ms: number, zone: string): string {
+  const key = `${zone}\u0000${ms}`;
+  let wall = wallMemo.get(key);
+  if (wall === undefined) {
+    wall = wallOfEpochNow(ms, zone);
+    if (wallMemo.size >= MEMO_LIMIT) wallMemo.clear();
+    wallMemo.set(key, wall);
+  }
+  return wall;
 }
 
 /* ------------------------------------------------------------------------------------------------
