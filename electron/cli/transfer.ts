@@ -16,7 +16,7 @@ import { defaultDataDir, readDiscovery, TOKEN_FILE, DB_FILE, ensureDataDir } fro
 import { openDatabase, closeDatabase } from '../server/store/db';
 import { createStore } from '../server/store';
 import { importFile, type ImportFormat } from '../server/import-export/import-file';
-import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-report';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
 import type { ImportKind, ImportReport } from '../server/import-export/import-records';
 import type { ImportJob } from '../../shared/api/import-report';
 import { ApiError } from '../server/errors';

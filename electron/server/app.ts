@@ -15,7 +15,7 @@ import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
 import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE, isLanguage } from '../../shared/i18n/languages';
 import { loginHelpPage } from './http/login-page';
-import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-report';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, line: string) => void;

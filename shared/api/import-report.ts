@@ -6,13 +6,6 @@
 import { z } from 'zod';
 import { ApiErrorBody } from './records';
 
-/**
- * The largest file an import takes, everywhere (API, CLI, app). A 100,000-event iCalendar export
- * of Almanac is about 120 MB; a file of 200 MB is refused with this limit in the message.
- */
-export const IMPORT_LIMIT_BYTES = 150 * 1024 * 1024;
-export const IMPORT_LIMIT_LABEL = '150 MB';
-
 export const ImportProblem = z
   .object({
     line: z.number().int().optional(),

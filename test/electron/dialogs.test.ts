@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { createTransfers, describeImport, exportQuery, formatFromContent, formatFromName, importFilters, showApiAccess } from '../../electron/main/dialogs';
 import type { ImportReport, RestoreReport } from '../../shared/desktop-bridge';
+import { IMPORT_LIMIT_BYTES } from '../../shared/api/import-limit';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { FakeDialog, removeTempDirs, ROOT, tempDir } from './fake-electron';
 
@@ -107,7 +108,7 @@ describe('import', () => {
     const big = join(work, 'big.csv');
     writeFileSync(big, '');
     const { truncateSync } = await import('node:fs');
-    truncateSync(big, 100 * 1024 * 1024 + 1);
+    truncateSync(big, IMPORT_LIMIT_BYTES + 1);
     dialog.openAnswers = [big];
     expect(await importFile(win, {})).toMatchObject({ status: 'failed', code: 'import-file-too-large' });
   });

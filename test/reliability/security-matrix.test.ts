@@ -141,6 +141,10 @@ describe('the security matrix over every route, method and root', () => {
       categories: await mk('categories', { name: 'Matrix category' }),
       tags: await mk('tags', { name: 'Matrix tag' }),
     } as Record<string, { id: number; slug?: string }>;
+    // A background import job, for the job routes (its id stands where a slug would).
+    const job = await send(server.port, 'POST', '/cal/events/v1/import?background=true&dry_run=true', { ...auth, 'Content-Type': 'text/calendar' }, ICS_BODY);
+    expect(job.status, job.body).toBe(202);
+    records.import = { id: 0, slug: (JSON.parse(job.body) as { id: string }).id };
 
     // The matrix, from the route table itself.
     const routes = allRoutes();

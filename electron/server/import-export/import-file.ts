@@ -10,7 +10,8 @@ import { openIcs, type IcsFile } from './ics-import';
 import { parseCsv } from './csv-import';
 import { checkBackup, restoreBackup } from './json-backup';
 import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ItemSource } from './import-records';
-import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL, type ImportReport, type RestoreReport } from '../../../shared/api/import-report';
+import type { ImportReport, RestoreReport } from '../../../shared/api/import-report';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../../shared/api/import-limit';
 
 export type ImportFormat = 'ics' | 'csv' | 'json';
 

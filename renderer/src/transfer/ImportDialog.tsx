@@ -5,7 +5,8 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL, type ImportReport, type RestoreReport } from '@shared/api/import-report';
+import type { ImportReport, RestoreReport } from '@shared/api/import-report';
+import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '@shared/api/import-limit';
 import type { ImportFormat, ImportRequest, PostKind } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { useImports } from '../state/imports';

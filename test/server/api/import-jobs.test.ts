@@ -48,7 +48,8 @@ async function follow(url: string, query = ''): Promise<ImportJob[]> {
 
 const eventTotal = async (search: string) => (await s.api('get', `events?start_date=2000-01-01&end_date=2100-01-01&search=${search}&per_page=1`)).body.total ?? 0;
 
-describe('background import', () => {
+// Each job starts a thread that loads the importer (from sources, through tsx, in tests): seconds on a busy machine.
+describe('background import', { timeout: 60_000 }, () => {
   it('answers 202 with a job at once, then the job ends with the same report an ordinary import gives', async () => {
     const res = await start(fixture('ics/google.ics'), '&dry_run=true');
     expect(res.status).toBe(202);
@@ -167,7 +168,7 @@ describe('background import', () => {
   });
 });
 
-describe('a server closing during a background import', () => {
+describe('a server closing during a background import', { timeout: 60_000 }, () => {
   it('rolls the import back and closes cleanly', async () => {
     const own = await startTestServer();
     const file = join(own.dataDir, 'almanac.sqlite');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type request from 'supertest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { IMPORT_LIMIT_LABEL } from '../../../shared/api/import-report';
+import { IMPORT_LIMIT_LABEL } from '../../../shared/api/import-limit';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures', name));
 const asText = (res: NodeJS.ReadableStream, cb: (err: Error | null, body: string) => void) => {
