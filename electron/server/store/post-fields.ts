@@ -38,6 +38,30 @@ export function plainValues(fields: FieldSet, values: Values): Record<string, un
 export function createPostFieldWriter(db: DB, registry: PostRegistry, images: ImageStore) {
   const userExists = db.prepare<[number], { id: number }>('SELECT id FROM users WHERE id = ?');
 
+  // "Now" in UTC and UTC times shown in a zone: pure functions of their inputs, asked again for
+  // every post of a bulk write (the same "now", the same site zone), so remembered (bounded).
+  let nowMs = NaN;
+  let nowUtcText = '';
+  const localMemo = new Map<string, string>();
+  function utcNow(now: Date): string {
+    const ms = now.getTime();
+    if (ms !== nowMs) {
+      nowUtcText = formatLocal(dateInZone(now, 'UTC'));
+      nowMs = ms;
+    }
+    return nowUtcText;
+  }
+  function localOfUtc(utc: string, zone: string): string {
+    const key = `${zone}\u0000${utc}`;
+    let local = localMemo.get(key);
+    if (local === undefined) {
+      local = utcToLocal(utc, zone);
+      if (localMemo.size >= 5000) localMemo.clear();
+      localMemo.set(key, local);
+    }
+    return local;
+  }
+
   function parsePublished(name: string, value: unknown, zone: string, now: Date) {
     const dt = parseDate(value as string | number, { zone, now });
     if (!dt) throw invalidParam(name, 'invalid_date');
@@ -51,9 +75,9 @@ export function createPostFieldWriter(db: DB, registry: PostRegistry, images: Im
      */
     columns(kind: PostKind, fields: FieldSet, values: Values, id: number, zone: string, ctx: WriteContext, existing?: PostRow) {
       const cols: Record<string, unknown> = plainValues(fields, values);
-      const nowUtc = formatLocal(dateInZone(ctx.now, 'UTC'));
+      const nowUtc = utcNow(ctx.now);
       cols.modified_utc = nowUtc;
-      cols.modified_local = utcToLocal(nowUtc, ctx.siteZone);
+      cols.modified_local = localOfUtc(nowUtc, ctx.siteZone);
 
       if (values.author !== undefined && !userExists.get(values.author as number)) throw invalidParam('author', 'invalid_author');
       if (values.image !== undefined) cols.image_id = images.resolve(values.image as ImageInput);
@@ -68,7 +92,7 @@ export function createPostFieldWriter(db: DB, registry: PostRegistry, images: Im
       } else if (!existing) {
         cols.date_utc = nowUtc;
       }
-      if (cols.date_utc !== undefined) cols.date_local = utcToLocal(cols.date_utc as string, ctx.siteZone);
+      if (cols.date_utc !== undefined) cols.date_local = localOfUtc(cols.date_utc as string, ctx.siteZone);
 
       const title = (values[titleField(kind)] as string | undefined) ?? existing?.title ?? '';
       if (values.slug !== undefined) cols.slug = registry.uniqueSlug(kind, values.slug as string, id);
