@@ -216,6 +216,18 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     expect(await eventButton(/Board game night/).evaluate((el) => el.closest('[role="cell"]')?.getAttribute('data-date'))).toBe('2031-03-28');
   });
 
+  it('stretches and shrinks an all-day event by dragging its end (PATCH)', async () => {
+    const offsite = eventButton(/Team offsite/).first();
+    const id = ((await findEvents('search=offsite'))[0] as Json).id;
+    const handle = offsite.locator('[data-resize]');
+    await drag(handle, dayCell('March 21, 2031'));
+    await expect.poll(async () => (await api(`events/${id}`)).json.end_date).toBe('2031-03-21 23:59:59');
+    expect((await api(`events/${id}`)).json.start_date).toBe('2031-03-18 00:00:00');
+    // Back to where it was; the screenshots below show it there.
+    await drag(eventButton(/Team offsite/).last().locator('[data-resize]'), dayCell('March 20, 2031'));
+    await expect.poll(async () => (await api(`events/${id}`)).json.end_date).toBe('2031-03-20 23:59:59');
+  });
+
   it('filters it away and back by category, featured and search', async () => {
     const board = eventButton(/Board game night/);
     const work = page.getByRole('checkbox', { name: 'Work' });

@@ -147,6 +147,34 @@ function recordOf(id: string | undefined): Event | undefined {
 }
 
 /** Moves `e` by `days` whole days (wall-clock times kept, as a drag in a calendar does). */
+/** The local day an event ends on (inclusive), as the grid shows it. */
+function lastDayOf(e: Event): string {
+  return e.all_day ? e.end_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_end_date) - 1));
+}
+
+/** Moves the end of an event by whole days, never before its start; shown at once, like a move. */
+function resizeByDays(e: Event, days: number) {
+  useUi.getState().select(e.id);
+  const revert = () => useEvents.getState().upsert(e);
+  if (e.all_day) {
+    const startDay = e.start_date.slice(0, 10);
+    const lastDay = addDaysIso(e.end_date.slice(0, 10), days);
+    if (lastDay < startDay) return;
+    useEvents.getState().upsert({ ...e, end_date: `${lastDay}${e.end_date.slice(10)}` });
+    const [y, m, d] = startDay.split('-').map(Number);
+    void moveEvent(e, { start: new Date(y, m - 1, d), end: null, allDay: true, startDay, endDay: addDaysIso(lastDay, 1) }, revert);
+    return;
+  }
+  const start = new Date(utcMs(e.utc_start_date));
+  const end = new Date(utcMs(e.utc_end_date));
+  end.setDate(end.getDate() + days);
+  if (end <= start) return;
+  const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+  const zone = e.timezone || viewerZone();
+  useEvents.getState().upsert({ ...e, utc_end_date: utc(end), end_date: wallTime(end, zone) });
+  void moveEvent(e, { start, end, allDay: false, startDay: localDay(start), endDay: localDay(end) }, revert);
+}
+
 function moveByDays(e: Event, days: number) {
   const ui = useUi.getState();
   ui.select(e.id);
@@ -232,6 +260,8 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
                 <Badges event={e} labels={labels} />
               </span>
             </span>
+            {/* Dragged to another day, the end moves there (the editor does the same from the keyboard). */}
+            {b.isEnd && <span className="mg-resize" data-resize="" aria-hidden="true" />}
           </button>
         );
         if (!byPlace) bars.set(e, (byPlace = new Map()));
@@ -302,6 +332,41 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
     window.addEventListener('pointercancel', end);
   }, []);
 
+  /** A bar's end handle pressed: the days it is dragged over are the event's new last day. */
+  const dragEnd = useCallback((down: React.PointerEvent, el: HTMLElement) => {
+    down.preventDefault();
+    down.stopPropagation();
+    const e = recordOf(el.dataset.eventId);
+    if (!e) return;
+    const fromDay = lastDayOf(e);
+    let toDay = fromDay;
+    const paint = () => {
+      const first = e.all_day ? e.start_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_start_date)));
+      for (const cell of rootRef.current?.querySelectorAll<HTMLElement>('[data-date]') ?? []) {
+        const d = cell.dataset.date!;
+        cell.classList.toggle('mg-drop', toDay !== fromDay && first <= d && d <= toDay);
+      }
+    };
+    const move = (ev: PointerEvent) => {
+      const d = cellAt(ev.clientX, ev.clientY)?.dataset.date;
+      if (d && d !== toDay) {
+        toDay = d;
+        paint();
+      }
+    };
+    const end = (ev: PointerEvent) => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', end);
+      window.removeEventListener('pointercancel', end);
+      dragged.current = true;
+      for (const cell of rootRef.current?.querySelectorAll('.mg-drop') ?? []) cell.classList.remove('mg-drop');
+      if (ev.type === 'pointerup' && toDay !== fromDay) resizeByDays(e, dayNumberOf(toDay) - dayNumberOf(fromDay));
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', end);
+    window.addEventListener('pointercancel', end);
+  }, []);
+
   /** Empty space pressed: the days from there to where the pointer is let go open quick create. */
   const selectDays = useCallback((down: React.PointerEvent, fromDay: string) => {
     down.preventDefault(); // no text selection while sweeping over days
@@ -344,10 +409,11 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
       const day = target.closest<HTMLElement>('[data-date]')?.dataset.date;
       if (!day) return;
       const eventEl = target.closest<HTMLElement>('[data-event-id]');
-      if (eventEl) dragEvent(ev, eventEl, day);
+      if (eventEl && target.closest('[data-resize]')) dragEnd(ev, eventEl);
+      else if (eventEl) dragEvent(ev, eventEl, day);
       else selectDays(ev, day);
     },
-    [dragEvent, selectDays],
+    [dragEvent, dragEnd, selectDays],
   );
 
   const activate = useCallback((target: HTMLElement) => {
