@@ -1,6 +1,7 @@
 /**
- * The Express application: security checks, the API namespace under its roots, and the calendar
- * UI with its login URL. Kept apart from listening so tests can drive it directly.
+ * The request handler: security checks, the API namespace under its roots (served directly), and
+ * the calendar UI with its login URL (an Express application). Kept apart from listening so tests
+ * can drive it directly.
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
 import qs from 'qs';
