@@ -202,6 +202,7 @@ function drainedOrClosed(res: Response): Promise<void> {
 async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream']>): Promise<void> {
   res.setHeader('Content-Type', stream.contentType);
   if (stream.filename) res.setHeader('Content-Disposition', `attachment; filename="${stream.filename}"`);
+  if (Symbol.asyncIterator in stream.chunks) return sendAsyncStream(res, stream.chunks);
   const it = stream.chunks[Symbol.iterator]();
   try {
     for (let next = it.next(); !next.done; next = it.next()) {
@@ -211,6 +212,20 @@ async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream
     res.end();
   } finally {
     it.return?.(undefined); // closes the snapshot's read transaction even when the client left
+  }
+}
+
+/** The same for chunks that come in their own time (an export written by other threads). */
+async function sendAsyncStream(res: Response, chunks: AsyncIterable<string | Uint8Array>): Promise<void> {
+  const it = chunks[Symbol.asyncIterator]();
+  try {
+    for (let next = await it.next(); !next.done; next = await it.next()) {
+      if (res.destroyed) return;
+      if (!res.write(next.value)) await drainedOrClosed(res);
+    }
+    res.end();
+  } finally {
+    await it.return?.(undefined); // stops the threads and closes their connections when the client left
   }
 }
 
@@ -235,16 +250,16 @@ export function sendError(res: Response, err: unknown, lang: Language): void {
 }
 
 /**
- * Answers with JSON text, as `res.json` would answer with the value it came from. Express's
- * `send` turns a body of 1,000 characters or more into a Buffer, which then goes out as a second
- * write after the headers; a string goes out with them in one. What only `send` knows how to do
- * (a 304 for a conditional request, a Content-Type already set, no body at all) is left to it.
+ * Answers with JSON text, as `res.json` would answer with the value it came from, without the
+ * rest of Express's `send` on the way (ETag and freshness checks, header lookups). What only `send`
+ * knows how to do (a 304 for a conditional request, a Content-Type already set, no body at all) is
+ * left to it.
  */
-export function sendJson(res: Response, text: string | undefined): void {
+export function sendJson(res: Response, json: string | Buffer | undefined): void {
   const h = res.req.headers;
   const status = res.statusCode;
   if (
-    text === undefined ||
+    json === undefined ||
     h['if-none-match'] !== undefined ||
     h['if-modified-since'] !== undefined ||
     res.hasHeader('Content-Type') ||
@@ -254,13 +269,17 @@ export function sendJson(res: Response, text: string | undefined): void {
     status === 304
   ) {
     if (!res.get('Content-Type')) res.set('Content-Type', 'application/json');
-    res.send(text);
+    // As text: `send` gives a Buffer no charset.
+    res.send(Buffer.isBuffer(json) ? json.toString('utf8') : json);
     return;
   }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', String(Buffer.byteLength(text)));
+  // A short text goes out in one write with the headers; a long one is encoded once, into the
+  // Buffer written (measuring its UTF-8 length and then encoding it on the way out walked it twice).
+  const body = typeof json === 'string' && json.length >= 1000 ? Buffer.from(json, 'utf8') : json;
+  res.setHeader('Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
   if (res.req.method === 'HEAD') res.end();
-  else res.end(text, 'utf8');
+  else res.end(body);
 }
 
 /** Errors from Express's body parsers and anything unexpected, as API errors. */

@@ -58,12 +58,16 @@ export function termListLinks(collectionUrl: string, page: number, total: number
 /**
  * An events/venues/organizers list in the original's key order: items, `rest_url`, the page links
  * (never on an empty list), `total`, `total_pages`; with the count headers. The items come as
- * their JSON text (from the records' JSON cache), so the body is built as text around them.
+ * their JSON bytes (from the records' JSON cache), and the envelope is built around them.
  */
-export function postListResponse(key: string, items: string[], links: ReturnType<typeof postListLinks>['links'], total: number, totalPages: number): ApiResponse {
+export function postListResponse(key: string, items: Buffer[], links: ReturnType<typeof postListLinks>['links'], total: number, totalPages: number): ApiResponse {
   const rest: Record<string, unknown> = items.length === 0 ? { rest_url: links.rest_url } : { ...links };
   rest.total = total;
   rest.total_pages = totalPages;
-  const json = `{${JSON.stringify(key)}:[${items.join(',')}],${JSON.stringify(rest).slice(1)}`;
-  return { json, headers: countHeaders(total, totalPages) };
+  const parts: Buffer[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
+  items.forEach((item, i) => (i > 0 ? parts.push(COMMA, item) : parts.push(item)));
+  parts.push(Buffer.from(`],${JSON.stringify(rest).slice(1)}`));
+  return { json: Buffer.concat(parts), headers: countHeaders(total, totalPages) };
 }
+
+const COMMA = Buffer.from(',');

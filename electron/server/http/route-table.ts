@@ -33,8 +33,11 @@ export interface ApiRequest {
   write: WriteContext;
   /** The request body as sent, for endpoints that take a file (`rawBody`). */
   file?: Buffer;
-  /** Opens a read-only connection on the same file, for long consistent reads (exports). */
-  openReader: () => { store: Store; close: () => void };
+  /**
+   * Opens a read-only connection on the same file, for long consistent reads (exports). `file` is
+   * what a thread needs to open its own (a parallel export); unset for a database in memory.
+   */
+  openReader: (() => { store: Store; close: () => void }) & { file?: { path: string; nativeBinding?: string } };
   /** Imports running in the background, on threads of their own. */
   imports: ImportJobs;
 }
@@ -42,11 +45,11 @@ export interface ApiRequest {
 export interface ApiResponse {
   status?: number;
   body?: unknown;
-  /** The body as JSON text already (records' cached JSON spliced into a list); `body` is then unused. */
-  json?: string;
+  /** The body as JSON already, in UTF-8 (records' cached JSON in a list); `body` is then unused. */
+  json?: Buffer;
   headers?: Record<string, string>;
   /** A body sent in chunks (exports), with its content type; `body` is then unused. */
-  stream?: { contentType: string; filename?: string; chunks: Iterable<string> };
+  stream?: { contentType: string; filename?: string; chunks: Iterable<string> | AsyncIterable<string | Uint8Array> };
 }
 
 /** What a response body is, for `/doc`. */

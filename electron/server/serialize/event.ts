@@ -122,8 +122,8 @@ export function serializeEvent(row: EventRow, ctx: UrlContext, store: Store, opt
   return serializeEvents([row], ctx, store, opts)[0];
 }
 
-/** Events' JSON text by id for reads and lists, in the order given, from the JSON cache where possible. */
-export function eventsJson(ids: number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): string[] {
+/** Events' JSON (UTF-8) by id for reads and lists, in the order given, from the JSON cache where possible. */
+export function eventsJson(ids: number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Buffer[] {
   return cachedJson(store, opts.jsonLd ? 'event+ld' : 'event', ctx, ids, (missing) => {
     const rows = store.events.byIds(missing);
     return serializeEvents(missing.map((id) => rows.get(id)!), ctx, store, opts);

@@ -123,8 +123,8 @@ export function serializeLinked(kind: LinkedKind, rows: LinkedRow[], ctx: UrlCon
   );
 }
 
-/** The same as JSON text, for reads and lists, from the JSON cache where possible. */
-export function linkedJson(kind: LinkedKind, rows: LinkedRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): string[] {
+/** The same as JSON (UTF-8), for reads and lists, from the JSON cache where possible. */
+export function linkedJson(kind: LinkedKind, rows: LinkedRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Buffer[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return cachedJson(store, opts.jsonLd ? `${kind}+ld` : kind, ctx, [...byId.keys()], (missing) =>
     serializeLinked(kind, missing.map((id) => byId.get(id)!), ctx, store, opts),

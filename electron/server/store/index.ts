@@ -34,10 +34,11 @@ export function createStore(db: DB) {
     events,
     settings,
     /**
-     * Records' JSON text as last served, by kind, id and API root, until the data changes. A list
-     * page or a read then costs the query for its ids and little else while the calendar is unchanged.
+     * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
+     * list page or a read then costs the query for its ids and little else while the calendar is
+     * unchanged.
      */
-    recordJson: createDerivedCache<string>(stamp, 5000),
+    recordJson: createDerivedCache<Buffer>(stamp, 5000),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
     write<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
