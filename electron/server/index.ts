@@ -159,10 +159,13 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     extraHosts: LOOPBACK.has(host) ? [] : [host.toLowerCase()],
     log,
     now: opts.now ?? (() => new Date()),
-    openReader: () => {
-      const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
-      return { store: createStore(reader), close: () => reader.close() };
-    },
+    openReader: Object.assign(
+      () => {
+        const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
+        return { store: createStore(reader), close: () => reader.close() };
+      },
+      { file: dbPath === ':memory:' ? undefined : { path: dbPath, nativeBinding: opts.nativeBinding } },
+    ),
     imports,
   });
   httpServer.on('request', app);
