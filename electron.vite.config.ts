@@ -12,13 +12,11 @@ export default defineConfig({
       outDir: 'out/main',
       rollupOptions: {
         // main.ts is the Electron app; cli.ts is the headless server for scripts (plain Node);
-        // import-worker.ts is the thread a background import runs on (import-jobs.ts finds it here);
-        // export-worker.ts is a thread of a large iCalendar export (ics-threads.ts finds it here).
+        // import-worker.ts is the thread a background import runs on (import-jobs.ts finds it here).
         input: {
           main: resolve(root, 'electron/main.ts'),
           cli: resolve(root, 'electron/cli.ts'),
           'import-worker': resolve(root, 'electron/server/import-export/import-worker.ts'),
-          'export-worker': resolve(root, 'electron/server/import-export/export-worker.ts'),
         },
         // Shared chunks sit beside the entries: the server finds out/renderer relative to its own file.
         output: { chunkFileNames: '[name]-[hash].js' },

@@ -159,13 +159,10 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     extraHosts: LOOPBACK.has(host) ? [] : [host.toLowerCase()],
     log,
     now: opts.now ?? (() => new Date()),
-    openReader: Object.assign(
-      () => {
-        const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
-        return { store: createStore(reader), close: () => reader.close() };
-      },
-      { file: dbPath === ':memory:' ? undefined : { path: dbPath, nativeBinding: opts.nativeBinding } },
-    ),
+    openReader: () => {
+      const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
+      return { store: createStore(reader), close: () => reader.close() };
+    },
     imports,
   });
   httpServer.on('request', app);

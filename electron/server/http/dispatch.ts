@@ -202,7 +202,6 @@ function drainedOrClosed(res: Response): Promise<void> {
 async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream']>): Promise<void> {
   res.setHeader('Content-Type', stream.contentType);
   if (stream.filename) res.setHeader('Content-Disposition', `attachment; filename="${stream.filename}"`);
-  if (Symbol.asyncIterator in stream.chunks) return sendAsyncStream(res, stream.chunks);
   const it = stream.chunks[Symbol.iterator]();
   try {
     for (let next = it.next(); !next.done; next = it.next()) {
@@ -212,20 +211,6 @@ async function sendStream(res: Response, stream: NonNullable<ApiResponse['stream
     res.end();
   } finally {
     it.return?.(undefined); // closes the snapshot's read transaction even when the client left
-  }
-}
-
-/** The same for chunks that come in their own time (an export written by other threads). */
-async function sendAsyncStream(res: Response, chunks: AsyncIterable<string | Uint8Array>): Promise<void> {
-  const it = chunks[Symbol.asyncIterator]();
-  try {
-    for (let next = await it.next(); !next.done; next = await it.next()) {
-      if (res.destroyed) return;
-      if (!res.write(next.value)) await drainedOrClosed(res);
-    }
-    res.end();
-  } finally {
-    await it.return?.(undefined); // stops the threads and closes their connections when the client left
   }
 }
 

@@ -33,11 +33,8 @@ export interface ApiRequest {
   write: WriteContext;
   /** The request body as sent, for endpoints that take a file (`rawBody`). */
   file?: Buffer;
-  /**
-   * Opens a read-only connection on the same file, for long consistent reads (exports). `file` is
-   * what a thread needs to open its own (a parallel export); unset for a database in memory.
-   */
-  openReader: (() => { store: Store; close: () => void }) & { file?: { path: string; nativeBinding?: string } };
+  /** Opens a read-only connection on the same file, for long consistent reads (exports). */
+  openReader: () => { store: Store; close: () => void };
   /** Imports running in the background, on threads of their own. */
   imports: ImportJobs;
 }
@@ -49,7 +46,7 @@ export interface ApiResponse {
   json?: Buffer;
   headers?: Record<string, string>;
   /** A body sent in chunks (exports), with its content type; `body` is then unused. */
-  stream?: { contentType: string; filename?: string; chunks: Iterable<string> | AsyncIterable<string | Uint8Array> };
+  stream?: { contentType: string; filename?: string; chunks: Iterable<string> };
 }
 
 /** What a response body is, for `/doc`. */

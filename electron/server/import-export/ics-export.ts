@@ -61,11 +61,6 @@ export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
    * every event (the database export streams events in batches and asks SQL for these).
    */
   zones?: Map<string, { from: number; to: number }>;
-  /**
-   * DTSTAMP of an event without a valid creation or modification time, when one for the whole
-   * export is wanted (an export written by several threads); otherwise the time it is written.
-   */
-  stamp?: string;
 }
 
 export const PRODID = '-//Almanac//Almanac Calendar//EN';
@@ -76,29 +71,15 @@ const CHUNK_CHARS = 64 * 1024;
 
 export function* exportIcs<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>): Generator<string> {
   if (!opts.zones && !Array.isArray(events)) throw new TypeError('exportIcs needs opts.zones when events is not an array');
-  yield* icsHead(opts.zones ?? zonesUsed(events as E[]), opts);
-  yield* icsVevents(events, opts, ICS_TAIL);
-}
-
-/**
- * The parts of a file, for an export written in slices (ics-threads.ts): the head (calendar
- * properties, then a VTIMEZONE per zone the events use), the events, and the tail.
- */
-export function* icsHead(zones: Map<string, { from: number; to: number }>, opts: Pick<IcsExportOptions, 'calendarName'>): Generator<string> {
   const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
   if (opts.calendarName) head.push(contentLine('X-WR-CALNAME', {}, escapeText(opts.calendarName)));
   yield joinLines(head);
 
-  for (const [tzid, years] of zones) {
+  for (const [tzid, years] of opts.zones ?? zonesUsed(events as E[])) {
     // One year of margin on each side: an event's UTC instant can fall in the neighbouring year.
     yield joinLines(vtimezoneLines(tzid, years.from - 1, years.to + 1));
   }
-}
 
-export const ICS_TAIL = 'END:VCALENDAR\r\n';
-
-/** The events' VEVENTs in chunks of about CHUNK_CHARS, the last one followed by `tail`. */
-export function* icsVevents<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>, tail = ''): Generator<string> {
   let buffer = '';
   for (const event of events) {
     buffer += veventText(event, opts);
@@ -107,7 +88,7 @@ export function* icsVevents<E extends IcsEvent>(events: Iterable<E>, opts: IcsEx
       buffer = '';
     }
   }
-  if (buffer || tail) yield buffer + tail;
+  yield buffer + joinLines(['END:VCALENDAR']);
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -135,7 +116,7 @@ function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): string
   // Without METHOD semantics DTSTAMP is "last revised in the store", so the record's own time keeps
   // repeated exports identical (and diffable).
   const created = utcStamp(e.date_utc);
-  const modified = utcStamp(e.modified_utc) ?? created ?? opts.stamp ?? nowStamp();
+  const modified = utcStamp(e.modified_utc) ?? created ?? nowStamp();
   out += `DTSTAMP:${modified}${CRLF}`;
   if (created) out += `CREATED:${created}${CRLF}`;
   out += `LAST-MODIFIED:${modified}${CRLF}`;
@@ -325,12 +306,7 @@ function utcStampOrThrow(s: string, e: IcsEvent, field: string): string {
 }
 
 function nowStamp(): string {
-  return icsStamp(new Date());
-}
-
-/** `20260102T030405Z` */
-export function icsStamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
 }
 
 /* ------------------------------------------------------------------------------------------------

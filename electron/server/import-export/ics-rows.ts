@@ -12,7 +12,7 @@
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { describeCost } from '../../../shared/cost';
 import type { Store } from '../store';
-import type { EventExportRow, EventListQuery, ExportRange } from '../store/events';
+import type { EventExportRow, EventListQuery } from '../store/events';
 import type { LinkedKind, LinkedRow } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
@@ -22,8 +22,7 @@ import type { IcsEvent } from './ics-export';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
 
-/** `range`: a slice of the selection (a parallel export's, ics-threads.ts); the whole of it when unset. */
-export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number, range?: ExportRange): Generator<IcsRowEvent> {
+export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number): Generator<IcsRowEvent> {
   const venues = linkedCache<Venue>(store, 'venue', ctx);
   const organizers = linkedCache<Organizer>(store, 'organizer', ctx);
   const terms = new Map<number, { taxonomy: Taxonomy; name: string } | undefined>();
@@ -61,7 +60,7 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
     return cost;
   };
 
-  for (const rows of store.events.exportBatches(q, batchSize, range)) {
+  for (const rows of store.events.exportBatches(q, batchSize)) {
     venues.load(rows.map((r) => r.venue_id));
     organizers.load(rows.flatMap((r) => (r.organizer_ids === null || organizerLists.get(r.organizer_ids) ? [] : idList(r.organizer_ids))));
     const images = store.images.toApi(rows.map((r) => r.image_id));

@@ -8,9 +8,7 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
 import { eventQuery } from './events';
-import { exportIcs, icsStamp, zonesUsed } from '../import-export/ics-export';
-import { icsThreads, parallelIcs } from '../import-export/ics-threads';
-import type { UrlContext } from '../serialize/context';
+import { exportIcs, zonesUsed } from '../import-export/ics-export';
 import { icsEvents } from '../import-export/ics-rows';
 import { backupChunks } from '../import-export/json-backup';
 import { importFile, checkImportSize, type ImportFormat } from '../import-export/import-file';
@@ -43,11 +41,6 @@ const importParams: ParamSet = {
   },
 };
 
-/** The request's URL context as plain data, for a thread. */
-function urlContext(req: ApiRequest): UrlContext {
-  return { origin: req.url.origin, apiRoot: req.url.apiRoot, settings: req.url.settings };
-}
-
 function* icsChunks(reader: Store, q: EventListQuery, req: ApiRequest): Generator<string> {
   yield* exportIcs(icsEvents(reader, q, req.url), {
     uidHost: req.url.settings.global_id_host,
@@ -76,17 +69,9 @@ function exportCalendar(req: ApiRequest): ApiResponse {
   }
   // Checked before streaming starts, so a bad filter is still a plain 400.
   const q = eventQuery(req, { defaultWindow: false });
-  const total = req.store.events.count(q);
-  const file = req.openReader.file;
-  // A large export can be written by worker threads, slices of it at once (ics-threads.ts; off
-  // until threads start cheaply enough to pay: see icsThreads); a small one costs less than a thread.
-  const chunks =
-    file && total >= icsThreads.minEvents && icsThreads.workers > 1
-      ? parallelIcs({ openReader: req.openReader, dbPath: file.path, nativeBinding: file.nativeBinding, q, ctx: urlContext(req), stamp: icsStamp(req.now), expectedEvents: total })
-      : snapshot(req, (r) => icsChunks(r, q, req));
   return {
-    headers: { 'X-Cal-Total': String(total) },
-    stream: { contentType: 'text/calendar; charset=utf-8', filename: `almanac-${day}.ics`, chunks },
+    headers: { 'X-Cal-Total': String(req.store.events.count(q)) },
+    stream: { contentType: 'text/calendar; charset=utf-8', filename: `almanac-${day}.ics`, chunks: snapshot(req, (r) => icsChunks(r, q, req)) },
   };
 }
 

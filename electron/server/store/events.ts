@@ -575,14 +575,6 @@ export function createEventStore(
       return rows.map((r) => ({ ...r, all_day: false as const }));
     },
     /**
-     * The start (local) of each event of the selection, in export order: where a parallel export
-     * cuts it into slices (ics-threads.ts). Read from the index, without the rows.
-     */
-    exportStarts(q: EventListQuery): string[] {
-      const f = filterSql(q);
-      return stmt(`SELECT e.start_local FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local`).pluck().all(...f.params) as string[];
-    },
-    /**
      * What the iCalendar export reads, in start order, a batch at a time. One statement walks the
      * whole selection: with keyset paging (what the export did before) SQLite started each batch's
      * index range at the filter's start_date bound rather than at the last row, so every batch
@@ -590,8 +582,8 @@ export function createEventStore(
      * index-ordered would re-sort the whole selection per batch. Only this connection's reads may
      * run while a batch is out: the statement stays open until the generator ends.
      */
-    *exportBatches(q: EventListQuery, size = 1000, range: ExportRange = {}): Generator<EventExportRow[]> {
-      const f = exportRangeSql(filterSql(q), range);
+    *exportBatches(q: EventListQuery, size = 1000): Generator<EventExportRow[]> {
+      const f = filterSql(q);
       const links = (table: string, column: string) => `(SELECT group_concat(${column} ORDER BY position) FROM ${table} WHERE event_id = e.id)`;
       const rows = stmt(
         `SELECT e.id, e.lang, e.status, e.slug, e.title, e.content, e.excerpt, e.date_utc, e.modified_utc, e.image_id,
@@ -618,24 +610,3 @@ export function createEventStore(
 }
 
 export type EventStore = ReturnType<typeof createEventStore>;
-
-/** Part of the export's selection: the events starting from `from` (included) until `to` (left out); open where unset. */
-export interface ExportRange {
-  from?: string;
-  to?: string;
-}
-
-function exportRangeSql(f: { from: string; where: string; params: unknown[] }, range: ExportRange): { from: string; where: string; params: unknown[] } {
-  if (range.from === undefined && range.to === undefined) return f;
-  let where = `(${f.where})`;
-  const params = [...f.params];
-  if (range.from !== undefined) {
-    where += ' AND e.start_local >= ?';
-    params.push(range.from);
-  }
-  if (range.to !== undefined) {
-    where += ' AND e.start_local < ?';
-    params.push(range.to);
-  }
-  return { from: f.from, where, params };
-}
