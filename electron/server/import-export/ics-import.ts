@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import { X, epochOfWall as epochOfWallNow, splitTextList, unescapeText, vtimezoneLines, wallOfEpoch as wallOfEpochNow } from './ics-export';
+import { BoundedMemo } from '../store/bounded-memo';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 type IcalProperty = InstanceType<typeof ICAL.Property>;
@@ -1267,29 +1268,17 @@ function utcWall(t: IcalTime): string {
  * answers are remembered (bounded: forgotten whole when full). A failure is not remembered.
  */
 const MEMO_LIMIT = 20_000;
-const epochMemo = new Map<string, number>();
-const wallMemo = new Map<string, string>();
+const epochMemo = new BoundedMemo<number>(MEMO_LIMIT);
+const wallMemo = new BoundedMemo<string>(MEMO_LIMIT);
 
 function epochOfWall(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }, zone: string): number {
   const key = `${zone}\u0000${w.year}\u0000${w.month}\u0000${w.day}\u0000${w.hour}\u0000${w.minute}\u0000${w.second}`;
-  let ms = epochMemo.get(key);
-  if (ms === undefined) {
-    ms = epochOfWallNow(w, zone);
-    if (epochMemo.size >= MEMO_LIMIT) epochMemo.clear();
-    epochMemo.set(key, ms);
-  }
-  return ms;
+  return epochMemo.get(key, () => epochOfWallNow(w, zone));
 }
 
 function wallOfEpoch(ms: number, zone: string): string {
   const key = `${zone}\u0000${ms}`;
-  let wall = wallMemo.get(key);
-  if (wall === undefined) {
-    wall = wallOfEpochNow(ms, zone);
-    if (wallMemo.size >= MEMO_LIMIT) wallMemo.clear();
-    wallMemo.set(key, wall);
-  }
-  return wall;
+  return wallMemo.get(key, () => wallOfEpochNow(ms, zone));
 }
 
 /* ------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import type { TermStore } from './terms';
 import { ApiError, invalidParam, invalidParams } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
+import { BoundedMemo } from './bounded-memo';
 
 export interface EventRow extends PostRow {
   parent_id: number | null;
@@ -200,31 +201,18 @@ export function createEventStore(
    * functions of them (the date text, the zone, "now"), and a bulk import asks the same ones again
    * and again (events at the same hours). Bounded: forgotten whole when full.
    */
-  const localMemo = new Map<string, string>();
-  const utcMemo = new Map<string, string>();
-  const MEMO_LIMIT = 20_000;
+  const localMemo = new BoundedMemo<string | null>(20_000);
+  const utcMemo = new BoundedMemo<string>(20_000);
   function localOf(value: string | number, zone: string, now: Date | undefined): string | null {
-    const key = now === undefined ? undefined : `${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`;
-    const known = key === undefined ? undefined : localMemo.get(key);
-    if (known !== undefined) return known;
-    const dt = parseDate(value, { zone, now });
-    if (!dt) return null;
-    const local = formatLocal(dt); // parseDate answers in `zone` already
-    if (key !== undefined) {
-      if (localMemo.size >= MEMO_LIMIT) localMemo.clear();
-      localMemo.set(key, local);
-    }
-    return local;
+    const local = () => {
+      const dt = parseDate(value, { zone, now });
+      return dt ? formatLocal(dt) : null; // parseDate answers in `zone` already
+    };
+    // Without "now" a relative date has no fixed answer to remember.
+    return now === undefined ? local() : localMemo.get(`${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`, local);
   }
   function utcOf(local: string, zone: string): string {
-    const key = `${zone}\u0000${local}`;
-    let utc = utcMemo.get(key);
-    if (utc === undefined) {
-      utc = localToUtc(local, zone);
-      if (utcMemo.size >= MEMO_LIMIT) utcMemo.clear();
-      utcMemo.set(key, utc);
-    }
-    return utc;
+    return utcMemo.get(`${zone}\u0000${local}`, () => localToUtc(local, zone));
   }
 
   /** The stored dates after a create or update (reference §5.1; corrections 5 and 8). */

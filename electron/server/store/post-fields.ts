@@ -14,6 +14,7 @@ import { invalidParam } from '../errors';
 import type { PostKind, PostRegistry, PostRow } from './posts';
 import type { ImageStore } from './images';
 import type { DB } from './db';
+import { BoundedMemo } from './bounded-memo';
 
 export interface WriteContext {
   /** Language of the request: a created record belongs to it. */
@@ -42,7 +43,7 @@ export function createPostFieldWriter(db: DB, registry: PostRegistry, images: Im
   // every post of a bulk write (the same "now", the same site zone), so remembered (bounded).
   let nowMs = NaN;
   let nowUtcText = '';
-  const localMemo = new Map<string, string>();
+  const localMemo = new BoundedMemo<string>(5000);
   function utcNow(now: Date): string {
     const ms = now.getTime();
     if (ms !== nowMs) {
@@ -52,14 +53,7 @@ export function createPostFieldWriter(db: DB, registry: PostRegistry, images: Im
     return nowUtcText;
   }
   function localOfUtc(utc: string, zone: string): string {
-    const key = `${zone}\u0000${utc}`;
-    let local = localMemo.get(key);
-    if (local === undefined) {
-      local = utcToLocal(utc, zone);
-      if (localMemo.size >= 5000) localMemo.clear();
-      localMemo.set(key, local);
-    }
-    return local;
+    return localMemo.get(`${zone}\u0000${utc}`, () => utcToLocal(utc, zone));
   }
 
   function parsePublished(name: string, value: unknown, zone: string, now: Date) {

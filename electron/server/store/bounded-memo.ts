@@ -1,0 +1,20 @@
+/**
+ * Answers of a pure function, by a key made of its inputs, forgotten all at once when `limit` is
+ * reached. Bulk writes ask the same date conversions thousands of times (the same zones, the same
+ * hours), and working each out once is a large share of an import's time.
+ */
+export class BoundedMemo<V> {
+  private readonly answers = new Map<string, V>();
+
+  constructor(private readonly limit: number) {}
+
+  get(key: string, compute: () => V): V {
+    let v = this.answers.get(key);
+    if (v === undefined) {
+      v = compute();
+      if (this.answers.size >= this.limit) this.answers.clear();
+      this.answers.set(key, v);
+    }
+    return v;
+  }
+}
