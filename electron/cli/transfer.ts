@@ -93,9 +93,14 @@ function runningApp(dataDir: string): { apiRoot: string; token: string } | undef
 }
 
 async function failFromResponse(res: Response): Promise<never> {
-  const body = (await res.json().catch(() => ({}))) as { message?: string; data?: { errors?: Array<{ message: string }> } };
-  const lines = [body.message ?? `the server answered ${res.status}`, ...(body.data?.errors ?? []).map((e) => `  ${e.message}`)];
-  throw new Error(lines.join('\n'));
+  const body = (await res.json().catch(() => ({}))) as { message?: string; data?: Record<string, unknown> };
+  throw failure({ message: body.message ?? `the server answered ${res.status}`, data: body.data ?? {} });
+}
+
+/** An API error body as the CLI tells it: the message, then each item's problem on its own line. */
+function failure(body: { message: string; data: Record<string, unknown> }): Error {
+  const errors = (body.data.errors ?? []) as Array<{ message: string }>;
+  return new Error([body.message, ...errors.map((e) => `  ${e.message}`)].join('\n'));
 }
 
 const bar = (unit: string, total: number) => {
@@ -204,7 +209,7 @@ export async function importCommand(argv: string[]): Promise<void> {
       if (job.total > 0) phases.show(job.done, job.total, job.phase);
     }
     phases.stop();
-    if (job.state === 'failed' && job.error) throw new Error([job.error.message, ...((job.error.data.errors as Array<{ message: string }> | undefined) ?? []).map((e) => `  ${e.message}`)].join('\n'));
+    if (job.state === 'failed' && job.error) throw failure(job.error);
     if (job.state !== 'done' || !job.report) throw new Error(`the import ended ${job.state}; nothing was changed`);
     printReport(job.report);
     return;
@@ -227,8 +232,7 @@ export async function importCommand(argv: string[]): Promise<void> {
   } catch (err) {
     phases.stop();
     if (err instanceof ApiError) {
-      const body = errorBody(err, lang) as { message: string; data: { errors?: Array<{ message: string }> } };
-      throw new Error([body.message, ...(body.data.errors ?? []).map((e) => `  ${e.message}`)].join('\n'));
+      throw failure(errorBody(err, lang));
     }
     throw err;
   } finally {

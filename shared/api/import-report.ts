@@ -53,7 +53,7 @@ export const IMPORT_JOB_STATES = ['running', 'done', 'failed', 'cancelled'] as c
 export type ImportJobState = (typeof IMPORT_JOB_STATES)[number];
 
 /**
- * An import running in the background (`POST /import` with `Prefer: respond-async`). `done` of
+ * An import running in the background (`POST /import?background=true`). `done` of
  * `total` counts items read from the file, then items written; a job that is no longer running
  * has its report, or the error the import would have answered.
  */

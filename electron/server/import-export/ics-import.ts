@@ -108,10 +108,7 @@ export interface IcsImportOptions {
   now?: Date;
   /** Most occurrences imported per series (default 1000). */
   maxOccurrences?: number;
-  /**
-   * Called about every 1% of the reading: the VEVENTs scanned (the first half of `total`), then
-   * the VEVENTs turned into events (the second half). Ends with `done === total`.
-   */
+  /** Called about every 1% of the VEVENTs scanned, and at the end with the exact count (`openIcs`). */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -122,13 +119,10 @@ const MAX_REPORTED_SYNTAX_ERRORS = 20;
 const UNTITLED = '(No title)';
 
 export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult {
-  const progress = opts.onProgress && readingProgress(text, opts.onProgress);
-  const file = openIcs(text, { ...opts, onProgress: undefined }, progress?.scanned);
-  progress?.scanDone(file.vevents);
+  const file = openIcs(text, opts);
   const events: ImportedEvent[] = [];
-  const result = file.read((event) => events.push(event), progress?.read);
+  const result = file.read((event) => events.push(event));
   if (result.unreadable || file.broken) return { events: [], errors: result.errors, warnings: result.warnings };
-  progress?.end();
   return { events, errors: result.errors, warnings: result.warnings };
 }
 
@@ -151,10 +145,10 @@ export interface IcsFile {
  * Scans a file (checks its syntax and structure, finds its VEVENTs); `opts.onProgress` is told
  * about every 1% of the VEVENTs scanned, and at the end.
  */
-export function openIcs(text: string, opts: IcsImportOptions, onScanned?: () => void): IcsFile {
+export function openIcs(text: string, opts: IcsImportOptions): IcsFile {
   if (!apiZone(opts.siteZone)) throw new TypeError(`parseIcs: siteZone "${opts.siteZone}" is not a time zone`);
   const progress = opts.onProgress && scanProgress(text, opts.onProgress);
-  const scan = scanCalendar(text, onScanned ?? progress?.scanned);
+  const scan = scanCalendar(text, progress?.scanned);
   progress?.end(scan.vevents.length);
   if (scan.errors.length) {
     return { vevents: scan.vevents.length, broken: true, read: () => ({ errors: [...scan.errors], warnings: [...scan.warnings] }) };
@@ -213,32 +207,6 @@ function wholeFileError(text: string): unknown {
     return err;
   }
   return undefined;
-}
-
-/** Progress of the reading in VEVENTs, twice over: once scanned, once read into events. */
-function readingProgress(text: string, report: (done: number, total: number) => void) {
-  // Until the scan has counted them exactly, a plain count of the BEGIN lines stands in.
-  let vevents = 0;
-  for (let at = text.indexOf('BEGIN:VEVENT'); at >= 0; at = text.indexOf('BEGIN:VEVENT', at + 12)) vevents++;
-  let step = Math.max(1, Math.floor((2 * vevents) / 100));
-  let done = 0;
-  const tick = (n: number) => {
-    const before = done;
-    done += n;
-    if (Math.floor(done / step) !== Math.floor(before / step)) report(done, Math.max(done, 2 * vevents));
-  };
-  return {
-    scanned: () => tick(1),
-    read: (n: number) => tick(n),
-    scanDone(exact: number) {
-      vevents = exact;
-      done = exact;
-      step = Math.max(1, Math.floor((2 * vevents) / 100));
-    },
-    end() {
-      report(2 * vevents, 2 * vevents);
-    },
-  };
 }
 
 /** Progress of the scan in VEVENTs: about every 1%, and once at the end with the exact count. */
@@ -775,8 +743,6 @@ interface Entry {
   calendarZone?: string;
   root: IcalComponent;
   text: string;
-  /** Read now (the UID needed ical.js), kept until its turn. */
-  early?: boolean;
 }
 
 const NOT_READ = null as unknown as IcalComponent;
@@ -795,7 +761,6 @@ function collectEntries(text: string, roots: IcalComponent[], scan: Scan, result
     if (!uid) {
       // A UID with parameters, an empty one or none: what ical.js reads decides.
       load(entry);
-      entry.early = true;
       entry.override = hasProp(entry.component, 'recurrence-id');
       uid = stringProperty(entry.component, 'uid')?.trim();
     }

@@ -19,6 +19,7 @@ import { renderContent } from '../serialize/content';
 import { permalink, type UrlContext } from '../serialize/context';
 import { serializeLinked } from '../serialize/linked-posts';
 import type { IcsEvent } from './ics-export';
+import { BoundedMemo } from '../store/bounded-memo';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
 
@@ -26,11 +27,9 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
   const venues = linkedCache<Venue>(store, 'venue', ctx);
   const organizers = linkedCache<Organizer>(store, 'organizer', ctx);
   const terms = new Map<number, { taxonomy: Taxonomy; name: string } | undefined>();
-  const termLists = bounded<string, { categories: Array<{ name: string }>; tags: Array<{ name: string }> }>();
-  const termsOf = (ids: string) => {
-    let lists = termLists.get(ids);
-    if (lists) return lists;
-    lists = { categories: [], tags: [] };
+  const termLists = new BoundedMemo<{ categories: Array<{ name: string }>; tags: Array<{ name: string }> }>(10_000);
+  const termsOf = (ids: string) => termLists.get(ids, () => {
+    const lists: { categories: Array<{ name: string }>; tags: Array<{ name: string }> } = { categories: [], tags: [] };
     for (const id of idList(ids)) {
       if (!terms.has(id)) {
         const row = store.terms.get('category', id) ?? store.terms.get('tag', id);
@@ -39,30 +38,19 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
       const term = terms.get(id);
       if (term) (term.taxonomy === 'category' ? lists.categories : lists.tags).push(term);
     }
-    termLists.set(ids, lists);
     return lists;
-  };
-  const organizerLists = bounded<string, Organizer[]>();
-  const organizersOf = (ids: string) => {
-    let list = organizerLists.get(ids);
-    if (!list) organizerLists.set(ids, (list = organizers.list(idList(ids))));
-    return list;
-  };
+  });
+  const organizerLists = new BoundedMemo<Organizer[]>(10_000);
+  const organizersOf = (ids: string) => organizerLists.get(ids, () => organizers.list(idList(ids)));
   // Costs repeat across a calendar ("$10", "Free"), and describing one parses every value.
-  const costs = bounded<string, Pick<IcsEvent, 'cost' | 'cost_details'>>();
+  const costs = new BoundedMemo<Pick<IcsEvent, 'cost' | 'cost_details'>>(10_000);
   const s = ctx.settings;
-  const costOf = (stored: string) => {
-    let cost = costs.get(stored);
-    if (!cost) {
-      cost = describeCost(JSON.parse(stored) as string[], { symbol: s.currency_symbol, position: s.currency_position, code: s.currency_code });
-      costs.set(stored, cost);
-    }
-    return cost;
-  };
+  const costOf = (stored: string) =>
+    costs.get(stored, () => describeCost(JSON.parse(stored) as string[], { symbol: s.currency_symbol, position: s.currency_position, code: s.currency_code }));
 
   for (const rows of store.events.exportBatches(q, batchSize)) {
     venues.load(rows.map((r) => r.venue_id));
-    organizers.load(rows.flatMap((r) => (r.organizer_ids === null || organizerLists.get(r.organizer_ids) ? [] : idList(r.organizer_ids))));
+    organizers.load(rows.flatMap((r) => (r.organizer_ids === null || organizerLists.peek(r.organizer_ids) ? [] : idList(r.organizer_ids))));
     const images = store.images.toApi(rows.map((r) => r.image_id));
     for (const e of rows) {
       const url = permalink(ctx, 'event', e.slug);
@@ -105,21 +93,6 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
 }
 
 const NO_TERMS = { categories: [], tags: [] };
-
-/**
- * A memo of what events share (an organizer list, a cost), emptied when it grows large so that
- * a calendar where every event differs does not keep them all.
- */
-function bounded<K, V>(max = 10_000) {
-  const map = new Map<K, V>();
-  return {
-    get: (key: K) => map.get(key),
-    set(key: K, value: V) {
-      if (map.size >= max) map.clear();
-      map.set(key, value);
-    },
-  };
-}
 
 function idList(csv: string): number[] {
   return csv.split(',').map(Number);

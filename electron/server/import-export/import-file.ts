@@ -40,13 +40,8 @@ export function sniffFormat(text: string): ImportFormat {
   return 'csv';
 }
 
-/** Refuses a file over the import limit (checked again before a background import starts). */
-export function checkImportSize(bytes: Uint8Array): void {
-  if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: IMPORT_LIMIT_LABEL });
-}
-
 export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {
-  checkImportSize(bytes);
+  if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: IMPORT_LIMIT_LABEL });
   const decoded = decodeImportFile(bytes);
   if ('error' in decoded) throw fileError(decoded.error);
   const text = decoded.text;

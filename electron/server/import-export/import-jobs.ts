@@ -1,5 +1,5 @@
 /**
- * Background imports: `POST /import` with `Prefer: respond-async` starts one and answers at once;
+ * Background imports: `POST /import?background=true` starts one and answers at once;
  * `GET /import/jobs/{id}` tells its progress and, at the end, its report or its error.
  *
  * Each job runs `importFile` on a worker thread with a connection of its own: a 100,000-event file
@@ -52,8 +52,6 @@ export interface ImportJobs {
   get(id: string): ImportJobRecord | undefined;
   /** Asks a running job to stop; it rolls back and ends `cancelled`. False when it already ended. */
   cancel(id: string): boolean;
-  /** Resolves when the job has ended (tests, and a server closing). */
-  settled(id: string): Promise<ImportJobRecord>;
   /** Stops every running job (rolled back) and waits for their threads to end. */
   close(): Promise<void>;
 }
@@ -79,7 +77,7 @@ function spawnWorker(data: ImportWorkerData): Worker {
 
 export function createImportJobs(opts: { dbPath: string; nativeBinding?: string; onCrash?: (message: string) => void }): ImportJobs {
   const jobs = new Map<string, ImportJobRecord>();
-  const running = new Map<string, { worker: Worker; cancel: Int32Array; ended: Promise<ImportJobRecord> }>();
+  const running = new Map<string, { cancel: Int32Array; ended: Promise<ImportJobRecord> }>();
 
   function forgetOld(now: number) {
     const finished = [...jobs.values()].filter((j) => j.finished);
@@ -129,7 +127,7 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
         });
       });
       jobs.set(id, job);
-      running.set(id, { worker, cancel: new Int32Array(cancel), ended });
+      running.set(id, { cancel: new Int32Array(cancel), ended });
       return job;
     },
     get: (id) => jobs.get(id),
@@ -138,13 +136,6 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
       if (!r) return false;
       Atomics.store(r.cancel, 0, 1);
       return true;
-    },
-    async settled(id) {
-      const r = running.get(id);
-      if (r) return r.ended;
-      const job = jobs.get(id);
-      if (!job) throw new Error(`no import job ${id}`);
-      return job;
     },
     async close() {
       const all = [...running.values()];

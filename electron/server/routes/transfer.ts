@@ -11,7 +11,7 @@ import { eventQuery } from './events';
 import { exportIcs, zonesUsed } from '../import-export/ics-export';
 import { icsEvents } from '../import-export/ics-rows';
 import { backupChunks } from '../import-export/json-backup';
-import { importFile, checkImportSize, type ImportFormat } from '../import-export/import-file';
+import { importFile, type ImportFormat } from '../import-export/import-file';
 import type { ImportKind } from '../import-export/import-records';
 import type { ImportJobRecord } from '../import-export/import-jobs';
 import type { ImportJob } from '../../../shared/api/import-report';
@@ -77,7 +77,6 @@ function exportCalendar(req: ApiRequest): ApiResponse {
 
 function importCalendar(req: ApiRequest): ApiResponse {
   if (!req.file || req.file.length === 0) throw new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason: 'the request has no file in its body.' });
-  checkImportSize(req.file);
   const options = {
     format: req.values.format as ImportFormat | undefined,
     kind: req.values.kind as ImportKind,
