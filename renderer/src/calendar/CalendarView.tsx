@@ -31,7 +31,7 @@ import type { Event } from '@shared/api/records';
 import { addDaysIso, todayIso, viewerZone, wallTime } from '../lib/dates';
 import { FC_VIEWS, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
-import { useEvents } from '../state/events';
+import { eventById, useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { useColorScheme } from '../lib/useColorScheme';
@@ -79,11 +79,6 @@ function monthRange(month: string, firstDow: number, locale: string): MonthRange
     end: new Date(y, m, 1 - back + 42),
     title: new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(new Date(y, m, 15)),
   };
-}
-
-function recordOf(id: string): Event | undefined {
-  const n = Number(id);
-  return useEvents.getState().events.find((e) => e.id === n);
 }
 
 /** Rows of timed events a month cell has room for, from the calendar's height (six weeks). */
@@ -215,14 +210,14 @@ export function CalendarView() {
 
   const onEventClick = useCallback((info: EventClickInfo) => {
     info.jsEvent.preventDefault();
-    const e = recordOf(info.event.id);
+    const e = eventById(info.event.id);
     if (!e) return;
     useUi.getState().select(e.id);
     useUi.getState().openEditor({ kind: 'edit', event: e });
   }, []);
 
   const onChange = useCallback((info: EventDropInfo | EventResizeDoneInfo) => {
-    const e = recordOf(info.event.id);
+    const e = eventById(info.event.id);
     if (!e || !info.event.start) return info.revert();
     void moveEvent(
       e,

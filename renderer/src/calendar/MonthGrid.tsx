@@ -15,7 +15,7 @@ import type { Event } from '@shared/api/records';
 import { addDaysIso, viewerZone, wallTime } from '../lib/dates';
 import { useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
-import { useEvents } from '../state/events';
+import { eventById, useEvents } from '../state/events';
 import { useUi } from '../state/ui';
 import { Icon } from '../components/Icon';
 import { colourFor, decodeEntities } from './toEventInput';
@@ -93,8 +93,6 @@ export interface MonthGridProps {
 }
 
 interface Texts {
-  locale: string;
-  labels: EventLabels;
   moreText: (count: number) => string;
   longDate: (day: string) => string;
   line: (e: Event) => React.ReactElement;
@@ -141,60 +139,35 @@ const DayCell = memo(function DayCell({
   );
 });
 
-function recordOf(id: string | undefined): Event | undefined {
-  const n = Number(id);
-  return useEvents.getState().events.find((e) => e.id === n);
-}
-
-/** Moves `e` by `days` whole days (wall-clock times kept, as a drag in a calendar does). */
 /** The local day an event ends on (inclusive), as the grid shows it. */
 function lastDayOf(e: Event): string {
   return e.all_day ? e.end_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_end_date) - 1));
 }
 
-/** Moves the end of an event by whole days, never before its start; shown at once, like a move. */
-function resizeByDays(e: Event, days: number) {
+/**
+ * Shifts an event's start and end by whole days (wall-clock times kept, as a drag in a calendar
+ * does): a move shifts both, a resize only the end, never to before the start. Shown at once where
+ * it was dropped; the server's copy replaces it, or `revert` puts it back.
+ */
+function shiftByDays(e: Event, startDays: number, endDays: number) {
   useUi.getState().select(e.id);
   const revert = () => useEvents.getState().upsert(e);
   if (e.all_day) {
-    const startDay = e.start_date.slice(0, 10);
-    const lastDay = addDaysIso(e.end_date.slice(0, 10), days);
+    const startDay = addDaysIso(e.start_date.slice(0, 10), startDays);
+    const lastDay = addDaysIso(e.end_date.slice(0, 10), endDays);
     if (lastDay < startDay) return;
-    useEvents.getState().upsert({ ...e, end_date: `${lastDay}${e.end_date.slice(10)}` });
+    useEvents.getState().upsert({ ...e, start_date: `${startDay}${e.start_date.slice(10)}`, end_date: `${lastDay}${e.end_date.slice(10)}` });
     const [y, m, d] = startDay.split('-').map(Number);
     void moveEvent(e, { start: new Date(y, m - 1, d), end: null, allDay: true, startDay, endDay: addDaysIso(lastDay, 1) }, revert);
     return;
   }
   const start = new Date(utcMs(e.utc_start_date));
   const end = new Date(utcMs(e.utc_end_date));
-  end.setDate(end.getDate() + days);
+  start.setDate(start.getDate() + startDays);
+  end.setDate(end.getDate() + endDays);
   if (end <= start) return;
   const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
   const zone = e.timezone || viewerZone();
-  useEvents.getState().upsert({ ...e, utc_end_date: utc(end), end_date: wallTime(end, zone) });
-  void moveEvent(e, { start, end, allDay: false, startDay: localDay(start), endDay: localDay(end) }, revert);
-}
-
-function moveByDays(e: Event, days: number) {
-  const ui = useUi.getState();
-  ui.select(e.id);
-  const revert = () => useEvents.getState().upsert(e);
-  if (e.all_day) {
-    const startDay = addDaysIso(e.start_date.slice(0, 10), days);
-    const lastDay = addDaysIso(e.end_date.slice(0, 10), days);
-    const shown: Event = { ...e, start_date: `${startDay}${e.start_date.slice(10)}`, end_date: `${lastDay}${e.end_date.slice(10)}` };
-    useEvents.getState().upsert(shown);
-    const [y, m, d] = startDay.split('-').map(Number);
-    void moveEvent(e, { start: new Date(y, m - 1, d), end: null, allDay: true, startDay, endDay: addDaysIso(lastDay, 1) }, revert);
-    return;
-  }
-  const start = new Date(utcMs(e.utc_start_date));
-  const end = new Date(utcMs(e.utc_end_date));
-  start.setDate(start.getDate() + days);
-  end.setDate(end.getDate() + days);
-  const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
-  const zone = e.timezone || viewerZone();
-  // Shown at once where it was dropped; the server's copy replaces it (or `revert` puts it back).
   useEvents.getState().upsert({ ...e, utc_start_date: utc(start), utc_end_date: utc(end), start_date: wallTime(start, zone), end_date: wallTime(end, zone) });
   void moveEvent(e, { start, end, allDay: false, startDay: localDay(start), endDay: localDay(end) }, revert);
 }
@@ -214,8 +187,6 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
     const lines = new WeakMap<Event, React.ReactElement>();
     const bars = new WeakMap<Event, Map<string, React.ReactElement>>();
     return {
-      locale,
-      labels,
       moreText,
       longDate(day) {
         let text = dates.get(day);
@@ -323,81 +294,74 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
       el.classList.remove('mg-dragging');
       const to = ev.type === 'pointerup' ? over?.dataset.date : undefined;
       setOver(null);
-      const e = recordOf(el.dataset.eventId);
+      const e = eventById(el.dataset.eventId);
       if (!e || !to || to === fromDay) return;
-      moveByDays(e, dayNumberOf(to) - dayNumberOf(fromDay));
+      shiftByDays(e, dayNumberOf(to) - dayNumberOf(fromDay), dayNumberOf(to) - dayNumberOf(fromDay));
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', end);
     window.addEventListener('pointercancel', end);
   }, []);
 
-  /** A bar's end handle pressed: the days it is dragged over are the event's new last day. */
-  const dragEnd = useCallback((down: React.PointerEvent, el: HTMLElement) => {
-    down.preventDefault();
-    down.stopPropagation();
-    const e = recordOf(el.dataset.eventId);
-    if (!e) return;
-    const fromDay = lastDayOf(e);
+  /**
+   * Follows the pointer over the days of the grid from `fromDay` until it is let go: `paint` is
+   * told each day it moves onto, `done` the day it was let go on (null when the gesture was cancelled).
+   */
+  const sweepDays = (fromDay: string, paint: (toDay: string) => void, done: (toDay: string | null) => void) => {
     let toDay = fromDay;
-    const paint = () => {
-      const first = e.all_day ? e.start_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_start_date)));
-      for (const cell of rootRef.current?.querySelectorAll<HTMLElement>('[data-date]') ?? []) {
-        const d = cell.dataset.date!;
-        cell.classList.toggle('mg-drop', toDay !== fromDay && first <= d && d <= toDay);
-      }
-    };
     const move = (ev: PointerEvent) => {
       const d = cellAt(ev.clientX, ev.clientY)?.dataset.date;
-      if (d && d !== toDay) {
-        toDay = d;
-        paint();
-      }
+      if (d && d !== toDay) paint((toDay = d));
     };
     const end = (ev: PointerEvent) => {
       window.removeEventListener('pointermove', move);
       window.removeEventListener('pointerup', end);
       window.removeEventListener('pointercancel', end);
-      dragged.current = true;
-      for (const cell of rootRef.current?.querySelectorAll('.mg-drop') ?? []) cell.classList.remove('mg-drop');
-      if (ev.type === 'pointerup' && toDay !== fromDay) resizeByDays(e, dayNumberOf(toDay) - dayNumberOf(fromDay));
+      done(ev.type === 'pointerup' ? toDay : null);
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', end);
     window.addEventListener('pointercancel', end);
+  };
+
+  const markDays = (className: string, inRange: (day: string) => boolean) => {
+    for (const cell of rootRef.current?.querySelectorAll<HTMLElement>('[data-date]') ?? []) cell.classList.toggle(className, inRange(cell.dataset.date!));
+  };
+
+  /** A bar's end handle pressed: the day it is dragged to is the event's new last day. */
+  const dragEnd = useCallback((down: React.PointerEvent, el: HTMLElement) => {
+    down.preventDefault();
+    down.stopPropagation();
+    const e = eventById(el.dataset.eventId);
+    if (!e) return;
+    const fromDay = lastDayOf(e);
+    const first = e.all_day ? e.start_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_start_date)));
+    sweepDays(
+      fromDay,
+      (toDay) => markDays('mg-drop', (d) => toDay !== fromDay && first <= d && d <= toDay),
+      (toDay) => {
+        dragged.current = true;
+        markDays('mg-drop', () => false);
+        if (toDay && toDay !== fromDay) shiftByDays(e, 0, dayNumberOf(toDay) - dayNumberOf(fromDay));
+      },
+    );
   }, []);
 
   /** Empty space pressed: the days from there to where the pointer is let go open quick create. */
   const selectDays = useCallback((down: React.PointerEvent, fromDay: string) => {
     down.preventDefault(); // no text selection while sweeping over days
-    let toDay = fromDay;
-    const paint = () => {
-      const [a, b] = fromDay <= toDay ? [fromDay, toDay] : [toDay, fromDay];
-      for (const cell of rootRef.current?.querySelectorAll<HTMLElement>('[data-date]') ?? []) {
-        const d = cell.dataset.date!;
-        cell.classList.toggle('mg-selected', a <= d && d <= b);
-      }
+    const between = (a: string, b: string) => (a <= b ? [a, b] : [b, a]);
+    const paint = (toDay: string) => {
+      const [a, b] = between(fromDay, toDay);
+      markDays('mg-selected', (d) => a <= d && d <= b);
     };
-    paint();
-    const move = (ev: PointerEvent) => {
-      const d = cellAt(ev.clientX, ev.clientY)?.dataset.date;
-      if (d && d !== toDay) {
-        toDay = d;
-        paint();
-      }
-    };
-    const end = (ev: PointerEvent) => {
-      window.removeEventListener('pointermove', move);
-      window.removeEventListener('pointerup', end);
-      window.removeEventListener('pointercancel', end);
-      for (const cell of rootRef.current?.querySelectorAll('.mg-selected') ?? []) cell.classList.remove('mg-selected');
-      if (ev.type !== 'pointerup') return;
-      const [first, last] = fromDay <= toDay ? [fromDay, toDay] : [toDay, fromDay];
+    paint(fromDay);
+    sweepDays(fromDay, paint, (toDay) => {
+      markDays('mg-selected', () => false);
+      if (!toDay) return;
+      const [first, last] = between(fromDay, toDay);
       useUi.getState().openQuickCreate({ start_date: `${first} 00:00:00`, end_date: `${last} 23:59:59`, all_day: true, timezone: viewerZone() });
-    };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', end);
-    window.addEventListener('pointercancel', end);
+    });
   }, []);
 
   const onPointerDown = useCallback(
@@ -429,7 +393,7 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
       useUi.getState().openDayList(more.dataset.more!);
       return true;
     }
-    const e = recordOf(target.closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
+    const e = eventById(target.closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
     if (!e) return false;
     useUi.getState().select(e.id);
     useUi.getState().openEditor({ kind: 'edit', event: e });

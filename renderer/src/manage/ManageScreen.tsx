@@ -66,8 +66,7 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
     void load();
     void useLookups.getState().reload(kind).catch(() => {});
     // Events embed these records: the calendar's copies are now stale.
-    useEvents.getState().invalidate();
-    void useEvents.getState().refresh().catch(() => {});
+    void useEvents.getState().reload().catch(() => {});
   };
 
   async function remove(r: ManagedRecord) {

@@ -29,6 +29,8 @@ interface EventsState {
   receivedAt: number;
   load(q: Query): Promise<void>;
   refresh(): Promise<void>;
+  /** Forgets every cached range and fetches the one on screen again: the data changed under it. */
+  reload(): Promise<void>;
   upsert(e: Event): void;
   remove(id: number): void;
   invalidate(): void;
@@ -88,6 +90,11 @@ export const useEvents = create<EventsState>()((set, get) => ({
     if (q) await get().load(q);
   },
 
+  reload() {
+    get().invalidate();
+    return get().refresh();
+  },
+
   upsert(e) {
     const list = get().events;
     const i = list.findIndex((x) => x.id === e.id);
@@ -110,3 +117,9 @@ export const useEvents = create<EventsState>()((set, get) => ({
     cache.clear();
   },
 }));
+
+/** An event on screen by its id (as DOM data attributes and FullCalendar hold it). */
+export function eventById(id: string | number | undefined): Event | undefined {
+  const n = Number(id);
+  return useEvents.getState().events.find((e) => e.id === n);
+}

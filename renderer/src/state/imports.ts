@@ -50,7 +50,7 @@ export const useImports = create<ImportState>()((set, get) => ({
     }
     // Polled until it ends; a reset or a newer import stops this loop, not the job.
     while (mine === generation) {
-      set({ job, status: job.state === 'running' ? 'running' : job.state });
+      set({ job, status: job.state });
       if (job.state !== 'running') break;
       await sleep(POLL_MS);
       try {
@@ -67,8 +67,7 @@ export const useImports = create<ImportState>()((set, get) => ({
     if (mine !== generation) return;
     if (job.state === 'failed') set({ error: job.error?.message ?? null });
     if (job.state === 'done' && !job.report?.dry_run) {
-      useEvents.getState().invalidate();
-      void useEvents.getState().refresh().catch(() => {});
+      void useEvents.getState().reload().catch(() => {});
       void useLookups.getState().loadAll().catch(() => {});
     }
   },
