@@ -14,7 +14,7 @@ import { allRoutes } from './routes';
 import { dispatch, findRoute, locateApi, sendError, toApiError, type ApiLocation } from './http/dispatch';
 import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
 import { ApiError } from './errors';
-import { DEFAULT_LANGUAGE, isLanguage } from '../../shared/i18n/languages';
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/i18n/languages';
 import { loginHelpPage } from './http/login-page';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
 
@@ -65,10 +65,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     // A wrong token is refused even where anonymous reads are allowed: the client meant to sign in.
     const asked = typeof query.i18n_language === 'string' ? query.i18n_language.toLowerCase() : undefined;
     const lang = isLanguage(asked) ? asked : (loc.prefixLang ?? DEFAULT_LANGUAGE);
-    if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
-      return sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), lang);
-    }
+    if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) return refuseUnauthenticated(req, res, lang);
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
     const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
     const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
@@ -79,8 +76,8 @@ export function createApp(opts: AppOptions): RequestHandler {
       // Only JSON and form bodies are read; a text/plain body is what a cross-site form would send.
       return sendError(res, new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type'), lang);
     }
-    // The body parsers would pass such a request straight on (type-is's own test): most reads.
-    if (req.headers['transfer-encoding'] === undefined && Number.isNaN(Number(req.headers['content-length']))) return run();
+    // Most requests (reads) have no body: the parsers are skipped.
+    if (!hasBody(req)) return run();
     jsonBody(req, res, (err1?: unknown) => {
       if (err1) return sendError(res, toApiError(err1), lang);
       formBody(req, res, (err2?: unknown) => (err2 ? sendError(res, toApiError(err2), lang) : run()));
@@ -134,6 +131,12 @@ export function createApp(opts: AppOptions): RequestHandler {
   };
 }
 
+/** 401: a wrong token (`rest_forbidden`) or none (`rest_forbidden_token`). */
+function refuseUnauthenticated(req: Request, res: Response, lang: Language): void {
+  res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
+  sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), lang);
+}
+
 function hasBody(req: Request): boolean {
   const len = req.headers['content-length'];
   return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
@@ -171,8 +174,7 @@ function mountUi(app: express.Express, opts: AppOptions) {
   // the token): a page elsewhere cannot even tell that Almanac runs here, nor which version.
   app.use((req, res, next) => {
     if (opts.auth.authenticated(req)) return next();
-    res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
-    sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), DEFAULT_LANGUAGE);
+    refuseUnauthenticated(req, res, DEFAULT_LANGUAGE);
   });
   if (uiBuilt) app.use(express.static(dir!, { index: false, fallthrough: true, maxAge: '1h' }));
 }

@@ -126,10 +126,9 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     throw new Error('createServer needs a dataDir or a dbPath');
   }
 
-  const db = openDatabase(dbPath, { nativeBinding: opts.nativeBinding });
   // The server never waits long on another process's write lock: waiting blocks every request,
   // reads included. A busy write is tried again later instead (http/dispatch.ts runWhenFree).
-  db.pragma('busy_timeout = 100');
+  const db = openDatabase(dbPath, { nativeBinding: opts.nativeBinding, busyTimeoutMs: 100 });
   const store = createStore(db);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
   const httpServer = createHttpServer({ connectionsCheckingInterval: timeouts.checkInterval });

@@ -155,7 +155,7 @@ export function dispatch(
 }
 
 /** How long a request waits for another process to release the calendar's write lock. */
-export const BUSY_WAIT_MS = 30_000;
+const BUSY_WAIT_MS = 30_000;
 
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
 
@@ -240,7 +240,7 @@ export function sendError(res: Response, err: unknown, lang: Language): void {
  * knows how to do (a 304 for a conditional request, a Content-Type already set, no body at all) is
  * left to it.
  */
-export function sendJson(res: Response, json: string | Buffer | undefined): void {
+function sendJson(res: Response, json: string | Buffer | undefined): void {
   const h = res.req.headers;
   const status = res.statusCode;
   if (

@@ -23,6 +23,11 @@ export interface OpenOptions {
    * Electron-ABI build here; Node (tests, CLI) uses the default one.
    */
   nativeBinding?: string;
+  /**
+   * How long a statement waits for another process's write lock once the file is open (opening
+   * and migrating always wait up to 5 s). The server passes a short one and retries itself.
+   */
+  busyTimeoutMs?: number;
 }
 
 export class NewerSchemaError extends Error {
@@ -59,6 +64,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): DB {
     // Gathers the statistics the query planner needs to pick the selective index (a venue's few
     // events rather than a whole year's); cheap, and a no-op when they are fresh.
     db.pragma('optimize = 0x10002');
+    if (opts.busyTimeoutMs !== undefined) db.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
     return db;
   } catch (err) {
     db.close();

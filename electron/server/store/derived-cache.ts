@@ -26,7 +26,7 @@ export function createDataStamp(db: DB): DataStamp {
   };
 }
 
-export interface CacheView<V> {
+interface CacheView<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
 }

@@ -10,7 +10,7 @@ import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { statementCache, type DB } from './db';
 import { createDerivedCache, type DataStamp } from './derived-cache';
-import { createPagePositions } from './page-positions';
+import { createPagePositions, type ListFilter } from './page-positions';
 import type { PostRegistry, PostRow, Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import type { LinkedPostStore } from './linked-posts';
@@ -361,7 +361,7 @@ export function createEventStore(
   }
 
   /** FROM and WHERE of the events a list query matches (every filter of reference §4.1). */
-  function filterSql(q: EventListQuery): { from: string; where: string; params: unknown[] } {
+  function filterSql(q: EventListQuery): ListFilter {
     const where: string[] = ['e.lang = ?', `e.status IN (${q.statuses.map(() => '?').join(',')})`];
     const params: unknown[] = [q.lang, ...q.statuses];
     const add = (sql: string, ...p: unknown[]) => {

@@ -4,6 +4,8 @@
  * a body, HEAD, conditional requests, and a record changed between two lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import request from 'supertest';
+import { createServer, silentLogger } from '../../../electron/server';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
 let t: TestServer;
@@ -29,6 +31,25 @@ describe('JSON answers', () => {
       const keys = Object.keys(res.body);
       expect(keys.slice(-2)).toEqual(['total', 'total_pages']);
       expect(keys[0]).toBe(path.split('?')[0]);
+    }
+  });
+
+  it('answers from the caches are the answers built afresh, byte for byte', async () => {
+    const paths = ['events?start_date=2032-01-01&end_date=2032-01-31', 'events?start_date=2032-01-01&end_date=2032-01-31&per_page=1&page=2', 'venues', `events/${id}`];
+    const warm: string[] = [];
+    for (const path of paths) {
+      await t.api('get', path); // fills the caches
+      warm.push((await t.api('get', path)).text);
+    }
+    // A second server on the same file has nothing cached: it builds every record again.
+    const cold = await createServer({ dbPath: t.server.dbPath, port: 0, log: silentLogger, token: t.server.token });
+    try {
+      for (const [i, path] of paths.entries()) {
+        const res = await request(cold.url).get(`/cal/events/v1/${path}`).set('Authorization', `Bearer ${cold.token}`);
+        expect(res.text.replaceAll(cold.url, t.server.url), path).toBe(warm[i]);
+      }
+    } finally {
+      await cold.close();
     }
   });
 
