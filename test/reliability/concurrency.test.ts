@@ -15,14 +15,13 @@
  *  - two processes creating a new calendar file at once both open it; another process holding the
  *    write lock for long does not stop the server answering, and a write waits for it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { closeDatabase, migrate, openDatabase } from '../../electron/server/store/db';
 import { migrations } from '../../electron/server/store/migrations';
-import { cliImport, makeIcs, startServerChild, type Child, type ServerChild } from './fixtures/procs';
+import { cliImport, makeIcs, scratchSpace, startServerChild, type ServerChild } from './fixtures/procs';
 
 const LONG = process.env.ALMANAC_LONG_TESTS === '1';
 const TOKEN = 'concurrency-token-0123456789abcdef';
@@ -31,17 +30,7 @@ const SHARED_EVENTS = 6;
 const CREATES = { ui: LONG ? 100 : 30, a: LONG ? 300 : 80, b: LONG ? 300 : 80 };
 const PARALLEL = { ui: 4, a: 8, b: 8 };
 
-const dirs: string[] = [];
-const children: Child[] = [];
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'almanac-conc-'));
-  dirs.push(d);
-  return d;
-}
-afterAll(() => {
-  for (const c of children) c.kill();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { tempDir, children } = scratchSpace('almanac-conc-');
 
 interface Failure {
   client: string;

@@ -20,15 +20,14 @@
  * ALMANAC_CRASH_SEED=<n> replays a run (the seed is printed, and named in every failure);
  * ALMANAC_LONG_TESTS=1 runs many more kills.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createServer, silentLogger } from '../../electron/server';
 import { closeDatabase, openDatabase, type DB } from '../../electron/server/store/db';
-import { cliImport, makeIcs, rng, sleep, startServerChild, type Child, type Rng } from './fixtures/procs';
+import { cliImport, makeIcs, rng, scratchSpace, sleep, startServerChild, type Child, type Rng } from './fixtures/procs';
 
 const LONG = process.env.ALMANAC_LONG_TESTS === '1';
 const SEED = process.env.ALMANAC_CRASH_SEED ? Number(process.env.ALMANAC_CRASH_SEED) : Math.floor(Math.random() * 2 ** 31);
@@ -42,18 +41,7 @@ const TOKEN = 'crash-test-token-0123456789abcdef';
 
 console.log(`[crash] ALMANAC_CRASH_SEED=${SEED}${LONG ? ' (long run)' : ''}`);
 
-const children: Child[] = [];
-const scratch: string[] = [];
-afterAll(() => {
-  for (const c of children) c.kill();
-  for (const d of scratch) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(d);
-  return d;
-}
+const { tempDir, children } = scratchSpace('almanac-crash-');
 
 /** What the tests know about an event: its acknowledged state and what may be in flight. */
 interface Tracked {

@@ -20,29 +20,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type AlmanacServer } from '../../electron/server';
 import { allRoutes } from '../../electron/server/routes';
 import type { DB } from '../../electron/server/store/db';
 import { LANGUAGES } from '../../shared/i18n/languages';
 import { TABLES } from '../helpers/server';
-import { CLI, makeIcs, spawnTsx, type Child } from './fixtures/procs';
+import { CLI, makeIcs, scratchSpace, spawnTsx } from './fixtures/procs';
 
 const TOKEN = 'matrix-token-0123456789abcdefghij';
 const WRONG = 'matrix-token-0123456789abcdefghiX';
-const dirs: string[] = [];
-const children: Child[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'almanac-sec-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const c of children) c.kill();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { tempDir, children } = scratchSpace('almanac-sec-');
 
 interface Answer {
   status: number;
