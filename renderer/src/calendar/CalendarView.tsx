@@ -181,9 +181,7 @@ export function CalendarView() {
 
   /** A day's number was clicked: open that day, through the store like every other move. */
   const onNavLinkDay = useCallback((date: Date) => {
-    const cal = useCalendar.getState();
-    cal.goto(toDay(date));
-    cal.setView('day');
+    useCalendar.getState().openDay(toDay(date));
   }, []);
 
   const onSelect = useCallback((info: DateSelectInfo) => {

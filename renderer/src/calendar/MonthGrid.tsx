@@ -383,9 +383,7 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
   const activate = useCallback((target: HTMLElement) => {
     const nav = target.closest<HTMLElement>('[data-navday]');
     if (nav) {
-      const cal = useCalendar.getState();
-      cal.goto(nav.dataset.navday!);
-      cal.setView('day');
+      useCalendar.getState().openDay(nav.dataset.navday!);
       return true;
     }
     const more = target.closest<HTMLElement>('[data-more]');
@@ -416,9 +414,7 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
     const nav = (ev.target as HTMLElement).closest<HTMLElement>('[data-navday]');
     if (nav && ev.key === 'Enter') {
       ev.preventDefault();
-      const cal = useCalendar.getState();
-      cal.goto(nav.dataset.navday!);
-      cal.setView('day');
+      useCalendar.getState().openDay(nav.dataset.navday!);
     }
   }, []);
 

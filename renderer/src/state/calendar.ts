@@ -35,6 +35,8 @@ interface CalendarState {
   title: string;
   setView(view: ViewName): void;
   goto(date: string): void;
+  /** The day view of `date` (a day's number in month or week view). */
+  openDay(date: string): void;
   today(): void;
   prev(): void;
   next(): void;
@@ -56,6 +58,7 @@ export const useCalendar = create<CalendarState>()(
       title: '',
       setView: (view) => set({ view }),
       goto: (date) => set({ date }),
+      openDay: (date) => set({ date, view: 'day' }),
       today: () => set({ date: todayIso() }),
       prev: () => set({ date: shift(get().date, get().view, -1) }),
       next: () => set({ date: shift(get().date, get().view, 1) }),
