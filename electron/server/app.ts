@@ -5,13 +5,15 @@
  */
 import express, { type Request, type Response, type NextFunction } from 'express';
 import qs from 'qs';
+import parseUrl from 'parseurl';
+import typeIs from 'type-is';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { ImportJobs } from './import-export/import-jobs';
 import type { Store } from './store';
 import { allRoutes } from './routes';
-import { dispatch, findRoute, locateApi, sendError, toApiError, type ApiLocation } from './http/dispatch';
+import { dispatch, findRoute, locateApi, sendError, toApiError, type ApiLocation, type HttpRequest, type HttpResponse } from './http/dispatch';
 import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
 import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/i18n/languages';
@@ -46,10 +48,7 @@ export function createApp(opts: AppOptions): RequestHandler {
   const app = express();
   const routes = allRoutes();
   app.disable('x-powered-by');
-  // Query strings read the way the original's PHP reads them: `categories[]=1&categories[]=2` is
-  // a list, while a name given twice (`page=1&page=2`, as when a client appends to a rest_url)
-  // keeps its last value.
-  app.set('query parser', (text: string) => qs.parse(text, { duplicates: 'last', depth: 5, arrayLimit: 200, parameterLimit: 1000 }));
+  app.set('query parser', parseQuery);
   app.set('etag', false);
 
   const jsonBody = express.json({ limit: BODY_LIMIT, type: JSON_TYPES, strict: false });
@@ -57,22 +56,20 @@ export function createApp(opts: AppOptions): RequestHandler {
   // Import files come as the raw body, whatever their type; the importer decodes them itself.
   const fileBody = express.raw({ limit: IMPORT_LIMIT_BYTES, type: () => true });
 
-  function serveApi(req: Request, res: Response, loc: ApiLocation) {
+  function serveApi(req: HttpRequest, res: HttpResponse, loc: ApiLocation, query: Record<string, unknown>) {
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     const authed = opts.auth.authenticated(req);
-    // Express 5 parses the query again on every read of `req.query`: read once, handed on.
-    const query = req.query as Record<string, unknown>;
     // A wrong token is refused even where anonymous reads are allowed: the client meant to sign in.
     const asked = typeof query.i18n_language === 'string' ? query.i18n_language.toLowerCase() : undefined;
     const lang = isLanguage(asked) ? asked : (loc.prefixLang ?? DEFAULT_LANGUAGE);
     if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) return refuseUnauthenticated(req, res, lang);
-    const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method, loc.routePath);
-    const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
+    const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method!, loc.routePath);
+    const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.url!)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
     const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
     if (found?.endpoint.rawBody) {
       return fileBody(req, res, (err?: unknown) => (err ? sendError(res, toApiError(err, IMPORT_LIMIT_LABEL), lang) : run()));
     }
-    if (hasBody(req) && !req.is([...JSON_TYPES, 'application/x-www-form-urlencoded'])) {
+    if (hasBody(req) && !typeIs(req, [...JSON_TYPES, 'application/x-www-form-urlencoded'])) {
       // Only JSON and form bodies are read; a text/plain body is what a cross-site form would send.
       return sendError(res, new ApiError('rest_unsupported_media_type', 415, 'rest_unsupported_media_type'), lang);
     }
@@ -88,9 +85,11 @@ export function createApp(opts: AppOptions): RequestHandler {
 
   app.use((req: Request, res: Response) => sendError(res, new ApiError('rest_no_route', 404, 'rest_no_route'), DEFAULT_LANGUAGE));
   // Anything thrown past the routes: never a stack trace or an HTML page.
-  const onUnexpected = (err: unknown, req: Request, res: Response) => {
+  const onUnexpected = (err: unknown, req: HttpRequest, res: HttpResponse) => {
     const apiErr = toApiError(err);
-    if (apiErr.status >= 500) opts.log('error', `${req.method} ${loggableUrl(req.originalUrl)} failed: ${(err as Error)?.stack ?? String(err)}`);
+    // Express's router may have rewritten `url` by the time an error reaches its handler.
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url!;
+    if (apiErr.status >= 500) opts.log('error', `${req.method} ${loggableUrl(url)} failed: ${(err as Error)?.stack ?? String(err)}`);
     sendError(res, apiErr, DEFAULT_LANGUAGE);
   };
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
@@ -98,46 +97,47 @@ export function createApp(opts: AppOptions): RequestHandler {
     onUnexpected(err, req, res);
   });
 
-  // The API is served here, before Express's router: its layers, parameter processing and body
-  // parsers cost more than a cached answer (about a third of a record read). Requests get
-  // Express's request and response objects as `app.handle` gives them, so every check below and
-  // every answer reads them the same way; the calendar UI and anything else go through the app.
-  return (inReq, outRes) => {
-    const req = inReq as Request;
-    const res = outRes as Response;
-    req.res = res;
-    res.req = req;
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    res.locals ??= Object.create(null);
-    req.originalUrl ??= req.url;
+  // The API is served here, before Express's router, on Node's own request and response objects
+  // (see HttpRequest for why); the calendar UI and anything else go through the Express app.
+  return (req: HttpRequest, res: HttpResponse) => {
+    const url = req.url!;
     try {
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         const level: LogLevel = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
-        opts.log(level, `${req.method} ${loggableUrl(req.originalUrl)} ${res.statusCode} ${ms.toFixed(1)}ms`);
+        opts.log(level, `${req.method} ${loggableUrl(url)} ${res.statusCode} ${ms.toFixed(1)}ms`);
       });
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Referrer-Policy', 'no-referrer');
       const refused = checkHost(req, opts.extraHosts) ?? checkOrigin(req);
       if (refused) return sendError(res, refused, DEFAULT_LANGUAGE);
-      const loc = locateApi(req.path);
+      const parsed = parseUrl(req);
+      const loc = parsed ? locateApi(parsed.pathname ?? '') : undefined;
       if (!loc) return app(req, res);
-      serveApi(req, res, loc);
+      serveApi(req, res, loc, parseQuery(typeof parsed!.query === 'string' ? parsed!.query : ''));
     } catch (err) {
       onUnexpected(err, req, res);
     }
   };
 }
 
+/**
+ * Query strings read the way the original's PHP reads them: `categories[]=1&categories[]=2` is a
+ * list, while a name given twice (`page=1&page=2`, as when a client appends to a rest_url) keeps
+ * its last value.
+ */
+function parseQuery(text: string): Record<string, unknown> {
+  return qs.parse(text, { duplicates: 'last', depth: 5, arrayLimit: 200, parameterLimit: 1000 });
+}
+
 /** 401: a wrong token (`rest_forbidden`) or none (`rest_forbidden_token`). */
-function refuseUnauthenticated(req: Request, res: Response, lang: Language): void {
+function refuseUnauthenticated(req: HttpRequest, res: HttpResponse, lang: Language): void {
   res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
   sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), lang);
 }
 
-function hasBody(req: Request): boolean {
+function hasBody(req: HttpRequest): boolean {
   const len = req.headers['content-length'];
   return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

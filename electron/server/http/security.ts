@@ -5,7 +5,8 @@
  * cookie the login URL set). There is no CORS: no other origin is ever allowed.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { ApiError } from '../errors';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -17,17 +18,22 @@ export function hostName(hostHeader: string | undefined): string | undefined {
   return m ? m[1] : undefined;
 }
 
-export function checkHost(req: Request, extraHosts: string[]): ApiError | undefined {
+/** `http://127.0.0.1:4780`: where the request was sent, as a browser names its origin. */
+export function originOf(req: IncomingMessage): string {
+  return `${(req.socket as TLSSocket).encrypted ? 'https' : 'http'}://${req.headers.host}`;
+}
+
+export function checkHost(req: IncomingMessage, extraHosts: string[]): ApiError | undefined {
   const name = hostName(req.headers.host);
   if (name && (LOOPBACK_HOSTS.has(name) || extraHosts.includes(name))) return undefined;
   return new ApiError('rest_forbidden', 403, 'rest_bad_host');
 }
 
 /** A browser sends `Origin` on cross-origin requests and on same-origin writes; only our own passes. */
-export function checkOrigin(req: Request): ApiError | undefined {
+export function checkOrigin(req: IncomingMessage): ApiError | undefined {
   const origin = req.headers.origin;
   const site = req.headers['sec-fetch-site'];
-  if (origin !== undefined && origin !== `${req.protocol}://${req.headers.host}`) return new ApiError('rest_forbidden', 403, 'rest_bad_origin');
+  if (origin !== undefined && origin !== originOf(req)) return new ApiError('rest_forbidden', 403, 'rest_bad_origin');
   if (site === 'cross-site' || (site === 'same-site' && req.method !== 'GET' && req.method !== 'HEAD')) {
     return new ApiError('rest_forbidden', 403, 'rest_bad_origin');
   }
@@ -56,7 +62,7 @@ export class Auth {
   }
 
   /** True when the request carries the token or a valid session cookie. */
-  authenticated(req: Request): boolean {
+  authenticated(req: IncomingMessage): boolean {
     const header = req.headers.authorization;
     if (header) {
       const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
