@@ -15,6 +15,8 @@ import { join, resolve } from 'node:path';
 import { openDatabase, closeDatabase } from '../electron/server/store/db';
 import { createStore, type Store } from '../electron/server/store';
 import type { EventListQuery } from '../electron/server/store/events';
+import type { LinkedListQuery } from '../electron/server/store/linked-posts';
+import type { TermListQuery } from '../electron/server/store/terms';
 import { seed } from './seed';
 import { measureTransfer } from './transfer';
 
@@ -108,6 +110,19 @@ function eventListSql(store: Store, q: EventListQuery) {
   store.terms.forEvents(ids);
 }
 
+/** The same for a venues list: the page, its count, and the page's rows. */
+function venueListSql(store: Store, q: LinkedListQuery, now: Date) {
+  store.venues.count(q, { canEdit: true }, now);
+  store.venues.byIds(store.venues.list(q, { canEdit: true }, now).ids);
+}
+
+/** The same for a categories list: the page, its count, its rows and their translations. */
+function termListSql(store: Store, q: TermListQuery) {
+  store.terms.count('category', q);
+  const rows = [...store.terms.byIds(store.terms.list('category', q).ids).values()];
+  store.terms.translationsOfAll(rows);
+}
+
 function startServer(dataDir: string): Promise<{ url: URL; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), 'serve', '--data-dir', dataDir, '--port', '0', '--token', TOKEN], {
     cwd: root,
@@ -158,8 +173,8 @@ async function main() {
     'events: search': () => eventListSql(store, { ...base, ...windowQ, page: 1, search: 'tasting' }),
     'events: category + venue': () => eventListSql(store, { ...base, ...windowQ, page: 1, categories: [cat], venues: [venue] }),
     'events: page 500': () => eventListSql(store, { ...base, startDate: '2000-01-01 00:00:00', endDate: '2100-01-01 00:00:00', page: 500 }),
-    'venues: list': () => store.venues.list({ lang: 'en', statuses: base.statuses, page: 1, perPage: 10 }, { canEdit: true }, now),
-    'categories: list': () => store.terms.list('category', { lang: 'en', page: 1, perPage: 10, hideEmpty: true, order: 'asc', orderby: 'name' }),
+    'venues: list': () => venueListSql(store, { lang: 'en', statuses: base.statuses, page: 1, perPage: 10 }, now),
+    'categories: list': () => termListSql(store, { lang: 'en', page: 1, perPage: 10, hideEmpty: true, order: 'asc', orderby: 'name' }),
   };
   const sql: Record<string, Stats> = {};
   for (const [name, fn] of Object.entries(sqlCases)) sql[name] = timeSql(fn);

@@ -64,10 +64,21 @@ export function postListResponse(key: string, items: Buffer[], links: ReturnType
   const rest: Record<string, unknown> = items.length === 0 ? { rest_url: links.rest_url } : { ...links };
   rest.total = total;
   rest.total_pages = totalPages;
-  const parts: Buffer[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
-  items.forEach((item, i) => (i > 0 ? parts.push(COMMA, item) : parts.push(item)));
-  parts.push(Buffer.from(`],${JSON.stringify(rest).slice(1)}`));
+  const parts = [Buffer.from(`{${JSON.stringify(key)}:[`), ...joined(items), Buffer.from(`],${JSON.stringify(rest).slice(1)}`)];
   return { json: Buffer.concat(parts), headers: countHeaders(total, totalPages) };
+}
+
+/** A categories/tags list in the original's key order: `rest_url`, `total`, `total_pages`, items, page links. */
+export function termListResponse(key: string, collectionUrl: string, items: Buffer[], links: ReturnType<typeof termListLinks>['links'], total: number, totalPages: number): ApiResponse {
+  const head = `{"rest_url":${JSON.stringify(collectionUrl)},"total":${total},"total_pages":${totalPages},${JSON.stringify(key)}:[`;
+  const tail = Object.keys(links).length ? `],${JSON.stringify(links).slice(1)}` : ']}';
+  return { json: Buffer.concat([Buffer.from(head), ...joined(items), Buffer.from(tail)]), headers: countHeaders(total, totalPages) };
+}
+
+function joined(items: Buffer[]): Buffer[] {
+  const parts: Buffer[] = [];
+  items.forEach((item, i) => (i > 0 ? parts.push(COMMA, item) : parts.push(item)));
+  return parts;
 }
 
 const COMMA = Buffer.from(',');

@@ -33,7 +33,7 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
     if (v.event !== undefined && !req.store.events.get(v.event as number)) throw invalidParam('event', 'invalid_event_ref');
     const page = v.page as number;
     const perPage = pageSize(req);
-    const { rows, total } = storeOf(req).list(
+    const { ids, total } = storeOf(req).list(
       {
         lang: req.lang,
         statuses: listStatuses(req),
@@ -47,10 +47,10 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
       req.viewer,
       req.now,
     );
-    if (rows.length === 0 && page > 1) throw new ApiError(`${kind}-archive-page-not-found`, 404, `${kind}-archive-page-not-found`);
+    if (ids.length === 0 && page > 1) throw new ApiError(`${kind}-archive-page-not-found`, 404, `${kind}-archive-page-not-found`);
     const echo = { page, per_page: perPage, search: v.search, event: v.event, has_events: v.has_events, only_with_upcoming: v.only_with_upcoming || undefined, status: v.status, i18n_language: req.raw.i18n_language !== undefined ? req.lang : undefined };
     const { links, totalPages } = postListLinks(`${req.url.apiRoot}${plural}/`, echo, page, total, perPage);
-    return postListResponse(plural, linkedJson(kind, rows, req.url, req.store), links, total, totalPages);
+    return postListResponse(plural, linkedJson(kind, ids, req.url, req.store), links, total, totalPages);
   }
 
   function read(req: ApiRequest): ApiResponse {

@@ -4,7 +4,8 @@ import { categoryListParams, tagListParams } from '../../../shared/schema/querie
 import { invalidParam } from '../errors';
 import type { Taxonomy, TermRow } from '../store/terms';
 import { serializeTerm } from '../serialize/terms';
-import { pageSize, termListLinks, countHeaders } from '../http/paging';
+import { pageSize, termListLinks, termListResponse } from '../http/paging';
+import { cachedJson } from '../serialize/json-cache';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
@@ -38,7 +39,7 @@ export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
     if (event !== undefined && !req.store.events.get(event)) throw invalidParam(v.event !== undefined ? 'event' : 'post', 'invalid_event_ref');
     const page = v.page as number;
     const perPage = pageSize(req);
-    const { rows, total } = req.store.terms.list(taxonomy, {
+    const { ids, total } = req.store.terms.list(taxonomy, {
       lang: req.lang,
       page,
       perPage,
@@ -54,9 +55,13 @@ export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
     });
     const collection = `${req.url.apiRoot}${plural}/`;
     const { links, totalPages } = termListLinks(collection, page, total, perPage);
-    const translations = req.store.terms.translationsOfAll(rows);
-    const body = { rest_url: collection, total, total_pages: totalPages, [plural]: rows.map((r) => serializeTerm(r, req.url, translations(r))), ...links };
-    return { body, headers: countHeaders(total, totalPages) };
+    const items = cachedJson(req.store, taxonomy, req.url, ids, (missing) => {
+      const byId = req.store.terms.byIds(missing);
+      const rows = missing.map((id) => byId.get(id)!);
+      const translations = req.store.terms.translationsOfAll(rows);
+      return rows.map((r) => serializeTerm(r, req.url, translations(r)));
+    });
+    return termListResponse(plural, collection, items, links, total, totalPages);
   }
 
   function create(req: ApiRequest): ApiResponse {

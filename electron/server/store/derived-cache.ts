@@ -54,3 +54,21 @@ export function createDerivedCache<V>(stamp: DataStamp, max: number) {
     },
   };
 }
+
+/**
+ * Totals of list queries, remembered until the data changes: paging through a list, or asking for
+ * it again, then costs only the page (the original caches per query as well).
+ */
+export function createCountCache(stmt: (sql: string) => { get(...params: unknown[]): unknown }, stamp: DataStamp) {
+  const totals = createDerivedCache<number>(stamp, 1000);
+  return (sql: string, params: unknown[]): number => {
+    const cache = totals.current();
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let n = cache.get(key);
+    if (n === undefined) {
+      n = (stmt(sql).get(...params) as { n: number }).n;
+      cache.set(key, n);
+    }
+    return n;
+  };
+}

@@ -9,7 +9,7 @@ import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { statementCache, type DB } from './db';
-import { createDerivedCache, type DataStamp } from './derived-cache';
+import { createCountCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createPagePositions, type ListFilter } from './page-positions';
 import type { PostRegistry, PostRow, Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
@@ -176,22 +176,10 @@ export function createEventStore(
   const indexEventsAfter = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? ORDER BY id');
   /** While a bulk write defers the search index: events it must index at the end. */
   let deferred: { before: number; updated: Set<number> } | undefined;
-  // List totals are remembered until the data changes: paging through a list, or asking for it
-  // again, then costs only the page (the original caches per query as well).
-  const totals = createDerivedCache<number>(stamp, 1000);
+  const cachedCount = createCountCache(stmt, stamp);
   // Ordered matches of recent text searches (a few hundred KB at most for a common word).
   const searches = createDerivedCache<number[]>(stamp, 8);
   const deepPage = createPagePositions(stmt, stamp);
-  function cachedCount(sql: string, params: unknown[]): number {
-    const cache = totals.current();
-    const key = `${sql}\u0000${JSON.stringify(params)}`;
-    let n = cache.get(key);
-    if (n === undefined) {
-      n = (stmt(sql).get(...params) as { n: number }).n;
-      cache.set(key, n);
-    }
-    return n;
-  }
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );

@@ -18,10 +18,10 @@ export function createStore(db: DB) {
   const registry = createPostRegistry(db);
   const images = createImageStore(db, registry);
   const writer = createPostFieldWriter(db, registry, images);
-  const venues = createLinkedPostStore('venue', db, registry, writer);
-  const organizers = createLinkedPostStore('organizer', db, registry, writer);
-  const terms = createTermStore(db);
   const stamp = createDataStamp(db);
+  const venues = createLinkedPostStore('venue', db, registry, writer, stamp);
+  const organizers = createLinkedPostStore('organizer', db, registry, writer, stamp);
+  const terms = createTermStore(db, stamp);
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
   const settings = createSettingsStore(db, stamp);
   return {

@@ -5,6 +5,7 @@
 import type { Language } from '../../../shared/i18n/languages';
 import type { RefList } from '../../../shared/schema/kinds';
 import { statementCache, type DB } from './db';
+import { createCountCache, type DataStamp } from './derived-cache';
 import { slugify, highestCopy } from './posts';
 import { ApiError, invalidParam } from '../errors';
 import { fold, likePattern } from './search-text';
@@ -52,8 +53,40 @@ const ORDER_COLUMNS: Record<string, string> = {
   none: 't.id',
 };
 
-export function createTermStore(db: DB) {
+export function createTermStore(db: DB, stamp: DataStamp) {
   const stmt = statementCache(db);
+  const cachedCount = createCountCache(stmt, stamp);
+
+  function filterSql(taxonomy: Taxonomy, q: TermListQuery): { whereSql: string; params: unknown[] } {
+    const where = ['t.taxonomy = ?', 't.lang = ?'];
+    const params: unknown[] = [taxonomy, q.lang];
+    if (q.search !== undefined) {
+      where.push("(fold(t.name) LIKE ? ESCAPE '\\' OR t.slug LIKE ? ESCAPE '\\')");
+      params.push(likePattern(fold(q.search)), likePattern(q.search.toLowerCase()));
+    }
+    if (q.include) {
+      where.push(`t.id IN (${q.include.map(() => '?').join(',')})`);
+      params.push(...q.include);
+    }
+    if (q.exclude) {
+      where.push(`t.id NOT IN (${q.exclude.map(() => '?').join(',')})`);
+      params.push(...q.exclude);
+    }
+    if (q.parent !== undefined) {
+      where.push('t.parent = ?');
+      params.push(q.parent);
+    }
+    if (q.event !== undefined) {
+      where.push('t.id IN (SELECT term_id FROM event_terms WHERE event_id = ?)');
+      params.push(q.event);
+    }
+    if (q.slug !== undefined) {
+      where.push('t.slug = ?');
+      params.push(q.slug);
+    }
+    if (q.hideEmpty) where.push('t.count > 0');
+    return { whereSql: where.join(' AND '), params };
+  }
   const byId = db.prepare<[number, string], TermRow>(`SELECT t.* FROM terms t WHERE t.id = ? AND t.taxonomy = ?`);
   const bySlug = db.prepare<[string, string], TermRow>(`SELECT t.* FROM terms t WHERE t.slug = ? AND t.taxonomy = ?`);
   const byName = db.prepare<[string, string, string], { id: number }>(
@@ -217,36 +250,13 @@ export function createTermStore(db: DB) {
       }
       return out;
     },
-    list(taxonomy: Taxonomy, q: TermListQuery): { rows: TermRow[]; total: number } {
-      const where = ['t.taxonomy = ?', 't.lang = ?'];
-      const params: unknown[] = [taxonomy, q.lang];
-      if (q.search !== undefined) {
-        where.push("(fold(t.name) LIKE ? ESCAPE '\\' OR t.slug LIKE ? ESCAPE '\\')");
-        params.push(likePattern(fold(q.search)), likePattern(q.search.toLowerCase()));
-      }
-      if (q.include) {
-        where.push(`t.id IN (${q.include.map(() => '?').join(',')})`);
-        params.push(...q.include);
-      }
-      if (q.exclude) {
-        where.push(`t.id NOT IN (${q.exclude.map(() => '?').join(',')})`);
-        params.push(...q.exclude);
-      }
-      if (q.parent !== undefined) {
-        where.push('t.parent = ?');
-        params.push(q.parent);
-      }
-      if (q.event !== undefined) {
-        where.push('t.id IN (SELECT term_id FROM event_terms WHERE event_id = ?)');
-        params.push(q.event);
-      }
-      if (q.slug !== undefined) {
-        where.push('t.slug = ?');
-        params.push(q.slug);
-      }
-      if (q.hideEmpty) where.push('t.count > 0');
-      const whereSql = where.join(' AND ');
-      const total = (stmt(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`).get(...params) as { n: number }).n;
+    /**
+     * A page of ids and the total (remembered until the data changes). Only ids: the page is
+     * usually served from the records' JSON cache.
+     */
+    list(taxonomy: Taxonomy, q: TermListQuery): { ids: number[]; total: number } {
+      const { whereSql, params } = filterSql(taxonomy, q);
+      const total = cachedCount(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`, params);
       let orderSql: string;
       if (q.orderby === 'include' && q.include) {
         orderSql = `CASE t.id ${q.include.map((id, i) => `WHEN ${Number(id)} THEN ${i}`).join(' ')} END`;
@@ -254,12 +264,21 @@ export function createTermStore(db: DB) {
         orderSql = ORDER_COLUMNS[q.orderby] ?? ORDER_COLUMNS.name;
       }
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-      const rows = stmt(`SELECT t.* FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`).all(
-        ...params,
-        q.perPage,
-        (q.page - 1) * q.perPage,
-      ) as TermRow[];
-      return { rows, total };
+      const ids = stmt(`SELECT t.id FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`)
+        .pluck()
+        .all(...params, q.perPage, (q.page - 1) * q.perPage) as number[];
+      return { ids, total };
+    },
+    /** The list's total, counted afresh. */
+    count(taxonomy: Taxonomy, q: TermListQuery): number {
+      const { whereSql, params } = filterSql(taxonomy, q);
+      return (stmt(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`).get(...params) as { n: number }).n;
+    },
+    byIds(ids: number[]): Map<number, TermRow> {
+      const out = new Map<number, TermRow>();
+      if (ids.length === 0) return out;
+      for (const r of stmt(`SELECT * FROM terms WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as TermRow[]) out.set(r.id, r);
+      return out;
     },
   };
   return store;
