@@ -139,6 +139,8 @@ export interface IcsFile {
    * (events already handed over are to be discarded).
    */
   read(onEvent: (event: ImportedEvent) => void, onRead?: (n: number) => void): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean };
+  /** Lets go of what reading holds when `read` will not be called (a file read on a thread). */
+  close?(): void;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { decodeImportFile } from './text-input';
 import { openIcs, type IcsFile } from './ics-import';
+import { openIcsThreaded } from './ics-threaded';
 import { parseCsv } from './csv-import';
 import { checkBackup, restoreBackup } from './json-backup';
 import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ItemSource } from './import-records';
@@ -40,6 +41,12 @@ export function sniffFormat(text: string): ImportFormat {
   return 'csv';
 }
 
+/**
+ * From this size on (about 2,500 events) an iCalendar file is read on a worker thread while the
+ * import writes (ics-threaded.ts); below it, starting the thread costs more than it saves.
+ */
+export const THREADED_READING_CHARS = 1_000_000;
+
 export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {
   if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: IMPORT_LIMIT_LABEL });
   const decoded = decodeImportFile(bytes);
@@ -64,13 +71,15 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
 
   const reading = opts.onProgress && ((done: number, total: number) => opts.onProgress!(done, total, 'reading'));
   let items: ImportItem[] | ItemSource;
+  let file: IcsFile | undefined;
   let parseErrors: Array<{ line?: number; row?: number; message: string }> | undefined;
   let warnings: Array<{ line?: number; message: string }> = [];
   const kind: ImportKind = format === 'ics' ? 'events' : (opts.kind ?? 'events');
   if (format === 'ics') {
     // Reading is the scan; the events are made from the file while they are written, one UID at a
     // time, so that a large file is never held whole.
-    const file = openIcs(text, { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading });
+    const icsOptions = { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading };
+    file = text.length >= THREADED_READING_CHARS ? openIcsThreaded(text, icsOptions) : openIcs(text, icsOptions);
     if (file.broken) {
       const result = file.read(() => {});
       throw fileError(result.errors[0].message, result.errors);
@@ -94,6 +103,8 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
       throw new ApiError('import-items-invalid', 400, 'import-items-invalid', { count: err.report.errors.length }, { errors: err.report.errors });
     }
     throw err;
+  } finally {
+    file?.close?.();
   }
 }
 

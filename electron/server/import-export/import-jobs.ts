@@ -7,11 +7,8 @@
  * requests included. SQLite does the rest: the import is one transaction, so other clients read the
  * calendar as it was until it commits, and their writes wait (http/dispatch.ts runWhenFree).
  */
-import { Worker } from 'node:worker_threads';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startWorker } from './worker-script';
 import { ApiError } from '../errors';
 import type { ImportFileOptions } from './import-file';
 import type { ImportJobState, ImportReport, RestoreReport } from '../../../shared/api/import-report';
@@ -63,18 +60,6 @@ export interface ImportJobs {
 const KEEP_FINISHED_MS = 60 * 60_000;
 const KEEP_FINISHED = 8;
 
-/**
- * The worker's script: the built `import-worker.js` beside this code in out/main, or, when the
- * server runs from its TypeScript sources (tests, the benchmark), the source through tsx.
- */
-function spawnWorker(data: ImportWorkerData): Worker {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const built = join(here, 'import-worker.js');
-  if (existsSync(built)) return new Worker(built, { workerData: data, transferList: [data.bytes] });
-  const source = join(here, 'import-worker.ts');
-  return new Worker(join(here, 'ts-worker.mjs'), { workerData: { ...data, tsEntry: pathToFileURL(source).href }, transferList: [data.bytes] });
-}
-
 export function createImportJobs(opts: { dbPath: string; nativeBinding?: string; onCrash?: (message: string) => void }): ImportJobs {
   const jobs = new Map<string, ImportJobRecord>();
   const running = new Map<string, { cancel: Int32Array; ended: Promise<ImportJobRecord> }>();
@@ -102,7 +87,8 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
       // A copy the worker owns: the request's buffer may be a slice of a pooled one.
       const own = new Uint8Array(bytes.length);
       own.set(bytes);
-      const worker = spawnWorker({ dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, bytes: own.buffer, options, cancel });
+      const data: ImportWorkerData = { dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, bytes: own.buffer, options, cancel };
+      const worker = startWorker('import-worker', data, [data.bytes]);
       const ended = new Promise<ImportJobRecord>((settle) => {
         worker.on('message', (m: ImportWorkerMessage) => {
           if (m.type === 'progress') Object.assign(job, { done: m.done, total: m.total, phase: m.phase });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, closeDatabase, type DB } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
-import { importFile } from '../../../electron/server/import-export/import-file';
+import { importFile, THREADED_READING_CHARS } from '../../../electron/server/import-export/import-file';
 import type { ImportReport } from '../../../electron/server/import-export/import-records';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -172,6 +172,28 @@ describe('import progress', () => {
     expect(searchTriggers(store.db)).toHaveLength(3);
     // And the calendar still imports afterwards, whole.
     expect(run(store, bytes).created).toBe(300);
+  });
+
+  it('imports a file large enough to be read on a worker thread the same way: the bad item skipped, the rest indexed', () => {
+    const store = freshStore();
+    // Padded (with a property the import ignores) so that the file is read on its own thread
+    // (import-file.ts THREADED_READING_CHARS).
+    const padding = [`X-TEST-PADDING:${'x'.repeat(1700)}`];
+    const count = Math.ceil(THREADED_READING_CHARS / 1800);
+    const events = Array.from({ length: count }, (_, i) => vevent(`t${i}`, `Threaded ${i} oboe`, padding));
+    events.splice(count / 2, 0, vevent('bad', 'Broken website', ['URL:not a url']));
+    const bytes = calendar(...events);
+    expect(bytes.length).toBeGreaterThan(THREADED_READING_CHARS);
+    const calls: Array<[number, number, string]> = [];
+    const report = run(store, bytes, { skipInvalid: true, onProgress: (done, total, phase) => calls.push([done, total, phase]) });
+    expect([report.created, report.skipped]).toEqual([count, 1]);
+    expect(report.errors).toHaveLength(1);
+    expect(report.errors[0].message).toMatch(/^Line \d+: website:/);
+    expect(report.items.filter((item) => item.action === 'create').map((item) => item.title)).toEqual(Array.from({ length: count }, (_, i) => `Threaded ${i} oboe`));
+    expect(matches(store.db, 'oboe')).toHaveLength(count);
+    expectIndexAsTriggersKeepIt(store.db);
+    expect(calls.filter((c) => c[2] === 'reading').at(-1)).toEqual([count + 1, count + 1, 'reading']);
+    expect(calls.at(-1)).toEqual([count + 1, count + 1, 'writing']);
   });
 
   it('reports a CSV file as read in one step, then its rows as written', () => {

@@ -1,0 +1,144 @@
+/**
+ * A large iCalendar file read on a worker thread while the import writes on its own: the same
+ * `IcsFile` as `openIcs` gives (the same events, in the same order, the same problems), but with
+ * reading and writing on two cores. Each takes about half of an import's time.
+ *
+ * The import's transaction is synchronous (better-sqlite3), so events are taken from the worker
+ * synchronously too: `receiveMessageOnPort`, and `Atomics.wait` while none has arrived. The worker
+ * stays at most MAX_AHEAD batches ahead, so a large file is never held whole in messages.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import type { IcsFile, IcsImportOptions, ImportedEvent, ImportProblem } from './ics-import';
+import { startWorker } from './worker-script';
+
+/** Events per message. */
+export const BATCH = 200;
+/** Messages the worker may post before the importer has taken them. */
+export const MAX_AHEAD = 16;
+/** Slots of the shared counters: messages posted, batches taken, "stop reading". */
+export const SIGNAL = { posted: 0, consumed: 1, stop: 2 } as const;
+/** No message for this long: the reading thread is gone (a worker killed for memory posts nothing). */
+const SILENCE_LIMIT_MS = 120_000;
+
+export interface ReadWorkerData {
+  text: string;
+  options: Omit<IcsImportOptions, 'onProgress'>;
+  /** Whether to post the scan's progress (only the first reading reports it). */
+  scanProgress: boolean;
+  port: MessagePort;
+  signal: SharedArrayBuffer;
+}
+
+export type ReadWorkerMessage =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'scanned'; vevents: number; broken: boolean; errors?: ImportProblem[]; warnings?: ImportProblem[] }
+  | { type: 'events'; events: ImportedEvent[]; read: number }
+  | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean }
+  | { type: 'crashed'; message: string };
+
+class Reading {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
+
+  constructor(text: string, opts: IcsImportOptions, scanProgress: boolean) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const { onProgress, ...options } = opts;
+    void onProgress;
+    const data: ReadWorkerData = { text, options, scanProgress, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
+    this.worker = startWorker('ics-read-worker', data, [port2]);
+    // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
+    this.worker.on('error', () => {});
+    // A reading nobody finishes (the import failed before it began) must not keep the process alive.
+    this.worker.unref();
+  }
+
+  /** The next message, waiting for it. */
+  next(): ReadWorkerMessage {
+    let waited = 0;
+    for (;;) {
+      const posted = Atomics.load(this.signal, SIGNAL.posted);
+      const got = receiveMessageOnPort(this.port);
+      if (got) return got.message as ReadWorkerMessage;
+      if (Atomics.wait(this.signal, SIGNAL.posted, posted, 1000) === 'timed-out' && (waited += 1000) >= SILENCE_LIMIT_MS) {
+        throw new Error('The thread reading the iCalendar file stopped answering.');
+      }
+    }
+  }
+
+  /** Tells the worker a batch was taken, so it may read further. */
+  taken(): void {
+    Atomics.add(this.signal, SIGNAL.consumed, 1);
+    Atomics.notify(this.signal, SIGNAL.consumed);
+  }
+
+  stop(): void {
+    Atomics.store(this.signal, SIGNAL.stop, 1);
+    Atomics.notify(this.signal, SIGNAL.consumed);
+    this.port.close();
+  }
+}
+
+function crashed(message: string): Error {
+  return new Error(`Reading the iCalendar file failed: ${message}`);
+}
+
+/** The scan's answer, with its progress passed on while it runs. */
+function scanned(reading: Reading, onProgress?: (done: number, total: number) => void) {
+  for (;;) {
+    const m = reading.next();
+    if (m.type === 'progress') onProgress?.(m.done, m.total);
+    else if (m.type === 'scanned') return m;
+    else if (m.type === 'crashed') throw crashed(m.message);
+    else throw new Error(`Unexpected message from the reading thread: ${m.type}`);
+  }
+}
+
+/** `openIcs` on a worker thread: see above. */
+export function openIcsThreaded(text: string, opts: IcsImportOptions): IcsFile {
+  // The first reading goes straight on from the scan to the events, ready for the first `read`.
+  let ready: Reading | undefined = new Reading(text, opts, true);
+  let scan: ReturnType<typeof scanned>;
+  try {
+    scan = scanned(ready, opts.onProgress);
+  } catch (err) {
+    ready.stop();
+    throw err;
+  }
+  if (scan.broken) {
+    ready.stop();
+    return { vevents: scan.vevents, broken: true, read: () => ({ errors: [...scan.errors!], warnings: [...scan.warnings!] }) };
+  }
+  return {
+    vevents: scan.vevents,
+    broken: false,
+    read(onEvent, onRead) {
+      // Read again (the import's second attempt): a new reading, scan and all.
+      const again = !ready;
+      const reading = ready ?? new Reading(text, opts, false);
+      ready = undefined;
+      try {
+        if (again) scanned(reading);
+        for (;;) {
+          const m = reading.next();
+          if (m.type === 'events') {
+            reading.taken();
+            for (const event of m.events) onEvent(event);
+            onRead?.(m.read);
+          } else if (m.type === 'end') {
+            return { errors: m.errors, warnings: m.warnings, unreadable: m.unreadable };
+          } else if (m.type === 'crashed') {
+            throw crashed(m.message);
+          }
+        }
+      } finally {
+        reading.stop();
+      }
+    },
+    close() {
+      ready?.stop();
+      ready = undefined;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Starts one of the import's worker threads: the built `<name>.js` beside this code in out/main,
+ * or, when the server runs from its TypeScript sources (tests, the benchmark), the source through
+ * tsx (ts-worker.mjs).
+ */
+import { Worker, type TransferListItem } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export type WorkerName = 'import-worker' | 'ics-read-worker';
+
+export function startWorker(name: WorkerName, workerData: object, transferList: TransferListItem[] = []): Worker {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const built = join(here, `${name}.js`);
+  if (existsSync(built)) return new Worker(built, { workerData, transferList });
+  const tsEntry = pathToFileURL(join(here, `${name}.ts`)).href;
+  return new Worker(join(here, 'ts-worker.mjs'), { workerData: { ...workerData, tsEntry }, transferList });
+}

@@ -1,0 +1,91 @@
+/**
+ * An iCalendar file read on a worker thread while the import writes (ics-threaded.ts): it must give
+ * exactly what reading it on the importing thread gives, the same events in the same order, the
+ * same problems and the same progress.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { openIcs, type IcsFile, type IcsImportOptions, type ImportedEvent } from '../../../electron/server/import-export/ics-import';
+import { openIcsThreaded, BATCH, MAX_AHEAD } from '../../../electron/server/import-export/ics-threaded';
+import { decodeImportFile } from '../../../electron/server/import-export/text-input';
+
+const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-01-15T12:00:00Z') };
+
+const fixture = (name: string) => {
+  const decoded = decodeImportFile(readFileSync(new URL(`../../fixtures/ics/${name}`, import.meta.url)));
+  if ('error' in decoded) throw new Error(decoded.error);
+  return decoded.text;
+};
+
+/** More events than the worker may post ahead of the reader, so it has to wait for it. */
+function largeCalendar(events: number): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN'];
+  for (let i = 0; i < events; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    lines.push('BEGIN:VEVENT', `UID:big-${i}@test`, `DTSTART;TZID=Europe/Paris:202603${day}T0900${String(i % 60).padStart(2, '0')}`, 'DTEND;TZID=Europe/Paris:202603' + day + 'T110000', `SUMMARY:Rehearsal ${i}`, `CATEGORIES:Music,Group ${i % 7}`, `LOCATION:Hall ${i % 13}`, 'END:VEVENT');
+  }
+  // A weekly series among them: its occurrences come from one VEVENT.
+  lines.push('BEGIN:VEVENT', 'UID:series@test', 'DTSTART:20260105T180000Z', 'DTEND:20260105T190000Z', 'RRULE:FREQ=WEEKLY;COUNT=5', 'SUMMARY:Choir', 'END:VEVENT');
+  lines.push('END:VCALENDAR', '');
+  return lines.join('\r\n');
+}
+
+function readAll(file: IcsFile) {
+  const events: ImportedEvent[] = [];
+  let read = 0;
+  const result = file.read(
+    (e) => events.push(e),
+    (n) => (read += n),
+  );
+  return { events, read, result };
+}
+
+describe('reading an iCalendar file on a worker thread', () => {
+  it.each(['google.ics', 'outlook.ics', 'apple.ics', 'thunderbird.ics', 'icaljs/timezone_from_file.ics', 'icaljs/rdate_exdate.ics'])('reads %s exactly as on the importing thread', (name) => {
+    const text = fixture(name);
+    const here = openIcs(text, opts);
+    const there = openIcsThreaded(text, opts);
+    expect([there.vevents, there.broken]).toEqual([here.vevents, here.broken]);
+    expect(readAll(there)).toEqual(readAll(here));
+  });
+
+  it('reads a file of many batches in order, and the same again when read a second time', () => {
+    const text = largeCalendar(BATCH * (MAX_AHEAD + 4));
+    const here = readAll(openIcs(text, opts));
+    const there = openIcsThreaded(text, opts);
+    const first = readAll(there);
+    expect(first.events).toHaveLength(BATCH * (MAX_AHEAD + 4) + 5);
+    expect(first).toEqual(here);
+    expect(readAll(there)).toEqual(here);
+  });
+
+  it('reports the scan as it goes, ending at the number of VEVENTs', () => {
+    const text = largeCalendar(3000);
+    const progress: Array<[number, number]> = [];
+    const file = openIcsThreaded(text, { ...opts, onProgress: (done, total) => progress.push([done, total]) });
+    file.close?.();
+    expect(progress.length).toBeGreaterThan(50);
+    expect(progress.at(-1)).toEqual([3001, 3001]);
+    for (let i = 1; i < progress.length; i++) expect(progress[i][0]).toBeGreaterThanOrEqual(progress[i - 1][0]);
+  });
+
+  it('gives the syntax errors of a broken file as the importing thread does', () => {
+    const text = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', 'UID:a', 'DTSTART:20260105T090000Z', 'SUMMARY', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    const here = openIcs(text, opts);
+    const there = openIcsThreaded(text, opts);
+    expect(there.broken).toBe(true);
+    expect(there.read(() => {})).toEqual(here.read(() => {}));
+  });
+
+  it('stops reading when the importer stops taking events (a refused item, a cancelled import), and reads again from the start', () => {
+    const text = largeCalendar(BATCH * (MAX_AHEAD + 4));
+    const file = openIcsThreaded(text, opts);
+    let taken = 0;
+    expect(() =>
+      file.read(() => {
+        if (++taken === 250) throw new Error('cancelled');
+      }),
+    ).toThrow('cancelled');
+    expect(readAll(file)).toEqual(readAll(openIcs(text, opts)));
+  });
+});
