@@ -56,19 +56,29 @@ export function createDerivedCache<V>(stamp: DataStamp, max: number) {
 }
 
 /**
- * Totals of list queries, remembered until the data changes: paging through a list, or asking for
- * it again, then costs only the page (the original caches per query as well).
+ * Totals and pages of list queries, remembered until the data changes: paging through a list, or
+ * asking for it again, then costs no query (the original caches per query as well).
  */
-export function createCountCache(stmt: (sql: string) => { get(...params: unknown[]): unknown }, stamp: DataStamp) {
+export function createListCache(stmt: (sql: string) => { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] }, stamp: DataStamp) {
   const totals = createDerivedCache<number>(stamp, 1000);
-  return (sql: string, params: unknown[]): number => {
-    const cache = totals.current();
-    const key = `${sql}\u0000${JSON.stringify(params)}`;
-    let n = cache.get(key);
-    if (n === undefined) {
-      n = (stmt(sql).get(...params) as { n: number }).n;
-      cache.set(key, n);
-    }
-    return n;
+  const pages = createDerivedCache<number[]>(stamp, 500);
+  const keyOf = (sql: string, params: unknown[]) => `${sql}\u0000${JSON.stringify(params)}`;
+  return {
+    /** `SELECT count(*) AS n …` */
+    count(sql: string, params: unknown[]): number {
+      const cache = totals.current();
+      const key = keyOf(sql, params);
+      let n = cache.get(key);
+      if (n === undefined) cache.set(key, (n = (stmt(sql).get(...params) as { n: number }).n));
+      return n;
+    },
+    /** `SELECT id …` of one page. */
+    ids(sql: string, params: unknown[]): number[] {
+      const cache = pages.current();
+      const key = keyOf(sql, params);
+      let ids = cache.get(key);
+      if (ids === undefined) cache.set(key, (ids = (stmt(sql).all(...params) as Array<{ id: number }>).map((r) => r.id)));
+      return ids;
+    },
   };
 }

@@ -9,7 +9,7 @@ import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { statementCache, type DB } from './db';
-import { createCountCache, createDerivedCache, type DataStamp } from './derived-cache';
+import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createPagePositions, type ListFilter } from './page-positions';
 import type { PostRegistry, PostRow, Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
@@ -176,7 +176,7 @@ export function createEventStore(
   const indexEventsAfter = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? ORDER BY id');
   /** While a bulk write defers the search index: events it must index at the end. */
   let deferred: { before: number; updated: Set<number> } | undefined;
-  const cachedCount = createCountCache(stmt, stamp);
+  const lists = createListCache(stmt, stamp);
   // Ordered matches of recent text searches (a few hundred KB at most for a common word).
   const searches = createDerivedCache<number[]>(stamp, 8);
   const deepPage = createPagePositions(stmt, stamp);
@@ -528,14 +528,14 @@ export function createEventStore(
         }
         return { ids: matches.slice(offset, offset + q.perPage), total: matches.length };
       }
-      const total = cachedCount(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`, f.params);
+      const total = lists.count(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`, f.params);
       if (offset > 0 && !q.near && !q.include) {
         const later = (bound: string | undefined, start: string) => (bound === undefined || bound < start ? start : bound);
         const startingAt = (start: string) => filterSql({ ...q, startDate: later(q.startDate, start), startsAfter: q.startsAfter === undefined ? undefined : later(q.startsAfter, start) });
         return { ids: deepPage(f, startingAt, offset, q.perPage), total };
       }
       // Ids only: the index answers this alone, and the records usually come from the JSON cache.
-      const ids = stmt(`${sql} LIMIT ? OFFSET ?`).pluck().all(...selectParams, ...f.params, q.perPage, offset) as number[];
+      const ids = lists.ids(`${sql} LIMIT ? OFFSET ?`, [...selectParams, ...f.params, q.perPage, offset]);
       return { ids, total };
     },
     count(q: EventListQuery): number {

@@ -7,7 +7,7 @@ import type { FieldSet } from '../../../shared/schema/resources';
 import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus } from '../../../shared/schema/kinds';
 import { statementCache, type DB } from './db';
-import { createCountCache, type DataStamp } from './derived-cache';
+import { createListCache, type DataStamp } from './derived-cache';
 import { TABLE, type PostRow, type PostRegistry, type Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import { formatLocal } from '../../../shared/dates/format';
@@ -63,7 +63,7 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
   const table = TABLE[kind];
   const fields = FIELDS[kind];
   const stmt = statementCache(db);
-  const cachedCount = createCountCache(stmt, stamp);
+  const lists = createListCache(stmt, stamp);
 
   function filterSql(q: LinkedListQuery, viewer: Viewer, now: Date): { whereSql: string; params: unknown[] } {
     const where: string[] = ['t.lang = ?', `t.status IN (${q.statuses.map(() => '?').join(',')})`];
@@ -183,16 +183,14 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
       return out;
     },
     /**
-     * A page of ids, newest first, and the total (remembered until the data changes). Only ids:
+     * A page of ids, newest first, and the total (both remembered until the data changes). Only ids:
      * the page is usually served from the records' JSON cache, and making row objects costs more
      * than the query (about 30 µs a row).
      */
     list(q: LinkedListQuery, viewer: Viewer, now: Date): { ids: number[]; total: number } {
       const { whereSql, params } = filterSql(q, viewer, now);
-      const total = cachedCount(`SELECT count(*) AS n FROM ${table} t WHERE ${whereSql}`, params);
-      const ids = stmt(`SELECT t.id FROM ${table} t WHERE ${whereSql} ORDER BY t.date_utc DESC, t.id DESC LIMIT ? OFFSET ?`)
-        .pluck()
-        .all(...params, q.perPage, (q.page - 1) * q.perPage) as number[];
+      const total = lists.count(`SELECT count(*) AS n FROM ${table} t WHERE ${whereSql}`, params);
+      const ids = lists.ids(`SELECT t.id FROM ${table} t WHERE ${whereSql} ORDER BY t.date_utc DESC, t.id DESC LIMIT ? OFFSET ?`, [...params, q.perPage, (q.page - 1) * q.perPage]);
       return { ids, total };
     },
     /** The list's total, counted afresh. */

@@ -5,7 +5,7 @@
 import type { Language } from '../../../shared/i18n/languages';
 import type { RefList } from '../../../shared/schema/kinds';
 import { statementCache, type DB } from './db';
-import { createCountCache, type DataStamp } from './derived-cache';
+import { createListCache, type DataStamp } from './derived-cache';
 import { slugify, highestCopy } from './posts';
 import { ApiError, invalidParam } from '../errors';
 import { fold, likePattern } from './search-text';
@@ -55,7 +55,7 @@ const ORDER_COLUMNS: Record<string, string> = {
 
 export function createTermStore(db: DB, stamp: DataStamp) {
   const stmt = statementCache(db);
-  const cachedCount = createCountCache(stmt, stamp);
+  const lists = createListCache(stmt, stamp);
 
   function filterSql(taxonomy: Taxonomy, q: TermListQuery): { whereSql: string; params: unknown[] } {
     const where = ['t.taxonomy = ?', 't.lang = ?'];
@@ -251,12 +251,12 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       return out;
     },
     /**
-     * A page of ids and the total (remembered until the data changes). Only ids: the page is
+     * A page of ids and the total (both remembered until the data changes). Only ids: the page is
      * usually served from the records' JSON cache.
      */
     list(taxonomy: Taxonomy, q: TermListQuery): { ids: number[]; total: number } {
       const { whereSql, params } = filterSql(taxonomy, q);
-      const total = cachedCount(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`, params);
+      const total = lists.count(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`, params);
       let orderSql: string;
       if (q.orderby === 'include' && q.include) {
         orderSql = `CASE t.id ${q.include.map((id, i) => `WHEN ${Number(id)} THEN ${i}`).join(' ')} END`;
@@ -264,9 +264,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
         orderSql = ORDER_COLUMNS[q.orderby] ?? ORDER_COLUMNS.name;
       }
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
-      const ids = stmt(`SELECT t.id FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`)
-        .pluck()
-        .all(...params, q.perPage, (q.page - 1) * q.perPage) as number[];
+      const ids = lists.ids(`SELECT t.id FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`, [...params, q.perPage, (q.page - 1) * q.perPage]);
       return { ids, total };
     },
     /** The list's total, counted afresh. */
