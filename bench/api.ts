@@ -8,7 +8,7 @@
  * cost of HTTP, validation and serialisation shows as a ratio.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -123,8 +123,11 @@ function termListSql(store: Store, q: TermListQuery) {
   store.terms.translationsOfAll(rows);
 }
 
-function startServer(dataDir: string): Promise<{ url: URL; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), 'serve', '--data-dir', dataDir, '--port', '0', '--token', TOKEN], {
+/** The server as users run it: the built command line (`npm run bench` builds it first). */
+function startServer(dataDir: string): Promise<{ url: URL; token: string; stop: () => Promise<void> }> {
+  const cli = join(root, 'out/main/cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first.`);
+  const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dataDir, '--port', '0', '--token', TOKEN], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -142,7 +145,7 @@ function startServer(dataDir: string): Promise<{ url: URL; stop: () => Promise<v
       if (m) {
         child.stdout!.removeAllListeners('data');
         child.stdout!.resume();
-        ok({ url: new URL(m[1]), stop: () => new Promise((done) => (child.on('exit', () => done()), child.kill('SIGTERM'))) });
+        ok({ url: new URL(m[1]), token: TOKEN, stop: () => new Promise((done) => (child.on('exit', () => done()), child.kill('SIGTERM'))) });
       }
     });
     child.on('exit', (code) => fail(new Error(`server exited with ${code}: ${out}`)));
@@ -219,11 +222,11 @@ async function main() {
     results.push({ name: `${name}, first after a write`, http: h, sql: sql[name], ratio: h.p50 / sql[name].p50 });
   }
   await Promise.all([...pools.values()].map((p) => p.close()));
-  await server.stop();
 
   // Export and import at full size: this calendar out as iCalendar, then back into an empty one.
   process.stdout.write(`Measuring export and import of the ${EVENTS}-event calendar…\n`);
-  const transfer = await measureTransfer(dataDir);
+  const transfer = await measureTransfer(server);
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;

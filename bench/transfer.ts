@@ -1,11 +1,13 @@
 /**
- * Export and import at scale: the calendar built by the API benchmark exported as iCalendar
- * (over HTTP, as the CLI and the UI get it), then that file imported into an empty calendar.
+ * Export and import at scale: the calendar built by the API benchmark exported as iCalendar by
+ * the running server (over HTTP, streamed to files as the CLI's `export --out` does), then those
+ * files imported into an empty calendar.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, silentLogger } from '../electron/server';
+import { pipeline } from 'node:stream/promises';
+import { request } from 'undici';
 import { openDatabase, closeDatabase } from '../electron/server/store/db';
 import { createStore } from '../electron/server/store';
 import { importFile } from '../electron/server/import-export/import-file';
@@ -21,8 +23,7 @@ export interface TransferFigures {
   peakRssMegabytes: number;
 }
 
-export async function measureTransfer(dataDir: string): Promise<TransferFigures> {
-  const server = await createServer({ dataDir, port: 0, announce: false, log: silentLogger });
+export async function measureTransfer(server: { url: URL; token: string }): Promise<TransferFigures> {
   const folder = mkdtempSync(join(tmpdir(), 'almanac-bench-ics-'));
   let peak = process.memoryUsage().rss;
   const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
@@ -32,14 +33,14 @@ export async function measureTransfer(dataDir: string): Promise<TransferFigures>
     let exportedEvents = 0;
     let t = process.hrtime.bigint();
     for (const lang of LANGUAGES) {
-      const res = await fetch(`${server.apiRoot}export?start_date=1970-01-01&status=any&i18n_language=${lang}`, { headers: { Authorization: `Bearer ${server.token}` } });
+      const res = await request(new URL(`/cal/events/v1/export?start_date=1970-01-01&status=any&i18n_language=${lang}`, server.url), { headers: { authorization: `Bearer ${server.token}` } });
+      if (res.statusCode !== 200) throw new Error(`export → ${res.statusCode} ${await res.body.text()}`);
       const file = join(folder, `${lang}.ics`);
-      writeFileSync(file, await res.text());
+      await pipeline(res.body, createWriteStream(file));
       files.push(file);
-      exportedEvents += Number(res.headers.get('x-cal-total'));
+      exportedEvents += Number(res.headers['x-cal-total']);
     }
     const exportSeconds = Number(process.hrtime.bigint() - t) / 1e9;
-    await server.close();
 
     const target = mkdtempSync(join(tmpdir(), 'almanac-bench-import-'));
     const db = openDatabase(join(target, 'almanac.sqlite'));
