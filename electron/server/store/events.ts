@@ -242,15 +242,15 @@ export function createEventStore(
     }
     const asId = toInteger(input);
     if (asId !== undefined) {
-      const row = venues.get(asId);
-      if (!row || row.status === 'trash') throw invalidParam('venue', 'invalid_venue');
+      const status = venues.statusOf(asId);
+      if (!status || status === 'trash') throw invalidParam('venue', 'invalid_venue');
       return asId;
     }
     if (typeof input !== 'object' || input === null) throw invalidParam('venue', 'invalid_venue');
     const obj = input as Record<string, unknown>;
     if (obj.id !== undefined && obj.id !== null && obj.id !== '') {
       const id = toInteger(obj.id);
-      if (id === undefined || !venues.get(id)) throw invalidParam('venue', 'invalid_venue');
+      if (id === undefined || !venues.statusOf(id)) throw invalidParam('venue', 'invalid_venue');
       return id;
     }
     return createLinked(venues, 'venue', obj, ctx, memo);
@@ -298,15 +298,15 @@ export function createEventStore(
     for (const item of items) {
       let id = toInteger(item);
       if (id !== undefined) {
-        const row = organizers.get(id);
-        if (!row || row.status === 'trash') throw invalidParam('organizer', 'invalid_organizer');
+        const status = organizers.statusOf(id);
+        if (!status || status === 'trash') throw invalidParam('organizer', 'invalid_organizer');
       } else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
         const obj = item as Record<string, unknown>;
         if (obj.id !== undefined && obj.id !== null && obj.id !== '') {
           id = toInteger(obj.id);
           // The original's own code for an {id} that is not an organizer (reference §3; only the
           // venue's case was corrected to rest_invalid_param).
-          if (id === undefined || !organizers.get(id)) {
+          if (id === undefined || !organizers.statusOf(id)) {
             throw new ApiError('invalid-linked-post-id', 400, 'invalid-linked-post-id', { id: String(obj.id), kind: 'organizer' });
           }
         } else if (isEmptyLink(obj)) continue;

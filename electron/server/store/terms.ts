@@ -88,6 +88,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
     return { whereSql: where.join(' AND '), params };
   }
   const byId = db.prepare<[number, string], TermRow>(`SELECT t.* FROM terms t WHERE t.id = ? AND t.taxonomy = ?`);
+  const exists = db.prepare<[number, string], number>('SELECT 1 FROM terms WHERE id = ? AND taxonomy = ?').pluck();
   const bySlug = db.prepare<[string, string], TermRow>(`SELECT t.* FROM terms t WHERE t.slug = ? AND t.taxonomy = ?`);
   const byName = db.prepare<[string, string, string], { id: number }>(
     'SELECT id FROM terms WHERE taxonomy = ? AND lang = ? AND name = ? COLLATE NOCASE ORDER BY id LIMIT 1',
@@ -204,7 +205,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       for (const ref of refs) {
         let id: number | undefined;
         if (typeof ref === 'number') {
-          if (!byId.get(ref, taxonomy)) throw invalidParam(param, 'invalid_term_ref');
+          if (!exists.get(ref, taxonomy)) throw invalidParam(param, 'invalid_term_ref');
           id = ref;
         } else {
           // A bulk write's memory (LinkMemo in events.ts): a name resolves the same way until a
