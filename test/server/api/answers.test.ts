@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await startTestServer();
   const venue = (await t.api('post', 'venues').send({ venue: 'Riverside "Hall" \u2603' })).body.id;
   for (let i = 0; i < 3; i++) {
-    const res = await t.api('post', 'events').send({ title: `Answer ${i} "quoted" \u00e9\u2028`, start_date: `2032-01-0${i + 1} 10:00:00`, end_date: `2032-01-0${i + 1} 11:00:00`, venue });
+    const res = await t.api('post', 'events').send({ title: `Answer ${i} "quoted" \u00e9\u2028`, start_date: `2032-01-0${i + 1} 10:00:00`, end_date: `2032-01-0${i + 1} 11:00:00`, venue, categories: [`Genre ${i} \u00e9`], tags: ['late'] });
     id = res.body.id;
   }
 });
@@ -35,7 +35,7 @@ describe('JSON answers', () => {
   });
 
   it('answers from the caches are the answers built afresh, byte for byte', async () => {
-    const paths = ['events?start_date=2032-01-01&end_date=2032-01-31', 'events?start_date=2032-01-01&end_date=2032-01-31&per_page=1&page=2', 'venues', `events/${id}`];
+    const paths = ['events?start_date=2032-01-01&end_date=2032-01-31', 'events?start_date=2032-01-01&end_date=2032-01-31&per_page=1&page=2', 'venues', `events/${id}`, 'categories', 'categories?per_page=1&page=2', 'tags'];
     const warm: string[] = [];
     for (const path of paths) {
       await t.api('get', path); // fills the caches
@@ -51,6 +51,21 @@ describe('JSON answers', () => {
     } finally {
       await cold.close();
     }
+  });
+
+  it('a cached list page shows what another process wrote to the file since', async () => {
+    const before = (await t.api('get', 'categories?hide_empty=false')).body;
+    await t.api('get', 'categories?hide_empty=false');
+    const other = await createServer({ dbPath: t.server.dbPath, port: 0, log: silentLogger, token: t.server.token });
+    try {
+      const made = await request(other.url).post('/cal/events/v1/categories').set('Authorization', `Bearer ${other.token}`).send({ name: 'Aardvark walks' });
+      expect(made.status).toBe(201);
+    } finally {
+      await other.close();
+    }
+    const after = (await t.api('get', 'categories?hide_empty=false')).body;
+    expect(after.total).toBe(before.total + 1);
+    expect(after.categories[0].name).toBe('Aardvark walks');
   });
 
   it('HEAD has the headers of GET and no body', async () => {
