@@ -243,7 +243,7 @@ async function main() {
     [
       `Export: ${transfer.exportedEvents} events as iCalendar (${transfer.exportMegabytes.toFixed(1)} MB) in ${transfer.exportSeconds.toFixed(2)} s (${((transfer.exportSeconds / transfer.exportedEvents) * 1e6).toFixed(0)} µs/event).`,
       `Import: those files (one per language) into one empty calendar, ${transfer.importedEvents} events in ${transfer.importSeconds.toFixed(2)} s (${((transfer.importSeconds / transfer.importedEvents) * 1e6).toFixed(0)} µs/event).`,
-      `Peak memory of the benchmark process during both: ${transfer.peakRssMegabytes.toFixed(0)} MB.`,
+      `Peak memory of the benchmark process during the import (the export runs in the server): ${transfer.peakRssMegabytes.toFixed(0)} MB.`,
       '',
     ].join('\n'),
   );

@@ -48,7 +48,9 @@ export async function measureTransfer(server: { url: URL; token: string }): Prom
     let importedEvents = 0;
     t = process.hrtime.bigint();
     for (const file of files) {
-      const report = importFile(store, readFileSync(file), { ctx: { lang: 'en', now: new Date(), siteZone: store.settings.get().timezone } }) as ImportReport;
+      // The import blocks this thread, so the timer above cannot sample it: its progress does.
+      const onProgress = () => (peak = Math.max(peak, process.memoryUsage().rss));
+      const report = importFile(store, readFileSync(file), { ctx: { lang: 'en', now: new Date(), siteZone: store.settings.get().timezone }, onProgress }) as ImportReport;
       importedEvents += report.created + report.updated;
     }
     const importSeconds = Number(process.hrtime.bigint() - t) / 1e9;
