@@ -9,7 +9,7 @@ import { decodeImportFile } from './text-input';
 import { openIcs, type IcsFile } from './ics-import';
 import { openIcsThreaded } from './ics-threaded';
 import { parseCsv } from './csv-import';
-import { checkBackup, restoreBackup } from './json-backup';
+import { restoreBackup, trialRestore } from './json-backup';
 import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ItemSource } from './import-records';
 import type { ImportReport, RestoreReport } from '../../../shared/api/import-report';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../../shared/api/import-limit';
@@ -62,8 +62,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
       throw fileError(`it is not valid JSON (${(err as Error).message}).`);
     }
     if (opts.dryRun) {
-      const b = checkBackup(store.db, data);
-      return { dry_run: true, restored: Object.fromEntries(Object.entries(b.tables).map(([t, v]) => [t, v.rows.length])) };
+      return { dry_run: true, restored: trialRestore(store.db, data) };
     }
     const report = restoreBackup(store.db, data, store.db.name);
     return { dry_run: false, restored: report.counts, previous_copy: report.previousCopy };

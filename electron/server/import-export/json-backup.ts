@@ -10,6 +10,9 @@ import { rmSync } from 'node:fs';
 import type { DB } from '../store/db';
 import { backupPath, schemaVersion } from '../store/db';
 import { ApiError } from '../errors';
+import { STATUSES } from '../../../shared/schema/kinds';
+import { LANGUAGES } from '../../../shared/i18n/languages';
+import { isValidTimeZone } from '../../../shared/dates/zones';
 
 export const BACKUP_FORMAT = 'almanac-backup';
 export const BACKUP_VERSION = 1;
@@ -97,6 +100,18 @@ export function checkBackup(db: DB, data: unknown): BackupFile {
   return b;
 }
 
+/** What a restore of this backup would store, table by table, without storing it (a dry run). */
+export function trialRestore(db: DB, data: unknown): Record<string, number> {
+  const b = checkBackup(db, data);
+  const report: RestoreReport = { counts: {} };
+  try {
+    replaceTables(db, b, report, true);
+  } catch (err) {
+    if (!(err instanceof TrialDone)) throw storeError(err);
+  }
+  return report.counts;
+}
+
 /**
  * Replaces the calendar with the backup's. All or nothing: a row that breaks a constraint rolls
  * the whole restore back and the calendar stays as it was.
@@ -109,22 +124,31 @@ export function restoreBackup(db: DB, data: unknown, file?: string): RestoreRepo
     db.exec(`VACUUM INTO '${report.previousCopy.replace(/'/g, "''")}'`);
   }
   try {
-    replaceTables(db, b, report);
+    replaceTables(db, b, report, false);
   } catch (err) {
     // Nothing was changed, so the copy of the calendar as it was is not needed.
     if (report.previousCopy) rmSync(report.previousCopy, { force: true });
-    // A value SQLite cannot store (a boolean, an object) or one the schema refuses (a missing
-    // title, a duplicate id, a link to nothing): the file is at fault, not the server.
-    const e = err as { code?: unknown; message?: string };
-    if (err instanceof TypeError || err instanceof RangeError || (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))) {
-      throw bad(`a row cannot be stored (${e.message}).`);
-    }
-    throw err;
+    throw storeError(err);
   }
   return report;
 }
 
-function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: RestoreReport): void {
+/** Thrown at the end of a trial restore, to roll it back. */
+class TrialDone extends Error {}
+
+/**
+ * A value SQLite cannot store (a boolean, an object) or one the schema refuses (a missing title,
+ * a duplicate id, a link to nothing): the file is at fault, not the server.
+ */
+function storeError(err: unknown): unknown {
+  const e = err as { code?: unknown; message?: string };
+  if (err instanceof TypeError || err instanceof RangeError || (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))) {
+    return bad(`a row cannot be stored (${e.message}).`);
+  }
+  return err;
+}
+
+function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: RestoreReport, trial: boolean): void {
   db.transaction(() => {
     // Links are checked at commit, so rows may come in any order within the transaction.
     db.pragma('defer_foreign_keys = ON');
@@ -135,5 +159,41 @@ function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: Restor
       for (const row of rows) insert.run(...row);
       report.counts[table] = rows.length;
     }
+    checkValues(db);
+    // Links are checked at commit; a trial checks them here, as it will not commit.
+    if (trial) {
+      const broken = db.pragma('foreign_key_check') as Array<{ table: string; rowid: number; parent: string }>;
+      if (broken.length) throw bad(`a row cannot be stored (FOREIGN KEY constraint failed: "${broken[0].table}" links to a missing "${broken[0].parent}").`);
+      throw new TrialDone();
+    }
   }).immediate();
+}
+
+const STORED_DATE = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]';
+const POST_DATES = ['date_local', 'date_utc', 'modified_local', 'modified_utc'];
+const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+/**
+ * What the schema lets through but the API could not serve: a status or language it does not
+ * know, a date not stored as `Y-m-d H:i:s`, a time zone that does not exist. Checked on the
+ * restored rows before the restore commits, naming the first bad row.
+ */
+function checkValues(db: DB): void {
+  const checks: Array<{ table: string; column: string; valid: string; expected: string }> = [];
+  for (const table of ['venues', 'organizers', 'events']) {
+    checks.push({ table, column: 'status', valid: `status IN (${inList(STATUSES)})`, expected: `one of ${STATUSES.join(', ')}` });
+    for (const column of table === 'events' ? [...POST_DATES, 'start_local', 'end_local', 'start_utc', 'end_utc'] : POST_DATES) {
+      checks.push({ table, column, valid: `${column} GLOB '${STORED_DATE}'`, expected: 'a date stored as YYYY-MM-DD HH:MM:SS' });
+    }
+  }
+  for (const table of ['venues', 'organizers', 'events', 'terms']) {
+    checks.push({ table, column: 'lang', valid: `lang IN (${inList(LANGUAGES)})`, expected: `one of ${LANGUAGES.join(', ')}` });
+  }
+  for (const { table, column, valid, expected } of checks) {
+    const row = db.prepare(`SELECT id, ${column} AS value FROM ${table} WHERE NOT (${valid}) ORDER BY id LIMIT 1`).get() as { id: number; value: unknown } | undefined;
+    if (row) throw bad(`"${table}" row ${row.id} has ${column} ${JSON.stringify(row.value)}, which is not ${expected}.`);
+  }
+  for (const row of db.prepare('SELECT min(id) AS id, timezone FROM events GROUP BY timezone').all() as Array<{ id: number; timezone: unknown }>) {
+    if (typeof row.timezone !== 'string' || !isValidTimeZone(row.timezone)) throw bad(`"events" row ${row.id} has timezone ${JSON.stringify(row.timezone)}, which is not a time zone.`);
+  }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, closeDatabase } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
-import { backupText, restoreBackup } from '../../../electron/server/import-export/json-backup';
+import { backupText, restoreBackup, trialRestore } from '../../../electron/server/import-export/json-backup';
 import { ApiError } from '../../../electron/server/errors';
 
 const now = new Date('2026-03-01T12:00:00Z');
@@ -96,5 +96,65 @@ describe('JSON backup', () => {
     }
     expect(backupText(a.db, now)).toBe(before);
     closeDatabase(a.db);
+  });
+
+  it('refuses values the API could not serve, naming the row, and a dry run refuses them too', () => {
+    const a = fresh();
+    fill(a);
+    const before = backupText(a.db, now);
+    const spoil = (table: string, column: string, value: unknown) => {
+      const data = JSON.parse(before);
+      const t = data.tables[table];
+      t.rows[0][t.columns.indexOf(column)] = value;
+      return { data, id: t.rows[0][t.columns.indexOf('id')] };
+    };
+    const cases: Array<[string, string, unknown, RegExp]> = [
+      ['events', 'status', 'bogus', /^"events" row \d+ has status "bogus", which is not one of publish, future/],
+      ['venues', 'lang', 'fr', /^"venues" row \d+ has lang "fr", which is not one of en, pt-br, es/],
+      ['terms', 'lang', 'xx', /^"terms" row \d+ has lang "xx"/],
+      ['events', 'start_local', '1 May 2031', /^"events" row \d+ has start_local "1 May 2031", which is not a date stored as YYYY-MM-DD HH:MM:SS/],
+      ['organizers', 'modified_utc', '', /^"organizers" row \d+ has modified_utc ""/],
+      ['events', 'timezone', 'Mars/Olympus_Mons', /^"events" row \d+ has timezone "Mars\/Olympus_Mons", which is not a time zone/],
+    ];
+    for (const [table, column, value, reason] of cases) {
+      const { data, id } = spoil(table, column, value);
+      for (const attempt of [() => restoreBackup(a.db, data), () => trialRestore(a.db, data)]) {
+        let refused: ApiError | undefined;
+        try {
+          attempt();
+        } catch (err) {
+          refused = err as ApiError;
+        }
+        expect(refused, `${table}.${column}`).toBeInstanceOf(ApiError);
+        expect(String(refused!.vars.reason)).toMatch(reason);
+        expect(String(refused!.vars.reason)).toContain(`row ${id} `);
+      }
+      expect(backupText(a.db, now)).toBe(before);
+    }
+    closeDatabase(a.db);
+  });
+
+  it('a dry run counts what a restore would store and leaves the calendar as it was', () => {
+    const a = fresh();
+    fill(a);
+    const b = fresh();
+    const before = backupText(b.db, now);
+    const counts = trialRestore(b.db, JSON.parse(backupText(a.db, now)));
+    expect(counts.events).toBe(4);
+    expect(counts.terms).toBe(4);
+    expect(backupText(b.db, now)).toBe(before);
+    // A link to nothing, which only the commit would have caught.
+    const data = JSON.parse(backupText(a.db, now));
+    data.tables.event_terms.rows.push([999999, 1, 0]);
+    let refused: ApiError | undefined;
+    try {
+      trialRestore(b.db, data);
+    } catch (err) {
+      refused = err as ApiError;
+    }
+    expect(String(refused?.vars.reason)).toMatch(/FOREIGN KEY constraint failed: "event_terms" links to a missing "events"/);
+    expect(backupText(b.db, now)).toBe(before);
+    closeDatabase(a.db);
+    closeDatabase(b.db);
   });
 });
