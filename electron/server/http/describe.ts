@@ -114,6 +114,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'No such record or page.',
   410: 'The record is already in the trash.',
   413: 'The body is larger than the limit.',
+  503: 'Another process (a command-line import) has held the calendar for 30 s; nothing was written. Retry after `Retry-After` seconds.',
 };
 
 /** The OpenAPI 3 document of the namespace (reference §8.2). */
@@ -129,7 +130,8 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
         [okStatus]: { description: STATUS_TEXT[okStatus], content: content(e.response) },
       };
       if (e.accepted) responses[202] = { description: STATUS_TEXT[202], content: content(e.accepted) };
-      for (const s of [...e.errors, 401]) {
+      // A write waits for another process's write lock, and gives up with 503 (dispatch.ts runWhenFree).
+      for (const s of [...e.errors, ...(e.write ? [503] : []), 401]) {
         responses[s] = { description: STATUS_TEXT[s], content: { 'application/json': { schema: ref('Error') } } };
       }
       const query = Object.entries(e.body ? languageParam : { ...e.args, ...languageParam }).map(([name, d]) => {

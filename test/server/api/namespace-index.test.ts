@@ -234,6 +234,13 @@ describe('/doc (reference §8.2, correction 1)', () => {
     expect(s.CostDetails.properties).toHaveProperty('values');
   });
 
+  it('writes document 503 (the calendar held by another process), reads do not', () => {
+    expect(doc.paths['/events'].post.responses['503'].description).toMatch(/Retry-After/);
+    expect(doc.paths['/events/{id}'].delete.responses).toHaveProperty('503');
+    expect(doc.paths['/categories'].post.responses).toHaveProperty('503');
+    expect(doc.paths['/events'].get.responses).not.toHaveProperty('503');
+  });
+
   it('list responses describe an array of the item schema', () => {
     const schema = doc.paths['/events'].get.responses['200'].content['application/json'].schema;
     expect(JSON.stringify(schema)).toContain('#/components/schemas/Event');
