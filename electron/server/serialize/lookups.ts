@@ -5,7 +5,7 @@
  */
 import type { Image } from '../../../shared/api/records';
 import type { Store } from '../store';
-import type { PostKind, PostRow } from '../store/posts';
+import { translationsOf, type PostKind, type PostRow } from '../store/posts';
 
 export interface Lookups {
   image(id: number | null): Image | false;
@@ -19,10 +19,6 @@ export function loadLookups(store: Store, rows: Partial<Record<PostKind, PostRow
   const groups = new Map(kinds.map((k) => [k, store.registry.groupMembers(k, rows[k]!.map((r) => r.translation_group))]));
   return {
     image: (id) => (id === null ? false : (images.get(id) ?? false)),
-    translations(kind, row) {
-      const out: Record<string, number> = {};
-      for (const m of groups.get(kind)?.get(row.translation_group) ?? []) if (m.id !== row.id) out[m.lang] = m.id;
-      return out;
-    },
+    translations: (kind, row) => translationsOf(groups.get(kind), row),
   };
 }

@@ -124,21 +124,36 @@ export function createPostRegistry(db: DB) {
      * The members of these translation groups, by group, in id order: one query for a whole page
      * of records (a record's `translations` are the other members of its group).
      */
-    groupMembers(kind: PostKind, groups: number[]): Map<number, Array<{ id: number; lang: string }>> {
-      const out = new Map<number, Array<{ id: number; lang: string }>>();
-      const wanted = [...new Set(groups)];
-      if (wanted.length === 0) return out;
-      const rows = stmt(
-        `SELECT translation_group AS grp, id, lang FROM ${TABLE[kind]} WHERE translation_group IN (${wanted.map(() => '?').join(',')}) ORDER BY id`,
-      ).all(...wanted) as Array<{ grp: number; id: number; lang: string }>;
-      for (const r of rows) {
-        const list = out.get(r.grp) ?? [];
-        list.push({ id: r.id, lang: r.lang });
-        out.set(r.grp, list);
-      }
-      return out;
+    groupMembers(kind: PostKind, groups: number[]): GroupMembers {
+      return groupMembers(stmt, TABLE[kind], groups);
     },
   };
 }
 
 export type PostRegistry = ReturnType<typeof createPostRegistry>;
+
+/** The members of translation groups, by group, in id order. */
+export type GroupMembers = Map<number, Array<{ id: number; lang: string }>>;
+
+/** The members of these translation groups in `table` (a post table or terms), in one query. */
+export function groupMembers(stmt: (sql: string) => Stmt, table: string, groups: number[]): GroupMembers {
+  const out: GroupMembers = new Map();
+  const wanted = [...new Set(groups)];
+  if (wanted.length === 0) return out;
+  const rows = stmt(`SELECT translation_group AS grp, id, lang FROM ${table} WHERE translation_group IN (${wanted.map(() => '?').join(',')}) ORDER BY id`).all(
+    ...wanted,
+  ) as Array<{ grp: number; id: number; lang: string }>;
+  for (const r of rows) {
+    const list = out.get(r.grp) ?? [];
+    list.push({ id: r.id, lang: r.lang });
+    out.set(r.grp, list);
+  }
+  return out;
+}
+
+/** A record's `translations`: the other members of its group, `{ lang: id }`. */
+export function translationsOf(members: GroupMembers | undefined, row: { id: number; translation_group: number }): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of members?.get(row.translation_group) ?? []) if (m.id !== row.id) out[m.lang] = m.id;
+  return out;
+}

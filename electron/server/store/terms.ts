@@ -6,7 +6,7 @@ import type { Language } from '../../../shared/i18n/languages';
 import type { RefList } from '../../../shared/schema/kinds';
 import { statementCache, type DB } from './db';
 import { createListCache, type DataStamp } from './derived-cache';
-import { slugify, highestCopy } from './posts';
+import { slugify, highestCopy, groupMembers, translationsOf } from './posts';
 import { ApiError, invalidParam } from '../errors';
 import { fold, likePattern } from './search-text';
 import type { Values, WriteContext } from './post-fields';
@@ -150,17 +150,8 @@ export function createTermStore(db: DB, stamp: DataStamp) {
     },
     /** The same for a page of terms, in one query: the `translations` of each row. */
     translationsOfAll(rows: TermRow[]): (row: TermRow) => Record<string, number> {
-      const groups = [...new Set(rows.map((r) => r.translation_group))];
-      const members = groups.length
-        ? (stmt(`SELECT id, lang, translation_group AS grp FROM terms WHERE translation_group IN (${groups.map(() => '?').join(',')}) ORDER BY id`).all(
-            ...groups,
-          ) as Array<{ id: number; lang: string; grp: number }>)
-        : [];
-      return (row) => {
-        const out: Record<string, number> = {};
-        for (const m of members) if (m.grp === row.translation_group && m.id !== row.id) out[m.lang] = m.id;
-        return out;
-      };
+      const members = groupMembers(stmt, 'terms', rows.map((r) => r.translation_group));
+      return (row) => translationsOf(members, row);
     },
     create(taxonomy: Taxonomy, values: Values, ctx: WriteContext): number {
       const name = values.name as string;
