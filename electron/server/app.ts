@@ -37,6 +37,8 @@ export interface AppOptions {
   /** A read-only connection on the same file, for exports. */
   openReader: () => { store: Store; close: () => void };
   imports: ImportJobs;
+  /** How long a request waits for another process's write lock before 503 (ServerTimeouts). */
+  busyWaitMs: number;
 }
 
 const BODY_LIMIT = '1mb';
@@ -65,7 +67,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) return refuseUnauthenticated(req, res, lang);
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method!, loc.routePath);
     const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.url!)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
-    const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
+    const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, busyWaitMs: opts.busyWaitMs, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
     if (found?.endpoint.rawBody) {
       return fileBody(req, res, (err?: unknown) => (err ? sendError(res, toApiError(err, IMPORT_LIMIT_LABEL), lang) : run()));
     }

@@ -59,9 +59,14 @@ export interface ServerTimeouts {
    * would otherwise hold its read snapshot, and the write-ahead log could never be folded back.
    */
   idle: number;
+  /**
+   * How long a request waits for another process to release the calendar's write lock (a CLI
+   * import on the same file) before it is answered 503 with nothing written.
+   */
+  busyWait: number;
 }
 
-export const DEFAULT_TIMEOUTS: ServerTimeouts = { headers: 10_000, request: 30_000, keepAlive: 5_000, checkInterval: 1_000, idle: 120_000 };
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { headers: 10_000, request: 30_000, keepAlive: 5_000, checkInterval: 1_000, idle: 120_000, busyWait: 30_000 };
 
 export interface AlmanacServer {
   /** `http://127.0.0.1:PORT` */
@@ -163,6 +168,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
       return { store: createStore(reader), close: () => reader.close() };
     },
     imports,
+    busyWaitMs: timeouts.busyWait,
   });
   httpServer.on('request', app);
   // Slow or stalled clients must not hold connections open forever.

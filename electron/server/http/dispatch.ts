@@ -89,6 +89,8 @@ export interface DispatchOptions {
   now: () => Date;
   openReader: ApiRequest['openReader'];
   imports: ApiRequest['imports'];
+  /** How long a request waits for another process's write lock before it is answered 503. */
+  busyWaitMs: number;
   /** Where failures that cannot reach the client any more (a broken stream) are reported. */
   onStreamError: (err: unknown) => void;
   /**
@@ -140,7 +142,7 @@ export function dispatch(
       openReader: opts.openReader,
       imports: opts.imports,
     };
-    runWhenFree(res, () => {
+    runWhenFree(res, opts.busyWaitMs, () => {
       const out = endpoint.handler(apiReq);
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
@@ -165,19 +167,16 @@ export function dispatch(
   }
 }
 
-/** How long a request waits for another process to release the calendar's write lock. */
-const BUSY_WAIT_MS = 30_000;
-
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
 
 /**
  * Runs a handler; when another process holds the write lock (a CLI import on the same file), tries
  * again a little later instead of blocking, so reads keep being served meanwhile. Handlers write in
  * one immediate transaction, which fails before changing anything, so running one again is safe.
- * After BUSY_WAIT_MS the client gets 503 and nothing was written.
+ * After `waitMs` the client gets 503 and nothing was written.
  */
-function runWhenFree(res: HttpResponse, run: () => void, fail: (err: unknown) => void) {
-  const deadline = Date.now() + BUSY_WAIT_MS;
+function runWhenFree(res: HttpResponse, waitMs: number, run: () => void, fail: (err: unknown) => void) {
+  const deadline = Date.now() + waitMs;
   let delay = 10;
   const attempt = () => {
     if (res.destroyed) return; // the client gave up
