@@ -20,7 +20,8 @@ function post(m: ReadWorkerMessage) {
 class Stopped extends Error {}
 
 try {
-  const file = openIcs(input.text, { ...input.options, onProgress: input.scanProgress ? (done, total) => post({ type: 'progress', done, total }) : undefined });
+  // Progress also tells the importing thread that this one is alive (ics-threaded.ts SILENCE_LIMIT_MS).
+  const file = openIcs(input.text, { ...input.options, onProgress: (done, total) => post({ type: 'progress', done, total }) });
   if (file.broken) {
     const result = file.read(() => {});
     post({ type: 'scanned', vevents: file.vevents, broken: true, errors: result.errors, warnings: result.warnings });

@@ -17,14 +17,15 @@ export const BATCH = 200;
 export const MAX_AHEAD = 16;
 /** Slots of the shared counters: messages posted, batches taken, "stop reading". */
 export const SIGNAL = { posted: 0, consumed: 1, stop: 2 } as const;
-/** No message for this long: the reading thread is gone (a worker killed for memory posts nothing). */
-const SILENCE_LIMIT_MS = 120_000;
+/**
+ * No message for this long: the reading thread is gone (a thread that failed to load, or was
+ * killed for memory, posts nothing). It posts at least every 1% of the scan and every 200 events.
+ */
+const SILENCE_LIMIT_MS = 30_000;
 
 export interface ReadWorkerData {
   text: string;
   options: Omit<IcsImportOptions, 'onProgress'>;
-  /** Whether to post the scan's progress (only the first reading reports it). */
-  scanProgress: boolean;
   port: MessagePort;
   signal: SharedArrayBuffer;
 }
@@ -41,12 +42,12 @@ class Reading {
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
 
-  constructor(text: string, opts: IcsImportOptions, scanProgress: boolean) {
+  constructor(text: string, opts: IcsImportOptions) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    const { onProgress, ...options } = opts;
-    void onProgress;
-    const data: ReadWorkerData = { text, options, scanProgress, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
+    // A function cannot cross to the thread; the scan's progress comes back as messages instead.
+    const { onProgress: _inMessages, ...options } = opts;
+    const data: ReadWorkerData = { text, options, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
     this.worker = startWorker('ics-read-worker', data, [port2]);
     // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
     this.worker.on('error', () => {});
@@ -84,7 +85,7 @@ function crashed(message: string): Error {
   return new Error(`Reading the iCalendar file failed: ${message}`);
 }
 
-/** The scan's answer, with its progress passed on while it runs. */
+/** The scan's answer, with its progress passed on while it runs (a second reading's is not). */
 function scanned(reading: Reading, onProgress?: (done: number, total: number) => void) {
   for (;;) {
     const m = reading.next();
@@ -98,7 +99,7 @@ function scanned(reading: Reading, onProgress?: (done: number, total: number) =>
 /** `openIcs` on a worker thread: see above. */
 export function openIcsThreaded(text: string, opts: IcsImportOptions): IcsFile {
   // The first reading goes straight on from the scan to the events, ready for the first `read`.
-  let ready: Reading | undefined = new Reading(text, opts, true);
+  let ready: Reading | undefined = new Reading(text, opts);
   let scan: ReturnType<typeof scanned>;
   try {
     scan = scanned(ready, opts.onProgress);
@@ -116,7 +117,7 @@ export function openIcsThreaded(text: string, opts: IcsImportOptions): IcsFile {
     read(onEvent, onRead) {
       // Read again (the import's second attempt): a new reading, scan and all.
       const again = !ready;
-      const reading = ready ?? new Reading(text, opts, false);
+      const reading = ready ?? new Reading(text, opts);
       ready = undefined;
       try {
         if (again) scanned(reading);
