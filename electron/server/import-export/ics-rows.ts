@@ -10,7 +10,6 @@
  * calendar has far fewer of them than events.
  */
 import type { Organizer, Venue } from '../../../shared/api/records';
-import { describeCost } from '../../../shared/cost';
 import type { Store } from '../store';
 import type { EventExportRow, EventListQuery } from '../store/events';
 import type { LinkedKind, LinkedRow } from '../store/linked-posts';
@@ -18,6 +17,7 @@ import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
 import { permalink, type UrlContext } from '../serialize/context';
 import { serializeLinked } from '../serialize/linked-posts';
+import { eventCost, eventFlags } from '../serialize/event';
 import type { IcsEvent } from './ics-export';
 import { BoundedMemo } from '../store/bounded-memo';
 
@@ -44,9 +44,7 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
   const organizersOf = (ids: string) => organizerLists.get(ids, () => organizers.list(idList(ids)));
   // Costs repeat across a calendar ("$10", "Free"), and describing one parses every value.
   const costs = new BoundedMemo<Pick<IcsEvent, 'cost' | 'cost_details'>>(10_000);
-  const s = ctx.settings;
-  const costOf = (stored: string) =>
-    costs.get(stored, () => describeCost(JSON.parse(stored) as string[], { symbol: s.currency_symbol, position: s.currency_position, code: s.currency_code }));
+  const costOf = (stored: string) => costs.get(stored, () => eventCost(stored, ctx.settings));
 
   for (const rows of store.events.exportBatches(q, batchSize)) {
     venues.load(rows.map((r) => r.venue_id));
@@ -54,7 +52,6 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
     const images = store.images.toApi(rows.map((r) => r.image_id));
     for (const e of rows) {
       const url = permalink(ctx, 'event', e.slug);
-      const { cost, cost_details } = costOf(e.cost);
       const { categories, tags } = e.term_ids === null ? NO_TERMS : termsOf(e.term_ids);
       yield {
         id: e.id,
@@ -73,14 +70,8 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
         utc_start_date: e.start_utc,
         utc_end_date: e.end_utc,
         timezone: e.timezone,
-        cost,
-        cost_details,
-        website: e.website ?? url,
-        show_map: !!e.show_map,
-        show_map_link: !!e.show_map_link,
-        hide_from_listings: !!e.hide_from_listings,
-        sticky: !!e.sticky,
-        featured: !!e.featured,
+        ...costOf(e.cost),
+        ...eventFlags(e, url),
         categories,
         tags,
         venue: (e.venue_id !== null && venues.get(e.venue_id)) || [],

@@ -8,6 +8,7 @@ import { describeCost } from '../../../shared/cost';
 import { dateDetails } from '../../../shared/dates/format';
 import { timezoneAbbr, zoneFor } from '../../../shared/dates/zones';
 import type { EventRow } from '../store/events';
+import type { Settings } from '../store/settings';
 import type { VenueRow, OrganizerRow } from '../store/linked-posts';
 import type { Store } from '../store';
 import { renderContent, plainText } from './content';
@@ -16,6 +17,23 @@ import { serializeVenue, serializeOrganizer, venueJsonLd, organizerJsonLd } from
 import { embedTerm } from './terms';
 import { loadLookups } from './lookups';
 import { cachedJson } from './json-cache';
+
+/** `cost` and `cost_details` of a stored cost list, in the site's currency. */
+export function eventCost(stored: string, s: Settings): Pick<Event, 'cost' | 'cost_details'> {
+  return describeCost(JSON.parse(stored) as string[], { symbol: s.currency_symbol, position: s.currency_position, code: s.currency_code });
+}
+
+/** The website (the event's own page when it has none) and the yes/no fields, from their columns. */
+export function eventFlags(e: Pick<EventRow, 'website' | 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured'>, url: string) {
+  return {
+    website: e.website ?? url,
+    show_map: !!e.show_map,
+    show_map_link: !!e.show_map_link,
+    hide_from_listings: !!e.hide_from_listings,
+    sticky: !!e.sticky,
+    featured: !!e.featured,
+  };
+}
 
 function isoWithOffset(utc: string, zone: string): string {
   return DateTime.fromSQL(utc, { zone: 'UTC' }).setZone(zoneFor(zone)).toISO({ suppressMilliseconds: true }) ?? '';
@@ -57,18 +75,12 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
   // An event's venue and organizers are often shared by other events on the page.
   const venueJson = new Map([...venues].map(([id, v]) => [id, serializeVenue(v, ctx, look)]));
   const organizerJson = new Map([...organizers].map(([id, o]) => [id, serializeOrganizer(o, ctx, look)]));
-  const s = ctx.settings;
 
   return rows.map((e) => {
     const url = permalink(ctx, 'event', e.slug);
     const venue = e.venue_id !== null ? venues.get(e.venue_id) : undefined;
     const eventOrganizers = (organizerIds.get(e.id) ?? []).map((id) => organizers.get(id)).filter((o): o is OrganizerRow => !!o);
     const eventTerms = terms.get(e.id) ?? [];
-    const { cost, cost_details } = describeCost(JSON.parse(e.cost) as string[], {
-      symbol: s.currency_symbol,
-      position: s.currency_position,
-      code: s.currency_code,
-    });
     const out: Event = {
       id: e.id,
       global_id: globalId(ctx, e.id),
@@ -97,14 +109,8 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       utc_end_date_details: dateDetails(e.end_utc),
       timezone: e.timezone,
       timezone_abbr: timezoneAbbr(e.timezone, e.start_utc),
-      cost,
-      cost_details,
-      website: e.website ?? url,
-      show_map: !!e.show_map,
-      show_map_link: !!e.show_map_link,
-      hide_from_listings: !!e.hide_from_listings,
-      sticky: !!e.sticky,
-      featured: !!e.featured,
+      ...eventCost(e.cost, ctx.settings),
+      ...eventFlags(e, url),
       categories: eventTerms.filter((t) => t.taxonomy === 'category').map((t) => embedTerm(t, ctx)),
       tags: eventTerms.filter((t) => t.taxonomy === 'tag').map((t) => embedTerm(t, ctx)),
       venue: (e.venue_id !== null && venueJson.get(e.venue_id)) || [],
