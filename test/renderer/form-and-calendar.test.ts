@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eventFields, venueFields } from '@shared/schema/resources';
 import { changedFields, costToText, eventToForm, formFields, formToBody, htmlToText, localErrors, recordToForm, reverseBody, textToCost } from '../../renderer/src/editor/form';
 import { toEventInput, decodeEntities, PALETTE } from '../../renderer/src/calendar/toEventInput';
-import { dayNumberOf, eventsOnDay, layoutMonth, singleDayOf } from '../../renderer/src/calendar/monthCollapse';
+import { dayNumberOf, dayRange, eventsOnDay, layoutMonth, singleDayOf } from '../../renderer/src/calendar/monthCollapse';
 import { embedded, makeEvent, makeTerm, makeVenue } from './helpers';
 
 describe('editor form model (from the schema field declarations)', () => {
@@ -113,5 +113,19 @@ describe('events on the calendar', () => {
     expect(weeks.flatMap((w) => w.days).filter((d) => d.lines.length)).toHaveLength(1);
     expect(eventsOnDay([...many, bar], '2031-03-12')).toHaveLength(11);
     expect(singleDayOf(bar)).toBeNull();
+  });
+
+  it('an event covers the days its bar is drawn on, and the "+N more" list of a day agrees', () => {
+    // In the zone the page runs in, as the grid draws timed events.
+    const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+    const timed = (id: number, start: Date, end: Date) => makeEvent({ id, utc_start_date: utc(start), utc_end_date: utc(end) });
+    const toMidnight = timed(1, new Date(2031, 2, 12, 22, 0), new Date(2031, 2, 13, 0, 0));
+    const overnight = timed(2, new Date(2031, 2, 12, 22, 0), new Date(2031, 2, 14, 1, 0));
+    const allDay = makeEvent({ id: 3, all_day: true, start_date: '2031-03-13 00:00:00', end_date: '2031-03-13 23:59:59' });
+    expect(dayRange(toMidnight)).toEqual(['2031-03-12', '2031-03-12']); // ending at midnight is not on the next day
+    expect(dayRange(overnight)).toEqual(['2031-03-12', '2031-03-14']);
+    expect(dayRange(allDay)).toEqual(['2031-03-13', '2031-03-13']);
+    const on = (day: string) => eventsOnDay([toMidnight, overnight, allDay], day).map((e) => e.id).sort();
+    expect([on('2031-03-12'), on('2031-03-13'), on('2031-03-14'), on('2031-03-15')]).toEqual([[1, 2], [2, 3], [2], []]);
   });
 });

@@ -19,7 +19,7 @@ import { eventById, useEvents } from '../state/events';
 import { useUi } from '../state/ui';
 import { Icon } from '../components/Icon';
 import { colourFor, decodeEntities } from './toEventInput';
-import { dayNumberOf, localDay, utcMs, type MonthBar, type MonthWeek } from './monthCollapse';
+import { dayNumberOf, dayRange, localDay, utcMs, type MonthBar, type MonthWeek } from './monthCollapse';
 import './month.css';
 
 /** Heights the layout counts in (month.css draws with the same): the day number, and one entry. */
@@ -138,11 +138,6 @@ const DayCell = memo(function DayCell({
     </div>
   );
 });
-
-/** The local day an event ends on (inclusive), as the grid shows it. */
-function lastDayOf(e: Event): string {
-  return e.all_day ? e.end_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_end_date) - 1));
-}
 
 /**
  * Shifts an event's start and end by whole days (wall-clock times kept, as a drag in a calendar
@@ -334,13 +329,13 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
     down.stopPropagation();
     const e = eventById(el.dataset.eventId);
     if (!e) return;
-    const fromDay = lastDayOf(e);
-    const first = e.all_day ? e.start_date.slice(0, 10) : localDay(new Date(utcMs(e.utc_start_date)));
+    const [first, fromDay] = dayRange(e);
     sweepDays(
       fromDay,
       (toDay) => markDays('mg-drop', (d) => toDay !== fromDay && first <= d && d <= toDay),
       (toDay) => {
-        dragged.current = true;
+        // A press and release on the handle without a move is a click: it opens the event.
+        dragged.current = !!toDay && toDay !== fromDay;
         markDays('mg-drop', () => false);
         if (toDay && toDay !== fromDay) shiftByDays(e, 0, dayNumberOf(toDay) - dayNumberOf(fromDay));
       },

@@ -106,7 +106,7 @@ export function dayNumberOf(day: string): number {
   return Math.floor(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000);
 }
 
-/** First and last day a bar covers, in this page's zone; all-day events keep their own dates. */
+/** First and last day an event covers, in this page's zone; all-day events keep their own dates. */
 function barDays(e: Event): [number, number] {
   if (e.all_day) {
     const first = dayNumberOf(e.start_date.slice(0, 10));
@@ -190,15 +190,19 @@ function firstInOrder(list: Event[], n: number): Event[] {
   return top;
 }
 
+/** The same as `YYYY-MM-DD` days: where the grid draws the event, and where a resize starts. */
+export function dayRange(e: Event): [string, string] {
+  const [first, last] = barDays(e);
+  return [dayString(first), dayString(last)];
+}
+
 /** Every event on a day (for the "+N more" list), in calendar order. */
 export function eventsOnDay(events: Event[], day: string): Event[] {
+  const target = dayNumberOf(day);
   return events
     .filter((e) => {
-      if (e.all_day) return e.start_date.slice(0, 10) <= day && day <= e.end_date.slice(0, 10);
-      const start = utcMs(e.utc_start_date);
-      const first = dayString(localDayNumber(start));
-      const last = dayString(localDayNumber(Math.max(start, utcMs(e.utc_end_date) - 1)));
-      return first <= day && day <= last;
+      const [first, last] = barDays(e);
+      return first <= target && target <= last;
     })
     .sort(compareEvents);
 }
