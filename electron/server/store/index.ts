@@ -11,14 +11,22 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { fold } from './search-text';
-import { createDataStamp, createDerivedCache } from './derived-cache';
+import { createDataStamp, createDerivedCache, type DataStamp } from './derived-cache';
 
-export function createStore(db: DB) {
+export interface StoreOptions {
+  /**
+   * Keep what is derived from the data (list totals and pages, records' JSON, settings) until the
+   * data changes (default). Off, every call runs its SQL: the benchmark's baseline.
+   */
+  caches?: boolean;
+}
+
+export function createStore(db: DB, opts: StoreOptions = {}) {
   db.function('fold', { deterministic: true }, (v: unknown) => (v === null ? null : fold(String(v))));
   const registry = createPostRegistry(db);
   const images = createImageStore(db, registry);
   const writer = createPostFieldWriter(db, registry, images);
-  const stamp = createDataStamp(db);
+  const stamp = opts.caches === false ? neverTheSame() : createDataStamp(db);
   const venues = createLinkedPostStore('venue', db, registry, writer, stamp);
   const organizers = createLinkedPostStore('organizer', db, registry, writer, stamp);
   const terms = createTermStore(db, stamp);
@@ -47,3 +55,9 @@ export function createStore(db: DB) {
 }
 
 export type Store = ReturnType<typeof createStore>;
+
+/** A stamp that differs on every reading: every derived cache is emptied before each use. */
+function neverTheSame(): DataStamp {
+  let n = 0;
+  return () => String(++n);
+}

@@ -198,11 +198,6 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
       const ids = lists.ids(`SELECT t.id FROM ${table} t WHERE ${whereSql} ORDER BY t.date_utc DESC, t.id DESC LIMIT ? OFFSET ?`, [...params, q.perPage, (q.page - 1) * q.perPage]);
       return { ids, total };
     },
-    /** The list's total, counted afresh. */
-    count(q: LinkedListQuery, viewer: Viewer, now: Date): number {
-      const { whereSql, params } = filterSql(q, viewer, now);
-      return (stmt(`SELECT count(*) AS n FROM ${table} t WHERE ${whereSql}`).get(...params) as { n: number }).n;
-    },
   };
 }
 
