@@ -56,7 +56,7 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
   function read(req: ApiRequest): ApiResponse {
     const row = find(req);
     if (row.status !== 'publish' && !req.viewer.canEdit) throw new ApiError(`${kind}-not-accessible`, 403, `${kind}-not-accessible`);
-    return { json: linkedJson(kind, [row], req.url, req.store, { jsonLd: true })[0] };
+    return { json: linkedJson(kind, [row.id], req.url, req.store, { jsonLd: true })[0] };
   }
 
   function create(req: ApiRequest): ApiResponse {

@@ -3,9 +3,8 @@ import { categoryFields, tagFields } from '../../../shared/schema/resources';
 import { categoryListParams, tagListParams } from '../../../shared/schema/queries';
 import { invalidParam } from '../errors';
 import type { Taxonomy, TermRow } from '../store/terms';
-import { serializeTerm } from '../serialize/terms';
+import { serializeTerm, termsJson } from '../serialize/terms';
 import { pageSize, termListLinks, termListResponse } from '../http/paging';
-import { cachedJson } from '../serialize/json-cache';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
@@ -25,7 +24,7 @@ export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
     if (v === undefined) return;
     for (const id of Array.isArray(v) ? (v as number[]) : [v as number]) {
       if (name === 'parent' && id === 0) continue;
-      if (!req.store.terms.get(taxonomy, id)) throw invalidParam(name, name === 'parent' ? 'invalid_parent' : 'invalid_term_ref');
+      if (!req.store.terms.exists(taxonomy, id)) throw invalidParam(name, name === 'parent' ? 'invalid_parent' : 'invalid_term_ref');
     }
   }
 
@@ -55,13 +54,7 @@ export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
     });
     const collection = `${req.url.apiRoot}${plural}/`;
     const { links, totalPages } = termListLinks(collection, page, total, perPage);
-    const items = cachedJson(req.store, taxonomy, req.url, ids, (missing) => {
-      const byId = req.store.terms.byIds(missing);
-      const rows = missing.map((id) => byId.get(id)!);
-      const translations = req.store.terms.translationsOfAll(rows);
-      return rows.map((r) => serializeTerm(r, req.url, translations(r)));
-    });
-    return termListResponse(plural, collection, items, links, total, totalPages);
+    return termListResponse(plural, collection, termsJson(taxonomy, ids, req.url, req.store), links, total, totalPages);
   }
 
   function create(req: ApiRequest): ApiResponse {

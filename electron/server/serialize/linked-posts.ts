@@ -125,13 +125,11 @@ export function serializeLinked(kind: LinkedKind, rows: LinkedRow[], ctx: UrlCon
 
 /**
  * The same as JSON (UTF-8), for reads and lists, from the JSON cache where possible: rows are read
- * only for the records not cached (given as rows, or as ids to read).
+ * only for the records not cached.
  */
-export function linkedJson(kind: LinkedKind, records: LinkedRow[] | number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Buffer[] {
-  const given = typeof records[0] === 'object' ? new Map((records as LinkedRow[]).map((r) => [r.id, r])) : undefined;
-  const ids = given ? [...given.keys()] : (records as number[]);
+export function linkedJson(kind: LinkedKind, ids: number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Buffer[] {
   return cachedJson(store, opts.jsonLd ? `${kind}+ld` : kind, ctx, ids, (missing) => {
-    const rows = given ?? (kind === 'venue' ? store.venues : store.organizers).byIds(missing);
+    const rows = (kind === 'venue' ? store.venues : store.organizers).byIds(missing);
     return serializeLinked(kind, missing.map((id) => rows.get(id)!), ctx, store, opts);
   });
 }

@@ -2,6 +2,8 @@
 import type { Term, EmbeddedTerm } from '../../../shared/api/records';
 import type { TermRow, Taxonomy } from '../store/terms';
 import type { UrlContext } from './context';
+import type { Store } from '../store';
+import { cachedJson } from './json-cache';
 
 /** The taxonomy identifiers clients of the original know (its category taxonomy, renamed). */
 export const TAXONOMY_ID: Record<Taxonomy, string> = { category: 'cal_events_cat', tag: 'post_tag' };
@@ -49,4 +51,14 @@ export function embedTerm(row: TermRow, ctx: UrlContext): EmbeddedTerm {
     id: row.id,
     urls: urls(row, ctx),
   };
+}
+
+/** Terms as JSON (UTF-8), for lists, from the JSON cache where possible (as linkedJson, eventsJson). */
+export function termsJson(taxonomy: Taxonomy, ids: number[], ctx: UrlContext, store: Store): Buffer[] {
+  return cachedJson(store, taxonomy, ctx, ids, (missing) => {
+    const byId = store.terms.byIds(missing);
+    const rows = missing.map((id) => byId.get(id)!);
+    const translations = store.terms.translationsOfAll(rows);
+    return rows.map((r) => serializeTerm(r, ctx, translations(r)));
+  });
 }

@@ -139,6 +139,10 @@ export function createTermStore(db: DB, stamp: DataStamp) {
   }
 
   const store = {
+    /** Whether a term of this taxonomy has this id (cheaper than reading its row). */
+    exists(taxonomy: Taxonomy, id: number): boolean {
+      return !!exists.get(id, taxonomy);
+    },
     get(taxonomy: Taxonomy, id: number): TermRow | undefined {
       return byId.get(id, taxonomy);
     },
@@ -258,11 +262,6 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
       const ids = lists.ids(`SELECT t.id FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`, [...params, q.perPage, (q.page - 1) * q.perPage]);
       return { ids, total };
-    },
-    /** The list's total, counted afresh. */
-    count(taxonomy: Taxonomy, q: TermListQuery): number {
-      const { whereSql, params } = filterSql(taxonomy, q);
-      return (stmt(`SELECT count(*) AS n FROM terms t WHERE ${whereSql}`).get(...params) as { n: number }).n;
     },
     byIds(ids: number[]): Map<number, TermRow> {
       const out = new Map<number, TermRow>();
