@@ -79,22 +79,22 @@ export interface RestoreReport {
   counts: Record<string, number>;
 }
 
-const bad = (reason: string) => new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason });
+const invalid = (reason: string) => new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason });
 
 /** Checks a parsed backup against this Almanac's tables; throws a 400 naming what is wrong. */
 export function checkBackup(db: DB, data: unknown): BackupFile {
   const b = data as BackupFile;
-  if (!b || typeof b !== 'object' || b.format !== BACKUP_FORMAT) throw bad('This is not an Almanac backup.');
-  if (b.version !== BACKUP_VERSION) throw bad(`Backup format ${String(b.version)} is not one this Almanac reads.`);
-  if (b.schema > schemaVersion(db)) throw bad('The backup was made by a newer Almanac.');
-  if (!b.tables || typeof b.tables !== 'object') throw bad('The backup has no tables.');
+  if (!b || typeof b !== 'object' || b.format !== BACKUP_FORMAT) throw invalid('This is not an Almanac backup.');
+  if (b.version !== BACKUP_VERSION) throw invalid(`Backup format ${String(b.version)} is not one this Almanac reads.`);
+  if (b.schema > schemaVersion(db)) throw invalid('The backup was made by a newer Almanac.');
+  if (!b.tables || typeof b.tables !== 'object') throw invalid('The backup has no tables.');
   for (const table of BACKUP_TABLES) {
     const t = b.tables[table];
-    if (!t || !Array.isArray(t.columns) || !Array.isArray(t.rows)) throw bad(`The backup has no "${table}" table.`);
+    if (!t || !Array.isArray(t.columns) || !Array.isArray(t.rows)) throw invalid(`The backup has no "${table}" table.`);
     const known = new Set(columnsOf(db, table));
-    for (const c of t.columns) if (!known.has(c)) throw bad(`Unknown column "${c}" in "${table}".`);
+    for (const c of t.columns) if (!known.has(c)) throw invalid(`Unknown column "${c}" in "${table}".`);
     t.rows.forEach((row, i) => {
-      if (!Array.isArray(row) || row.length !== t.columns.length) throw bad(`Row ${i + 1} of "${table}" does not match its columns.`);
+      if (!Array.isArray(row) || row.length !== t.columns.length) throw invalid(`Row ${i + 1} of "${table}" does not match its columns.`);
     });
   }
   return b;
@@ -143,7 +143,7 @@ class TrialDone extends Error {}
 function storeError(err: unknown): unknown {
   const e = err as { code?: unknown; message?: string };
   if (err instanceof TypeError || err instanceof RangeError || (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))) {
-    return bad(`a row cannot be stored (${e.message}).`);
+    return invalid(`a row cannot be stored (${e.message}).`);
   }
   return err;
 }
@@ -163,7 +163,7 @@ function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: Restor
     // Links are checked at commit; a trial checks them here, as it will not commit.
     if (trial) {
       const broken = db.pragma('foreign_key_check') as Array<{ table: string; rowid: number; parent: string }>;
-      if (broken.length) throw bad(`a row cannot be stored (FOREIGN KEY constraint failed: "${broken[0].table}" links to a missing "${broken[0].parent}").`);
+      if (broken.length) throw invalid(`a row cannot be stored (FOREIGN KEY constraint failed: "${broken[0].table}" links to a missing "${broken[0].parent}").`);
       throw new TrialDone();
     }
   }).immediate();
@@ -176,24 +176,28 @@ const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join('
 /**
  * What the schema lets through but the API could not serve: a status or language it does not
  * know, a date not stored as `Y-m-d H:i:s`, a time zone that does not exist. Checked on the
- * restored rows before the restore commits, naming the first bad row.
+ * restored rows before the restore commits, naming the first bad row: one pass over each table.
  */
 function checkValues(db: DB): void {
-  const checks: Array<{ table: string; column: string; valid: string; expected: string }> = [];
+  const rules: Record<string, Array<{ column: string; valid: string; expected: string }>> = {};
+  const rule = (table: string, column: string, valid: string, expected: string) => (rules[table] ??= []).push({ column, valid, expected });
   for (const table of ['venues', 'organizers', 'events']) {
-    checks.push({ table, column: 'status', valid: `status IN (${inList(STATUSES)})`, expected: `one of ${STATUSES.join(', ')}` });
+    rule(table, 'status', `status IN (${inList(STATUSES)})`, `one of ${STATUSES.join(', ')}`);
     for (const column of table === 'events' ? [...POST_DATES, 'start_local', 'end_local', 'start_utc', 'end_utc'] : POST_DATES) {
-      checks.push({ table, column, valid: `${column} GLOB '${STORED_DATE}'`, expected: 'a date stored as YYYY-MM-DD HH:MM:SS' });
+      rule(table, column, `${column} GLOB '${STORED_DATE}'`, 'a date stored as YYYY-MM-DD HH:MM:SS');
     }
   }
-  for (const table of ['venues', 'organizers', 'events', 'terms']) {
-    checks.push({ table, column: 'lang', valid: `lang IN (${inList(LANGUAGES)})`, expected: `one of ${LANGUAGES.join(', ')}` });
-  }
-  for (const { table, column, valid, expected } of checks) {
-    const row = db.prepare(`SELECT id, ${column} AS value FROM ${table} WHERE NOT (${valid}) ORDER BY id LIMIT 1`).get() as { id: number; value: unknown } | undefined;
-    if (row) throw bad(`"${table}" row ${row.id} has ${column} ${JSON.stringify(row.value)}, which is not ${expected}.`);
+  for (const table of ['venues', 'organizers', 'events', 'terms']) rule(table, 'lang', `lang IN (${inList(LANGUAGES)})`, `one of ${LANGUAGES.join(', ')}`);
+  for (const [table, list] of Object.entries(rules)) {
+    // The first broken rule of the first bad row, by its position in the list.
+    const which = `CASE ${list.map((r, i) => `WHEN NOT (${r.valid}) THEN ${i}`).join(' ')} END`;
+    const bad = db.prepare(`SELECT id, ${which} AS rule FROM ${table} WHERE ${which} IS NOT NULL ORDER BY id LIMIT 1`).get() as { id: number; rule: number } | undefined;
+    if (!bad) continue;
+    const { column, expected } = list[bad.rule];
+    const value = db.prepare(`SELECT ${column} FROM ${table} WHERE id = ?`).pluck().get(bad.id);
+    throw invalid(`"${table}" row ${bad.id} has ${column} ${JSON.stringify(value)}, which is not ${expected}.`);
   }
   for (const row of db.prepare('SELECT min(id) AS id, timezone FROM events GROUP BY timezone').all() as Array<{ id: number; timezone: unknown }>) {
-    if (typeof row.timezone !== 'string' || !isValidTimeZone(row.timezone)) throw bad(`"events" row ${row.id} has timezone ${JSON.stringify(row.timezone)}, which is not a time zone.`);
+    if (typeof row.timezone !== 'string' || !isValidTimeZone(row.timezone)) throw invalid(`"events" row ${row.id} has timezone ${JSON.stringify(row.timezone)}, which is not a time zone.`);
   }
 }
