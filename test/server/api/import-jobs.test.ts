@@ -185,7 +185,13 @@ describe('a server closing during a background import', { timeout: 60_000 }, () 
     expect(res.status).toBe(202);
     // Closed once it is writing, so there is something uncommitted to roll back.
     const path = jobPath(res.body.rest_url);
-    while ((await own.api('get', path)).body.phase !== 'writing') await new Promise((ok) => setTimeout(ok, 10));
+    let job = (await own.api('get', path)).body;
+    while (job.state === 'running' && job.phase !== 'writing') {
+      await new Promise((ok) => setTimeout(ok, 10));
+      job = (await own.api('get', path)).body;
+    }
+    // A job that ended (or failed) while reading would make this test prove nothing.
+    expect([job.state, job.phase]).toEqual(['running', 'writing']);
     await own.server.close();
     expect(count()).toBe(before);
     const check = new Database(file, { readonly: true });
