@@ -164,9 +164,6 @@ function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): string
   return out + `END:VEVENT${CRLF}`;
 }
 
-/** `;TZID=…` of each zone, worked out once per zone rather than per event. */
-const tzidParams = new Map<string, string>();
-
 function dateLines(e: IcsEvent): string {
   if (e.all_day) {
     const start = dateOf(e.start_date, e, 'start_date');
@@ -179,8 +176,7 @@ function dateLines(e: IcsEvent): string {
   if (zone === 'utc') {
     return line('DTSTART', utcStampOrThrow(e.utc_start_date, e, 'utc_start_date')) + line('DTEND', utcStampOrThrow(e.utc_end_date, e, 'utc_end_date'));
   }
-  let tzid = tzidParams.get(zone.tzid);
-  if (tzid === undefined) tzidParams.set(zone.tzid, (tzid = contentLine('', { TZID: zone.tzid }, '').slice(0, -1)));
+  const tzid = `;TZID=${paramValue(zone.tzid)}`;
   return line(`DTSTART${tzid}`, wallStamp(e.start_date, e, 'start_date')) + line(`DTEND${tzid}`, wallStamp(e.end_date, e, 'end_date'));
 }
 

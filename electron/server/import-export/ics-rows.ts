@@ -26,15 +26,20 @@ export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
 export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number): Generator<IcsRowEvent> {
   const venues = linkedCache<Venue>(store, 'venue', ctx);
   const organizers = linkedCache<Organizer>(store, 'organizer', ctx);
+  // Terms an event names, read once per export: a calendar has far fewer of them than events.
   const terms = new Map<number, { taxonomy: Taxonomy; name: string } | undefined>();
+  const loadTerms = (ids: number[]) => {
+    const missing = [...new Set(ids.filter((id) => !terms.has(id)))];
+    const rows = store.terms.byIds(missing);
+    for (const id of missing) {
+      const row = rows.get(id);
+      terms.set(id, row && { taxonomy: row.taxonomy, name: row.name });
+    }
+  };
   const termLists = new BoundedMemo<{ categories: Array<{ name: string }>; tags: Array<{ name: string }> }>(10_000);
   const termsOf = (ids: string) => termLists.get(ids, () => {
     const lists: { categories: Array<{ name: string }>; tags: Array<{ name: string }> } = { categories: [], tags: [] };
     for (const id of idList(ids)) {
-      if (!terms.has(id)) {
-        const row = store.terms.get('category', id) ?? store.terms.get('tag', id);
-        terms.set(id, row && { taxonomy: row.taxonomy, name: row.name });
-      }
       const term = terms.get(id);
       if (term) (term.taxonomy === 'category' ? lists.categories : lists.tags).push(term);
     }
@@ -48,7 +53,8 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
 
   for (const rows of store.events.exportBatches(q, batchSize)) {
     venues.load(rows.map((r) => r.venue_id));
-    organizers.load(rows.flatMap((r) => (r.organizer_ids === null || organizerLists.peek(r.organizer_ids) ? [] : idList(r.organizer_ids))));
+    organizers.load(rows.flatMap((r) => (r.organizer_ids === null ? [] : idList(r.organizer_ids))));
+    loadTerms(rows.flatMap((r) => (r.term_ids === null ? [] : idList(r.term_ids))));
     const images = store.images.toApi(rows.map((r) => r.image_id));
     for (const e of rows) {
       const url = permalink(ctx, 'event', e.slug);

@@ -9,11 +9,6 @@ export class BoundedMemo<V> {
 
   constructor(private readonly limit: number) {}
 
-  /** The remembered answer, without working it out. */
-  peek(key: string): V | undefined {
-    return this.answers.get(key);
-  }
-
   get(key: string, compute: () => V): V {
     let v = this.answers.get(key);
     if (v === undefined) {
