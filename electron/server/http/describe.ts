@@ -114,7 +114,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'No such record or page.',
   410: 'The record is already in the trash.',
   413: 'The body is larger than the limit.',
-  503: 'Another process (a command-line import) has held the calendar for 30 s; nothing was written. Retry after `Retry-After` seconds.',
+  503: 'Another process (a command-line import) held the calendar for longer than the server waits (30 s unless set otherwise); nothing was written. Retry after `Retry-After` seconds.',
 };
 
 /** The OpenAPI 3 document of the namespace (reference §8.2). */

@@ -191,13 +191,11 @@ export function createEventStore(
    */
   const localMemo = new BoundedMemo<string | null>(20_000);
   const utcMemo = new BoundedMemo<string>(20_000);
-  function localOf(value: string | number, zone: string, now: Date | undefined): string | null {
-    const local = () => {
+  function localOf(value: string | number, zone: string, now: Date): string | null {
+    return localMemo.get(`${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`, () => {
       const dt = parseDate(value, { zone, now });
       return dt ? formatLocal(dt) : null; // parseDate answers in `zone` already
-    };
-    // Without "now" a relative date has no fixed answer to remember.
-    return now === undefined ? local() : localMemo.get(`${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`, local);
+    });
   }
   function utcOf(local: string, zone: string): string {
     return utcMemo.get(`${zone}\u0000${local}`, () => localToUtc(local, zone));
