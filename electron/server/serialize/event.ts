@@ -13,7 +13,7 @@ import type { VenueRow, OrganizerRow } from '../store/linked-posts';
 import type { Store } from '../store';
 import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
-import { serializeVenue, serializeOrganizer, venueJsonLd, organizerJsonLd } from './linked-posts';
+import { linkedObjects, venueJsonLd, organizerJsonLd } from './linked-posts';
 import { embedTerm } from './terms';
 import { loadLookups } from './lookups';
 import { cachedJson } from './json-cache';
@@ -67,19 +67,21 @@ function jsonLd(e: EventRow, out: Event, venue: VenueRow | undefined, organizers
 export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event[] {
   const ids = rows.map((r) => r.id);
   const venueIds = [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))];
-  const venues = store.venues.byIds(venueIds) as Map<number, VenueRow>;
   const organizerIds = store.events.organizersFor(ids);
-  const organizers = store.organizers.byIds([...new Set([...organizerIds.values()].flat())]) as Map<number, OrganizerRow>;
+  const allOrganizerIds = [...new Set([...organizerIds.values()].flat())];
+  // An event's venue and organizers are often shared by other events on the page, and their JSON
+  // outlives writes to events.
+  const venueJson = linkedObjects('venue', venueIds, ctx, store);
+  const organizerJson = linkedObjects('organizer', allOrganizerIds, ctx, store);
+  // Rows only for `json_ld`, which is made from them.
+  const venues = opts.jsonLd ? (store.venues.byIds(venueIds) as Map<number, VenueRow>) : undefined;
+  const organizers = opts.jsonLd ? (store.organizers.byIds(allOrganizerIds) as Map<number, OrganizerRow>) : undefined;
   const terms = store.terms.forEvents(ids);
-  const look = loadLookups(store, { event: rows, venue: [...venues.values()], organizer: [...organizers.values()] });
-  // An event's venue and organizers are often shared by other events on the page.
-  const venueJson = new Map([...venues].map(([id, v]) => [id, serializeVenue(v, ctx, look)]));
-  const organizerJson = new Map([...organizers].map(([id, o]) => [id, serializeOrganizer(o, ctx, look)]));
+  const look = loadLookups(store, { event: rows });
 
   return rows.map((e) => {
     const url = permalink(ctx, 'event', e.slug);
-    const venue = e.venue_id !== null ? venues.get(e.venue_id) : undefined;
-    const eventOrganizers = (organizerIds.get(e.id) ?? []).map((id) => organizers.get(id)).filter((o): o is OrganizerRow => !!o);
+    const eventOrganizers = (organizerIds.get(e.id) ?? []).filter((id) => organizerJson.has(id));
     const eventTerms = terms.get(e.id) ?? [];
     const out: Event = {
       id: e.id,
@@ -113,13 +115,16 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       ...eventFlags(e, url),
       categories: eventTerms.filter((t) => t.taxonomy === 'category').map((t) => embedTerm(t, ctx)),
       tags: eventTerms.filter((t) => t.taxonomy === 'tag').map((t) => embedTerm(t, ctx)),
-      venue: (e.venue_id !== null && venueJson.get(e.venue_id)) || [],
-      organizer: eventOrganizers.map((o) => organizerJson.get(o.id)!),
+      venue: ((e.venue_id !== null && venueJson.get(e.venue_id)) || []) as Event['venue'],
+      organizer: eventOrganizers.map((id) => organizerJson.get(id)!) as Event['organizer'],
       custom_fields: [],
       i18n_language: e.lang,
       translations: look.translations('event', e),
     };
-    if (opts.jsonLd) out.json_ld = jsonLd(e, out, venue, eventOrganizers, ctx);
+    if (opts.jsonLd) {
+      const venue = e.venue_id !== null ? venues!.get(e.venue_id) : undefined;
+      out.json_ld = jsonLd(e, out, venue, eventOrganizers.map((id) => organizers!.get(id)!), ctx);
+    }
     return out;
   });
 }
@@ -130,7 +135,7 @@ export function serializeEvent(row: EventRow, ctx: UrlContext, store: Store, opt
 
 /** Events' JSON (UTF-8) by id for reads and lists, in the order given, from the JSON cache where possible. */
 export function eventsJson(ids: number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Buffer[] {
-  return cachedJson(store, opts.jsonLd ? 'event+ld' : 'event', ctx, ids, (missing) => {
+  return cachedJson(store.recordJson.current(), opts.jsonLd ? 'event+ld' : 'event', ctx, ids, (missing) => {
     const rows = store.events.byIds(missing);
     return serializeEvents(missing.map((id) => rows.get(id)!), ctx, store, opts);
   });

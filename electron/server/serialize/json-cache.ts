@@ -4,15 +4,15 @@
  * copied into the envelope, and a read's body is one record's bytes, with nothing to serialise or
  * encode (encoding a 35 KB list page as UTF-8 on every request cost more than building it).
  */
-import type { Store } from '../store';
+import type { CacheView } from '../store/derived-cache';
 import type { UrlContext } from './context';
 
 /**
  * The JSON of these records as UTF-8, in the order of `ids`; the ones not cached are made by
  * `build` (given the missing ids, answering in the same order) in one batch and cached.
+ * `cache`: the store's `recordJson` or `linkedJson`, as of now.
  */
-export function cachedJson(store: Store, kind: string, ctx: UrlContext, ids: number[], build: (missing: number[]) => object[]): Buffer[] {
-  const cache = store.recordJson.current();
+export function cachedJson(cache: CacheView<Buffer>, kind: string, ctx: UrlContext, ids: number[], build: (missing: number[]) => object[]): Buffer[] {
   // Links in the JSON are absolute, so the same record reads differently on another root.
   const prefix = `${kind}\u0000${ctx.apiRoot}\u0000`;
   const out = ids.map((id) => cache.get(prefix + id));

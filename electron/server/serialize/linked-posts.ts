@@ -124,11 +124,40 @@ export function serializeLinked(kind: LinkedKind, rows: LinkedRow[], ctx: UrlCon
 }
 
 /**
+ * Venues or organizers by id as the API shows them (without `json_ld`), for lists and for the
+ * events that embed them: from the linked-records cache, which writes to events leave valid.
+ */
+export function linkedObjects(kind: LinkedKind, ids: number[], ctx: UrlContext, store: Store): Map<number, Venue | Organizer> {
+  const cache = store.linkedObjects.current();
+  const prefix = `${kind}\u0000${ctx.apiRoot}\u0000`;
+  const out = new Map<number, Venue | Organizer>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const known = cache.get(prefix + id) as Venue | Organizer | undefined;
+    if (known) out.set(id, known);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    const rows = (kind === 'venue' ? store.venues : store.organizers).byIds(missing);
+    const found = missing.filter((id) => rows.has(id));
+    serializeLinked(kind, found.map((id) => rows.get(id)!), ctx, store).forEach((record, i) => {
+      cache.set(prefix + found[i], record);
+      out.set(found[i], record);
+    });
+  }
+  return out;
+}
+
+/**
  * The same as JSON (UTF-8), for reads and lists, from the JSON cache where possible: rows are read
  * only for the records not cached.
  */
 export function linkedJson(kind: LinkedKind, ids: number[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Buffer[] {
-  return cachedJson(store, opts.jsonLd ? `${kind}+ld` : kind, ctx, ids, (missing) => {
+  return cachedJson(store.linkedJson.current(), opts.jsonLd ? `${kind}+ld` : kind, ctx, ids, (missing) => {
+    if (!opts.jsonLd) {
+      const objects = linkedObjects(kind, missing, ctx, store);
+      return missing.map((id) => objects.get(id)!);
+    }
     const rows = (kind === 'venue' ? store.venues : store.organizers).byIds(missing);
     return serializeLinked(kind, missing.map((id) => rows.get(id)!), ctx, store, opts);
   });

@@ -55,7 +55,7 @@ export function embedTerm(row: TermRow, ctx: UrlContext): EmbeddedTerm {
 
 /** Terms as JSON (UTF-8), for lists, from the JSON cache where possible (as linkedJson, eventsJson). */
 export function termsJson(taxonomy: Taxonomy, ids: number[], ctx: UrlContext, store: Store): Buffer[] {
-  return cachedJson(store, taxonomy, ctx, ids, (missing) => {
+  return cachedJson(store.recordJson.current(), taxonomy, ctx, ids, (missing) => {
     const byId = store.terms.byIds(missing);
     const rows = missing.map((id) => byId.get(id)!);
     const translations = store.terms.translationsOfAll(rows);

@@ -2,13 +2,34 @@
  * Values derived from the data (list totals, records' JSON), remembered until the data changes.
  * `data_version` moves when another connection commits (a CLI import on the same file),
  * `total_changes()` when this connection writes; a write that rolls back moves it too, which only
- * costs a recomputation.
+ * costs a recomputation. Values derived from a few tables can follow only those (`watched`).
  */
 import type { DB } from './db';
 
 export type DataStamp = () => string;
 
-export function createDataStamp(db: DB): DataStamp {
+export interface DataStamps {
+  /** Moves with any change to the data. */
+  any: DataStamp;
+  /**
+   * Moves only when one of the watched tables changes here, or anything changes in another
+   * process (which cannot say what it changed).
+   */
+  watched: DataStamp;
+  /**
+   * Moves both: a write transaction rolled back, so what was derived inside it (after its changes
+   * moved the stamps) describes data that never was.
+   */
+  rolledBack(): void;
+}
+
+/**
+ * `watched`: tables whose changes this connection sees through temporary triggers (they live with
+ * the connection, are never stored in the file, and fire only for its own writes). Values derived
+ * from those tables alone then outlive the many writes that do not touch them: a venue's JSON
+ * stays valid while events are created.
+ */
+export function createDataStamps(db: DB, watched: readonly string[]): DataStamps {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const ownChanges = db.prepare('SELECT total_changes()').pluck();
   // `data_version` takes and releases the shared lock (system calls), and a request reads the
@@ -17,16 +38,46 @@ export function createDataStamp(db: DB): DataStamp {
   // show in `total_changes()`, read every time (it touches no file).
   let version: unknown;
   const forget = () => (version = undefined);
-  return () => {
+  const currentVersion = () => {
     if (version === undefined) {
       version = dataVersion.get();
       queueMicrotask(forget);
     }
-    return `${version}:${ownChanges.get()}`;
+    return version;
+  };
+  const writes = watchedWrites(db, watched);
+  let rollbacks = 0;
+  return {
+    any: () => `${currentVersion()}:${ownChanges.get()}:${rollbacks}`,
+    watched: () => `${currentVersion()}:${writes.n}:${rollbacks}`,
+    rolledBack: () => void rollbacks++,
   };
 }
 
-interface CacheView<V> {
+/** Per connection: a second store on the same connection shares its triggers and count. */
+const watchers = new WeakMap<DB, { n: number; tables: Set<string> }>();
+
+function watchedWrites(db: DB, tables: readonly string[]): { n: number } {
+  let w = watchers.get(db);
+  if (!w) {
+    const counter = { n: 0, tables: new Set<string>() };
+    db.function('almanac_watched_write', { deterministic: false }, () => {
+      counter.n++;
+      return null;
+    });
+    watchers.set(db, (w = counter));
+  }
+  for (const table of tables) {
+    if (w.tables.has(table)) continue;
+    for (const op of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.exec(`CREATE TEMP TRIGGER "watch_${table}_${op.toLowerCase()}" AFTER ${op} ON main."${table}" BEGIN SELECT almanac_watched_write(); END`);
+    }
+    w.tables.add(table);
+  }
+  return w;
+}
+
+export interface CacheView<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
 }

@@ -11,7 +11,7 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { fold } from './search-text';
-import { createDataStamp, createDerivedCache, type DataStamp } from './derived-cache';
+import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
 
 export interface StoreOptions {
   /**
@@ -26,12 +26,13 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const registry = createPostRegistry(db);
   const images = createImageStore(db, registry);
   const writer = createPostFieldWriter(db, registry, images);
-  const stamp = opts.caches === false ? neverTheSame() : createDataStamp(db);
+  const stamps = opts.caches === false ? neverTheSame() : createDataStamps(db, LINKED_JSON_TABLES);
+  const stamp = stamps.any;
   const venues = createLinkedPostStore('venue', db, registry, writer, stamp);
   const organizers = createLinkedPostStore('organizer', db, registry, writer, stamp);
   const terms = createTermStore(db, stamp);
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
-  const settings = createSettingsStore(db, stamp);
+  const settings = createSettingsStore(db, stamps.watched);
   return {
     db,
     registry,
@@ -47,17 +48,36 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
      * unchanged.
      */
     recordJson: createDerivedCache<Buffer>(stamp, 5000),
+    /**
+     * The same for venues and organizers, kept until one of `LINKED_JSON_TABLES` changes: creating
+     * or editing events leaves them valid, so an event's response and the lists after it do not
+     * build its venue and organizers again. Objects (to embed in events) and UTF-8 (to serve).
+     */
+    linkedJson: createDerivedCache<Buffer>(stamps.watched, 5000),
+    linkedObjects: createDerivedCache<object>(stamps.watched, 5000),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
     write<T>(fn: () => T): T {
-      return db.transaction(fn).immediate();
+      try {
+        return db.transaction(fn).immediate();
+      } catch (err) {
+        stamps.rolledBack();
+        throw err;
+      }
     },
   };
 }
 
 export type Store = ReturnType<typeof createStore>;
 
-/** A stamp that differs on every reading: every derived cache is emptied before each use. */
-function neverTheSame(): DataStamp {
+/**
+ * What a venue's or organizer's JSON is made of besides its own row: its image, its translations
+ * (rows of the same table) and the settings. Events and terms are not among them.
+ */
+const LINKED_JSON_TABLES = ['venues', 'organizers', 'images', 'settings'];
+
+/** Stamps that differ on every reading: every derived cache is emptied before each use. */
+function neverTheSame(): DataStamps {
   let n = 0;
-  return () => String(++n);
+  const next = () => String(++n);
+  return { any: next, watched: next, rolledBack() {} };
 }

@@ -89,4 +89,64 @@ describe('JSON answers', () => {
     expect((await t.api('get', `events/${id}`)).body.title).toBe('Answer renamed');
     expect((await t.api('get', 'events?start_date=2032-01-01&end_date=2032-01-31&per_page=1&page=3')).body.events[0].title).toBe('Answer renamed');
   });
+
+  // Venues' and organizers' JSON outlives writes to events; these are the changes it must not outlive.
+  describe('an event shows its venue and organizer as they are now', () => {
+    const embedded = async (eventId: number) => {
+      const read = (await t.api('get', `events/${eventId}`)).body;
+      const listed = (await t.api('get', 'events?start_date=2033-05-01&end_date=2033-05-31')).body.events.find((e: { id: number }) => e.id === eventId);
+      expect(listed.venue).toEqual(read.venue);
+      expect(listed.organizer).toEqual(read.organizer);
+      return read as { venue: Record<string, unknown>; organizer: Array<Record<string, unknown>> };
+    };
+    let eventId: number;
+    let venueId: number;
+    let organizerId: number;
+    beforeAll(async () => {
+      venueId = (await t.api('post', 'venues').send({ venue: 'Old Mill', city: 'Porto' })).body.id;
+      organizerId = (await t.api('post', 'organizers').send({ organizer: 'Ana' })).body.id;
+      eventId = (await t.api('post', 'events').send({ title: 'Mill night', start_date: '2033-05-02 20:00:00', end_date: '2033-05-02 22:00:00', venue: venueId, organizer: [organizerId] })).body.id;
+    });
+
+    it('after the venue or organizer is edited', async () => {
+      expect((await embedded(eventId)).venue.city).toBe('Porto');
+      await t.api('post', 'events').send({ title: 'Another', start_date: '2033-05-03 20:00:00', end_date: '2033-05-03 22:00:00', venue: venueId });
+      await t.api('patch', `venues/${venueId}`).send({ city: 'Braga' });
+      await t.api('patch', `organizers/${organizerId}`).send({ email: 'ana@example.com' });
+      const now = await embedded(eventId);
+      expect(now.venue.city).toBe('Braga');
+      expect(now.organizer[0].email).toBe('ana@example.com');
+    });
+
+    it('after the venue gets an image or a translation', async () => {
+      await embedded(eventId);
+      await t.api('patch', `venues/${venueId}`).send({ image: 'https://example.com/mill.png' });
+      expect((await embedded(eventId)).venue.image).toMatchObject({ url: 'https://example.com/mill.png' });
+      const pt = await t.api('post', 'venues?i18n_language=pt-br').send({ venue: 'Moinho Velho', translation_of: venueId });
+      expect(pt.status).toBe(201);
+      expect((await embedded(eventId)).venue.translations).toEqual({ 'pt-br': pt.body.id });
+    });
+
+    it('after another process edits the venue', async () => {
+      await embedded(eventId);
+      const other = await createServer({ dbPath: t.server.dbPath, port: 0, log: silentLogger, token: t.server.token });
+      try {
+        const res = await request(other.url).patch(`/cal/events/v1/venues/${venueId}`).set('Authorization', `Bearer ${other.token}`).send({ city: 'Faro' });
+        expect(res.status).toBe(200);
+      } finally {
+        await other.close();
+      }
+      expect((await embedded(eventId)).venue.city).toBe('Faro');
+      expect((await t.api('get', `venues/${venueId}`)).body.city).toBe('Faro');
+    });
+
+    it('after the venue goes to the trash, the event shows none', async () => {
+      await embedded(eventId);
+      expect((await t.api('delete', `venues/${venueId}`)).status).toBe(200);
+      const listed = (await t.api('get', 'venues')).body.venues.map((v: { id: number }) => v.id);
+      expect(listed).not.toContain(venueId);
+      await t.api('delete', `organizers/${organizerId}?force=true`);
+      expect((await embedded(eventId)).organizer).toEqual([]);
+    });
+  });
 });
