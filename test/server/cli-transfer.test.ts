@@ -1,10 +1,10 @@
 /** `npm run cli -- import|export` on a data directory, with and without Almanac running on it. */
 import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer, silentLogger } from '../../electron/server';
+import { tempDir } from '../helpers/temp-dir';
 
 const root = resolve(import.meta.dirname, '../..');
 // The source, through tsx: a build left over from older sources must never be what is tested.
@@ -24,7 +24,7 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 
 describe('CLI import and export', { timeout: 60_000 }, () => {
   it('imports into a data directory, reports a dry run per row, refuses bad rows, and exports', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'almanac-cli-x-'));
+    const dir = tempDir('almanac-cli-x-');
     const first = await cli(['import', fixture('ics/google.ics'), '--data-dir', dir]);
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/Created 6, updated 0/);
@@ -48,7 +48,7 @@ describe('CLI import and export', { timeout: 60_000 }, () => {
   });
 
   it('goes through the running app instead of opening its file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'almanac-cli-x-'));
+    const dir = tempDir('almanac-cli-x-');
     const server = await createServer({ dataDir: dir, port: 0, log: silentLogger });
     try {
       const res = await cli(['import', fixture('ics/apple.ics'), '--data-dir', dir]);

@@ -4,10 +4,10 @@
  */
 import { describe, it, expect } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { tempDir } from '../helpers/temp-dir';
 
 const root = resolve(import.meta.dirname, '../..');
 // The source, through tsx: a build left over from older sources must never be what is tested.
@@ -39,7 +39,7 @@ const exited = (child: ChildProcess) => new Promise<number | null>((ok) => child
 
 describe('npm run serve (the CLI)', () => {
   it('serves the API with the token, logs each request without the token, and stops cleanly on SIGTERM', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'almanac-cli-'));
+    const dataDir = tempDir('almanac-cli-');
     const { child, ready, output } = start(['--data-dir', dataDir, '--port', '0', '--token', TOKEN]);
     const url = await ready;
     expect(output()).toContain(`${url}/cal/events/v1/`);
@@ -73,7 +73,7 @@ describe('npm run serve (the CLI)', () => {
   });
 
   it('stops on SIGINT too, and takes the token from ALMANAC_TOKEN', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'almanac-cli-'));
+    const dataDir = tempDir('almanac-cli-');
     const { child, ready } = start(['--data-dir', dataDir, '--port', '0'], { ALMANAC_TOKEN: TOKEN });
     const url = await ready;
     expect((await fetch(`${url}/cal/events/v1/`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status).toBe(200);

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, statSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDataDir, resolveToken, writeDiscovery, readDiscovery, removeDiscovery, TOKEN_FILE } from '../../electron/server/data-dir';
+import { tempDir } from '../helpers/temp-dir';
 
-const fresh = () => mkdtempSync(join(tmpdir(), 'almanac-dd-'));
+const fresh = () => tempDir('almanac-dd-');
 
 describe('data directory', () => {
   it('is the OS user-data folder unless ALMANAC_DATA_DIR says otherwise', () => {

@@ -1,15 +1,15 @@
 /** The JSON backup: lossless round trip, replace-everything restore, all or nothing. */
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase, closeDatabase } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
 import { backupText, restoreBackup, trialRestore } from '../../../electron/server/import-export/json-backup';
 import { ApiError } from '../../../electron/server/errors';
+import { tempDir } from '../../helpers/temp-dir';
 
 const now = new Date('2026-03-01T12:00:00Z');
-const fresh = () => createStore(openDatabase(join(mkdtempSync(join(tmpdir(), 'almanac-bak-')), 'almanac.sqlite')));
+const fresh = () => createStore(openDatabase(join(tempDir('almanac-bak-'), 'almanac.sqlite')));
 
 /** A calendar with something of everything a backup must keep. */
 function fill(store: Store) {

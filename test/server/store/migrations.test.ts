@@ -1,13 +1,13 @@
 /** Upgrading an older calendar file: in a transaction, with a copy kept first, never half-done. */
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openDatabase, closeDatabase, schemaVersion, NewerSchemaError } from '../../../electron/server/store/db';
 import { migrations, type Migration } from '../../../electron/server/store/migrations';
+import { tempDir } from '../../helpers/temp-dir';
 
-const fileIn = () => join(mkdtempSync(join(tmpdir(), 'almanac-mig-')), 'almanac.sqlite');
+const fileIn = () => join(tempDir('almanac-mig-'), 'almanac.sqlite');
 
 function makeOld(file: string) {
   const db = openDatabase(file);
