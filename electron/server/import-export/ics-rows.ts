@@ -51,10 +51,14 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
   const costs = new BoundedMemo<Pick<IcsEvent, 'cost' | 'cost_details'>>(10_000);
   const costOf = (stored: string) => costs.get(stored, () => eventCost(stored, ctx.settings));
 
+  // Events repeat the same few lists of ids ("3,7"): each list is read into ids once.
+  const organizerListsSeen = new Set<string>();
+  const termListsSeen = new Set<string>();
+
   for (const rows of store.events.exportBatches(q, batchSize)) {
     venues.load(rows.map((r) => r.venue_id));
-    organizers.load(rows.flatMap((r) => (r.organizer_ids === null ? [] : idList(r.organizer_ids))));
-    loadTerms(rows.flatMap((r) => (r.term_ids === null ? [] : idList(r.term_ids))));
+    organizers.load(newIds(rows.map((r) => r.organizer_ids), organizerListsSeen));
+    loadTerms(newIds(rows.map((r) => r.term_ids), termListsSeen));
     const images = store.images.toApi(rows.map((r) => r.image_id));
     for (const e of rows) {
       const url = permalink(ctx, 'event', e.slug);
@@ -93,6 +97,17 @@ const NO_TERMS = { categories: [], tags: [] };
 
 function idList(csv: string): number[] {
   return csv.split(',').map(Number);
+}
+
+/** The ids of the lists not seen before (and now seen). */
+function newIds(lists: Array<string | null>, seen: Set<string>): number[] {
+  const ids: number[] = [];
+  for (const csv of lists) {
+    if (csv === null || seen.has(csv)) continue;
+    seen.add(csv);
+    ids.push(...idList(csv));
+  }
+  return ids;
 }
 
 /** Venues or organizers as API records, each serialised the first time an event names it. */
