@@ -46,7 +46,7 @@ export interface ApiResponse {
   json?: Buffer;
   headers?: Record<string, string>;
   /** A body sent in chunks (exports), with its content type; `body` is then unused. */
-  stream?: { contentType: string; filename?: string; chunks: Iterable<string> };
+  stream?: { contentType: string; filename?: string; chunks: Iterable<string | Uint8Array> };
 }
 
 /** What a response body is, for `/doc`. */

@@ -71,15 +71,7 @@ const CHUNK_CHARS = 64 * 1024;
 
 export function* exportIcs<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>): Generator<string> {
   if (!opts.zones && !Array.isArray(events)) throw new TypeError('exportIcs needs opts.zones when events is not an array');
-  const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
-  if (opts.calendarName) head.push(contentLine('X-WR-CALNAME', {}, escapeText(opts.calendarName)));
-  yield joinLines(head);
-
-  for (const [tzid, years] of opts.zones ?? zonesUsed(events as E[])) {
-    // One year of margin on each side: an event's UTC instant can fall in the neighbouring year.
-    yield joinLines(vtimezoneLines(tzid, years.from - 1, years.to + 1));
-  }
-
+  yield icsHead(opts.zones ?? zonesUsed(events as E[]), opts);
   let buffer = '';
   for (const event of events) {
     buffer += veventText(event, opts);
@@ -88,8 +80,27 @@ export function* exportIcs<E extends IcsEvent>(events: Iterable<E>, opts: IcsExp
       buffer = '';
     }
   }
-  yield buffer + joinLines(['END:VCALENDAR']);
+  yield buffer + ICS_END;
 }
+
+/** The calendar's opening lines and the VTIMEZONE blocks of these zones. */
+export function icsHead(zones: Map<string, { from: number; to: number }>, opts: Pick<IcsExportOptions, 'calendarName'>): string {
+  const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', `PRODID:${PRODID}`, 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH'];
+  if (opts.calendarName) head.push(contentLine('X-WR-CALNAME', {}, escapeText(opts.calendarName)));
+  let text = joinLines(head);
+  // One year of margin on each side: an event's UTC instant can fall in the neighbouring year.
+  for (const [tzid, years] of zones) text += joinLines(vtimezoneLines(tzid, years.from - 1, years.to + 1));
+  return text;
+}
+
+/** The VEVENTs of these events, in order. */
+export function veventsText<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>): string {
+  let text = '';
+  for (const event of events) text += veventText(event, opts);
+  return text;
+}
+
+export const ICS_END = 'END:VCALENDAR\r\n';
 
 /* ------------------------------------------------------------------------------------------------
  * VEVENT

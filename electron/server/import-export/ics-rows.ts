@@ -9,9 +9,9 @@
  * organizers and terms are serialised once per export, when an event first names them: a
  * calendar has far fewer of them than events.
  */
-import type { Organizer, Venue } from '../../../shared/api/records';
+import type { Image, Organizer, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
-import type { EventExportRow, EventListQuery } from '../store/events';
+import type { EventExportRow, EventListQuery, ExportRowLinks } from '../store/events';
 import type { LinkedKind, LinkedRow } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
@@ -23,47 +23,93 @@ import { BoundedMemo } from '../store/bounded-memo';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
 
-export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number): Generator<IcsRowEvent> {
-  const venues = linkedCache<Venue>(store, 'venue', ctx);
-  const organizers = linkedCache<Organizer>(store, 'organizer', ctx);
-  // Terms an event names, read once per export: a calendar has far fewer of them than events.
-  const terms = new Map<number, { taxonomy: Taxonomy; name: string } | undefined>();
-  const loadTerms = (ids: number[]) => {
-    const missing = [...new Set(ids.filter((id) => !terms.has(id)))];
-    const rows = store.terms.byIds(missing);
-    for (const id of missing) {
-      const row = rows.get(id);
-      terms.set(id, row && { taxonomy: row.taxonomy, name: row.name });
-    }
-  };
-  const termLists = new BoundedMemo<{ categories: Array<{ name: string }>; tags: Array<{ name: string }> }>(10_000);
-  const termsOf = (ids: string) => termLists.get(ids, () => {
-    const lists: { categories: Array<{ name: string }>; tags: Array<{ name: string }> } = { categories: [], tags: [] };
-    for (const id of idList(ids)) {
-      const term = terms.get(id);
-      if (term) (term.taxonomy === 'category' ? lists.categories : lists.tags).push(term);
-    }
-    return lists;
-  });
-  const organizerLists = new BoundedMemo<Organizer[]>(10_000);
-  const organizersOf = (ids: string) => organizerLists.get(ids, () => organizers.list(idList(ids)));
-  // Costs repeat across a calendar ("$10", "Free"), and describing one parses every value.
-  const costs = new BoundedMemo<Pick<IcsEvent, 'cost' | 'cost_details'>>(10_000);
-  const costOf = (stored: string) => costs.get(stored, () => eventCost(stored, ctx.settings));
+type TermName = { taxonomy: Taxonomy; name: string };
 
+/**
+ * What a batch of events links to and was not read before: venues and organizers as API records,
+ * terms' names, images. `null`: linked to but gone. Plain data, so it can go to the export's thread.
+ */
+export interface LinkedData {
+  venues: Array<[number, Venue | null]>;
+  organizers: Array<[number, Organizer | null]>;
+  terms: Array<[number, TermName | null]>;
+  images: Array<[number, Image]>;
+}
+
+/** Reads what the export's events link to, each record once per export. */
+export function createLinkLoader(store: Store, ctx: UrlContext) {
+  const seen = { venue: new Set<number>(), organizer: new Set<number>(), term: new Set<number>(), image: new Set<number>() };
   // Events repeat the same few lists of ids ("3,7"): each list is read into ids once.
   const organizerListsSeen = new Set<string>();
   const termListsSeen = new Set<string>();
+  const unseen = (set: Set<number>, ids: Array<number | null>) => {
+    const out: number[] = [];
+    for (const id of ids) {
+      if (id === null || set.has(id)) continue;
+      set.add(id);
+      out.push(id);
+    }
+    return out;
+  };
+  const linked = <T>(kind: LinkedKind, ids: number[]): Array<[number, T | null]> => {
+    if (ids.length === 0) return [];
+    const rows = [...(kind === 'venue' ? store.venues : store.organizers).byIds(ids).values()] as LinkedRow[];
+    const made = new Map(serializeLinked(kind, rows, ctx, store).map((record, i) => [rows[i].id, record as T]));
+    return ids.map((id) => [id, made.get(id) ?? null]);
+  };
+  return {
+    load(rows: ExportRowLinks[]): LinkedData {
+      const termIds = unseen(seen.term, newIds(rows.map((r) => r.term_ids), termListsSeen));
+      const termRows = store.terms.byIds(termIds);
+      const imageIds = unseen(seen.image, rows.map((r) => r.image_id));
+      return {
+        venues: linked<Venue>('venue', unseen(seen.venue, rows.map((r) => r.venue_id))),
+        organizers: linked<Organizer>('organizer', unseen(seen.organizer, newIds(rows.map((r) => r.organizer_ids), organizerListsSeen))),
+        terms: termIds.map((id) => {
+          const row = termRows.get(id);
+          return [id, row ? { taxonomy: row.taxonomy, name: row.name } : null];
+        }),
+        images: [...store.images.toApi(imageIds)],
+      };
+    },
+  };
+}
 
-  for (const rows of store.events.exportBatches(q, batchSize)) {
-    venues.load(rows.map((r) => r.venue_id));
-    organizers.load(newIds(rows.map((r) => r.organizer_ids), organizerListsSeen));
-    loadTerms(newIds(rows.map((r) => r.term_ids), termListsSeen));
-    const images = store.images.toApi(rows.map((r) => r.image_id));
-    for (const e of rows) {
+/**
+ * Makes the export's events from their rows and the linked data loaded so far. It reads nothing
+ * itself, so the export's thread (ics-export-worker.ts) runs it as the server's thread does.
+ */
+export function createIcsEventMaker(ctx: UrlContext) {
+  const venues = new Map<number, Venue | null>();
+  const organizers = new Map<number, Organizer | null>();
+  const terms = new Map<number, TermName | null>();
+  const images = new Map<number, Image>();
+  const termLists = new BoundedMemo<{ categories: Array<{ name: string }>; tags: Array<{ name: string }> }>(10_000);
+  const termsOf = (ids: string) =>
+    termLists.get(ids, () => {
+      const lists: { categories: Array<{ name: string }>; tags: Array<{ name: string }> } = { categories: [], tags: [] };
+      for (const id of idList(ids)) {
+        const term = terms.get(id);
+        if (term) (term.taxonomy === 'category' ? lists.categories : lists.tags).push(term);
+      }
+      return lists;
+    });
+  const organizerLists = new BoundedMemo<Organizer[]>(10_000);
+  const organizersOf = (ids: string) => organizerLists.get(ids, () => idList(ids).map((id) => organizers.get(id)).filter((o): o is Organizer => !!o));
+  // Costs repeat across a calendar ("$10", "Free"), and describing one parses every value.
+  const costs = new BoundedMemo<Pick<IcsEvent, 'cost' | 'cost_details'>>(10_000);
+  const costOf = (stored: string) => costs.get(stored, () => eventCost(stored, ctx.settings));
+  return {
+    add(data: LinkedData): void {
+      for (const [id, v] of data.venues) venues.set(id, v);
+      for (const [id, o] of data.organizers) organizers.set(id, o);
+      for (const [id, t] of data.terms) terms.set(id, t);
+      for (const [id, i] of data.images) images.set(id, i);
+    },
+    make(e: EventExportRow): IcsRowEvent {
       const url = permalink(ctx, 'event', e.slug);
       const { categories, tags } = e.term_ids === null ? NO_TERMS : termsOf(e.term_ids);
-      yield {
+      return {
         id: e.id,
         status: e.status,
         date_utc: e.date_utc,
@@ -89,7 +135,16 @@ export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, bat
         i18n_language: e.lang,
         ics_uid: e.ics_uid,
       };
-    }
+    },
+  };
+}
+
+export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number): Generator<IcsRowEvent> {
+  const loader = createLinkLoader(store, ctx);
+  const maker = createIcsEventMaker(ctx);
+  for (const rows of store.events.exportBatches(q, batchSize)) {
+    maker.add(loader.load(rows));
+    for (const e of rows) yield maker.make(e);
   }
 }
 
@@ -108,23 +163,4 @@ function newIds(lists: Array<string | null>, seen: Set<string>): number[] {
     ids.push(...idList(csv));
   }
   return ids;
-}
-
-/** Venues or organizers as API records, each serialised the first time an event names it. */
-function linkedCache<T>(store: Store, kind: LinkedKind, ctx: UrlContext) {
-  const records = new Map<number, T | undefined>();
-  const table = kind === 'venue' ? store.venues : store.organizers;
-  return {
-    load(ids: Array<number | null>) {
-      const missing = [...new Set(ids.filter((id): id is number => id !== null && !records.has(id)))];
-      if (missing.length === 0) return;
-      const rows = [...table.byIds(missing).values()] as LinkedRow[];
-      const made = serializeLinked(kind, rows, ctx, store) as T[];
-      rows.forEach((row, i) => records.set(row.id, made[i]));
-      // Linked to but gone: remembered too, so it is not looked for again.
-      for (const id of missing) if (!records.has(id)) records.set(id, undefined);
-    },
-    get: (id: number) => records.get(id),
-    list: (ids: number[]) => ids.map((id) => records.get(id)).filter((r): r is T => r !== undefined),
-  };
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export type WorkerName = 'import-worker' | 'ics-read-worker';
+export type WorkerName = 'import-worker' | 'ics-read-worker' | 'ics-export-worker';
 
 export function startWorker(name: WorkerName, workerData: object, transferList: TransferListItem[] = []): Worker {
   const here = dirname(fileURLToPath(import.meta.url));

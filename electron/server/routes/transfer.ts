@@ -8,8 +8,7 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
 import { eventQuery } from './events';
-import { exportIcs, zonesUsed } from '../import-export/ics-export';
-import { icsEvents } from '../import-export/ics-rows';
+import { icsExportChunks } from '../import-export/ics-export-threaded';
 import { backupChunks } from '../import-export/json-backup';
 import { importFile, type ImportFormat } from '../import-export/import-file';
 import type { ImportKind } from '../import-export/import-records';
@@ -41,17 +40,12 @@ const importParams: ParamSet = {
   },
 };
 
-function* icsChunks(reader: Store, q: EventListQuery, req: ApiRequest): Generator<string> {
-  yield* exportIcs(icsEvents(reader, q, req.url), {
-    uidHost: req.url.settings.global_id_host,
-    calendarName: 'Almanac',
-    zones: zonesUsed(reader.events.zoneSpans(q)),
-    uidOf: (e) => e.ics_uid,
-  });
+function icsChunks(reader: Store, q: EventListQuery, req: ApiRequest): Generator<string | Uint8Array> {
+  return icsExportChunks(reader, q, req.url, { uidHost: req.url.settings.global_id_host, calendarName: 'Almanac' });
 }
 
 /** Runs `produce` inside one read transaction of its own connection, closing it when done. */
-function* snapshot(req: ApiRequest, produce: (reader: Store) => Iterable<string>): Generator<string> {
+function* snapshot(req: ApiRequest, produce: (reader: Store) => Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
   const reader = req.openReader();
   reader.store.db.exec('BEGIN');
   try {

@@ -59,7 +59,16 @@ export interface EventExportRow
   term_ids: string | null;
 }
 
-/** A row of the export's query as an array, in its column order. */
+/** What the export reads first of a row: what it links to (ics-rows.ts loads those). */
+export type ExportRowLinks = Pick<EventExportRow, 'venue_id' | 'image_id' | 'organizer_ids' | 'term_ids'>;
+
+/** A batch of the export's rows: each as JSON text and its links (together, `parseExportRow`). */
+export interface EventExportBatch {
+  texts: string[];
+  links: ExportRowLinks[];
+}
+
+/** A row's JSON text in the export's query, parsed: its columns in order. */
 type ExportColumns = [
   id: number,
   lang: Language,
@@ -86,8 +95,6 @@ type ExportColumns = [
   featured: number,
   venue_id: number | null,
   ics_uid: string | null,
-  organizer_ids: string | null,
-  term_ids: string | null,
 ];
 
 export type EventStatusRow = Pick<EventRow, 'id' | 'status'>;
@@ -557,31 +564,44 @@ export function createEventStore(
      * run while a batch is out: the statement stays open until the generator ends.
      */
     *exportBatches(q: EventListQuery, size = 1000): Generator<EventExportRow[]> {
+      for (const batch of this.exportBatchTexts(q, size)) yield batch.texts.map((text, i) => parseExportRow(text, batch.links[i]));
+    },
+    /**
+     * The same batches as JSON texts, with the links of each row beside: the threaded export
+     * (ics-export-threaded.ts) loads the links here and hands the texts to its thread as they are.
+     */
+    *exportBatchTexts(q: EventListQuery, size = 1000): Generator<EventExportBatch> {
       const f = filterSql(q);
       const links = (table: string, column: string) => `(SELECT group_concat(${column} ORDER BY position) FROM ${table} WHERE event_id = e.id)`;
       const rows = stmt(
         `SELECT json_array(e.id, e.lang, e.status, e.slug, e.title, e.content, e.excerpt, e.date_utc, e.modified_utc, e.image_id,
           e.start_local, e.end_local, e.start_utc, e.end_utc, e.timezone, e.all_day, e.cost, e.website,
-          e.show_map, e.show_map_link, e.hide_from_listings, e.sticky, e.featured, e.venue_id, e.ics_uid,
-          ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')})
+          e.show_map, e.show_map_link, e.hide_from_listings, e.sticky, e.featured, e.venue_id, e.ics_uid),
+          e.venue_id, e.image_id, ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')}
         FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local, e.id`,
       )
-        // One JSON text per row, parsed here: better-sqlite3 makes a JS value per column, and 27
-        // columns cost 15% more that way (JSON.parse gives back the same strings and numbers).
-        .pluck(true)
-        .iterate(...f.params) as IterableIterator<string>;
-      let batch: EventExportRow[] = [];
-      for (const text of rows) {
-        const [id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids, term_ids] = JSON.parse(text) as ExportColumns;
-        batch.push({ id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids, term_ids });
-        if (batch.length === size) {
+        // One JSON text per row: better-sqlite3 makes a JS value per column, and 27 columns cost
+        // 15% more that way (JSON.parse gives back the same strings and numbers).
+        .raw(true)
+        .iterate(...f.params) as IterableIterator<[string, number | null, number | null, string | null, string | null]>;
+      let batch: EventExportBatch = { texts: [], links: [] };
+      for (const [text, venue_id, image_id, organizer_ids, term_ids] of rows) {
+        batch.texts.push(text);
+        batch.links.push({ venue_id, image_id, organizer_ids, term_ids });
+        if (batch.texts.length === size) {
           yield batch;
-          batch = [];
+          batch = { texts: [], links: [] };
         }
       }
-      if (batch.length) yield batch;
+      if (batch.texts.length) yield batch;
     },
   };
 }
 
 export type EventStore = ReturnType<typeof createEventStore>;
+
+/** A row of `exportBatchTexts` as the object `exportBatches` gives. */
+export function parseExportRow(text: string, links: ExportRowLinks): EventExportRow {
+  const [id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid] = JSON.parse(text) as ExportColumns;
+  return { id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids: links.organizer_ids, term_ids: links.term_ids };
+}

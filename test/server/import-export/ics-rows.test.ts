@@ -1,7 +1,7 @@
 /**
  * The database export writes its events from SQL rows (ics-rows.ts), not from API records. The
  * file must be what exportIcs writes from the API records of the same events, byte for byte, and
- * must not depend on where its batches end.
+ * must not depend on where its batches end, nor on which thread wrote them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +11,12 @@ import { openDatabase, closeDatabase, type DB } from '../../../electron/server/s
 import { createStore, type Store } from '../../../electron/server/store';
 import type { EventListQuery } from '../../../electron/server/store/events';
 import { importFile } from '../../../electron/server/import-export/import-file';
-import { exportIcs, htmlToText, zonesUsed } from '../../../electron/server/import-export/ics-export';
-import { icsEvents } from '../../../electron/server/import-export/ics-rows';
+import { exportIcs, htmlToText, veventsText, zonesUsed } from '../../../electron/server/import-export/ics-export';
+import { createIcsEventMaker, createLinkLoader, icsEvents } from '../../../electron/server/import-export/ics-rows';
+import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/import-export/ics-export-threaded';
+import { startWorker } from '../../../electron/server/import-export/worker-script';
+import { parseExportRow } from '../../../electron/server/store/events';
+import { MessageChannel } from 'node:worker_threads';
 import { serializeEvents } from '../../../electron/server/serialize/event';
 import type { UrlContext } from '../../../electron/server/serialize/context';
 import type { Language } from '../../../shared/i18n/languages';
@@ -150,6 +154,58 @@ describe('htmlToText', () => {
       let inner = '';
       for (let j = 0; j < (i % 12) + 1; j++) inner += pieces[(i * 7 + j * 13) % pieces.length];
       expect(htmlToText(`<p>${inner}</p>`)).toBe(general(`<p>${inner}</p>`));
+    }
+  });
+});
+
+describe('the export on two threads (ics-export-threaded.ts)', () => {
+  const decode = (chunks: Iterable<string | Uint8Array>) => [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'))).join('');
+
+  it.each(['en', 'pt-br'] as const)('writes the %s file the one-thread export writes, whichever thread writes each batch', (lang) => {
+    const q = query(lang);
+    const expected = fromRows(q);
+    for (const batchSize of [1, 7, 500]) {
+      expect(decode(icsExportChunks(store, q, ctx, { uidHost: 'almanac.test', calendarName: 'Almanac', threadedFrom: 0, batchSize })), `batches of ${batchSize}`).toBe(expected);
+    }
+  });
+
+  it('writes everything itself when no thread can be had', () => {
+    const q = query('en');
+    // A function cannot be sent to a thread, so starting one fails.
+    const unsendable = { ...ctx, settings: { ...ctx.settings, toJSON: () => ({}) } };
+    expect(decode(icsExportChunks(store, q, unsendable as UrlContext, { uidHost: 'almanac.test', calendarName: 'Almanac', threadedFrom: 0, batchSize: 5 }))).toBe(fromRows(q));
+  });
+
+  it("the thread's text for each batch is the text this thread writes for it", async () => {
+    const q = query('en');
+    const loader = createLinkLoader(store, ctx);
+    const maker = createIcsEventMaker(ctx);
+    const opts = { uidHost: 'almanac.test', uidOf: (e: { ics_uid: string | null }) => e.ics_uid };
+    const { port1, port2 } = new MessageChannel();
+    const thread = startWorker('ics-export-worker', { ctx, uidHost: 'almanac.test', port: port2 } satisfies ExportWorkerData, [port2]);
+    try {
+      const expected: string[] = [];
+      let seq = 0;
+      for (const batch of store.events.exportBatchTexts(q, 6)) {
+        const linked = loader.load(batch.links);
+        maker.add(linked);
+        expected.push(veventsText(batch.texts.map((text, i) => maker.make(parseExportRow(text, batch.links[i]))), opts));
+        port1.postMessage({ linked: [linked], seq: seq++, rows: batch } satisfies ExportWorkerInput);
+      }
+      expect(expected.length).toBeGreaterThan(5);
+      const answers: string[] = [];
+      await new Promise<void>((done, fail) => {
+        port1.on('message', (m: ExportWorkerOutput) => {
+          if (m.type === 'crashed') return fail(new Error(m.message));
+          expect(m.seq).toBe(answers.length);
+          answers.push(new TextDecoder().decode(m.utf8));
+          if (answers.length === expected.length) done();
+        });
+      });
+      expect(answers).toEqual(expected);
+    } finally {
+      port1.close();
+      await thread.terminate();
     }
   });
 });
