@@ -14,7 +14,7 @@
  *   3. the wall time is turned into an instant in the input's zone, else in `zone`.
  */
 import { DateTime, type Zone } from 'luxon';
-import { wallAsUtc, wallToMillis } from './format';
+import { wallAsUtc, wallToMillis, type WallTime } from './format';
 import { isValidTimeZone, zoneFor } from './zones';
 
 export interface ParseOptions {
@@ -648,16 +648,26 @@ const EXACT = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
  * same result); anything unusual (24:00, leap seconds, overflowing days) is left to the grammar.
  */
 function exactDateTime(text: string, zone: Zone): DateTime | null | undefined {
+  const wall = exactWall(text);
+  if (!wall) return undefined;
+  const dt = DateTime.fromMillis(wallToMillis(wall, zone), { zone });
+  return dt.isValid ? dt : undefined;
+}
+
+/** The wall time of an `EXACT` date whose fields are in range. */
+function exactWall(text: string): WallTime | undefined {
   const m = EXACT.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) return undefined;
-  const dt = DateTime.fromMillis(wallToMillis({ year, month, day, hour, minute, second }, zone), { zone });
-  return dt.isValid ? dt : undefined;
+  return { year, month, day, hour, minute, second };
 }
 
 /** Whether PHP's strtotime (or the API's timestamp rule) accepts `input`. */
 export function looksLikeDate(input: string): boolean {
+  // The usual form, which parseDate accepts through exactDateTime (always valid in UTC), told
+  // without making a date: validation asks this of every date an import writes.
+  if (typeof input === 'string' && exactWall(input.trim())) return true;
   return parseDate(input, { zone: 'UTC' }) !== null;
 }

@@ -1,5 +1,5 @@
 /**
- * Starts one of the import's worker threads: the built `<name>.js` beside this code in out/main,
+ * Starts one of the import's or export's worker threads: the built `<name>.js` beside this code in out/main,
  * or, when the server runs from its TypeScript sources (tests, the benchmark), the source through
  * tsx (ts-worker.mjs).
  */
