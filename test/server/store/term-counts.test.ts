@@ -2,6 +2,9 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { openDatabase } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
+import { importFile } from '../../../electron/server/import-export/import-file';
+import { exportIcs } from '../../../electron/server/import-export/ics-export';
+import { event as record, term } from '../import-export/records';
 
 const ctx = { lang: 'en' as const, now: new Date('2026-05-01T12:00:00Z'), siteZone: 'UTC' };
 let store: Store;
@@ -58,6 +61,42 @@ describe('term counts', () => {
     store.write(() => store.events.trash(b, ctx));
     store.write(() => store.events.deleteForever(b));
     expect(counts()).toEqual({ x: 0, y: 0 });
+    expect(counts()).toEqual(recomputed());
+  });
+
+  // An import writes many events in one transaction, updating the ones a file imported before.
+  it('are right after an import, and after a second import that changes terms and statuses', () => {
+    const before = event({ categories: ['Music'], tags: ['outdoor'] });
+    const file = (variant: 0 | 1) =>
+      Buffer.from(
+        [
+          ...exportIcs(
+            Array.from({ length: 30 }, (_, i) =>
+              record({
+                id: 100 + i,
+                title: `Imported ${i}`,
+                start_date: `2031-02-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+                end_date: `2031-02-${String(1 + (i % 28)).padStart(2, '0')} 11:00:00`,
+                timezone: 'UTC',
+                status: variant === 1 && i % 3 === 0 ? 'draft' : 'publish',
+                categories: [term(1, (variant === 0 ? ['Music', 'Art'] : ['Art', 'Film'])[i % 2], 'categories')],
+                tags: i % 4 === 0 ? [term(2, 'outdoor', 'tags')] : [],
+              }),
+            ),
+            { uidHost: 'counts.test' },
+          ),
+        ].join(''),
+      );
+    importFile(store, file(0), { format: 'ics', ctx });
+    expect(counts()).toEqual({ Music: 16, outdoor: 9, Art: 15 });
+    expect(counts()).toEqual(recomputed());
+    // The same events (same UIDs), now with other terms and some drafts: updated, not added.
+    importFile(store, file(1), { format: 'ics', ctx });
+    expect(counts()).toEqual(recomputed());
+    expect(counts()).toMatchObject({ Music: 1, Film: 10, Art: 10 });
+    // The triggers are back: an event written afterwards counts at once.
+    store.write(() => store.events.update(before, { status: 'draft' }, ctx));
+    expect(counts()).toMatchObject({ Music: 0 });
     expect(counts()).toEqual(recomputed());
   });
 });
