@@ -11,7 +11,7 @@
  */
 import type { Image, Organizer, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
-import type { EventExportRow, EventListQuery, ExportRowLinks } from '../store/events';
+import type { EventExportRow, ExportRowLinks } from '../store/events';
 import type { LinkedKind, LinkedRow } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
@@ -137,15 +137,6 @@ export function createIcsEventMaker(ctx: UrlContext) {
       };
     },
   };
-}
-
-export function* icsEvents(store: Store, q: EventListQuery, ctx: UrlContext, batchSize?: number): Generator<IcsRowEvent> {
-  const loader = createLinkLoader(store, ctx);
-  const maker = createIcsEventMaker(ctx);
-  for (const rows of store.events.exportBatches(q, batchSize)) {
-    maker.add(loader.load(rows));
-    for (const e of rows) yield maker.make(e);
-  }
 }
 
 const NO_TERMS = { categories: [], tags: [] };

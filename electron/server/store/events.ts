@@ -561,14 +561,9 @@ export function createEventStore(
      * index range at the filter's start_date bound rather than at the last row, so every batch
      * rescanned all the rows before it (2.5 s of CPU for 100,000 events), and a filter that is not
      * index-ordered would re-sort the whole selection per batch. Only this connection's reads may
-     * run while a batch is out: the statement stays open until the generator ends.
-     */
-    *exportBatches(q: EventListQuery, size = 1000): Generator<EventExportRow[]> {
-      for (const batch of this.exportBatchTexts(q, size)) yield batch.texts.map((text, i) => parseExportRow(text, batch.links[i]));
-    },
-    /**
-     * The same batches as JSON texts, with the links of each row beside: the threaded export
-     * (ics-export-threaded.ts) loads the links here and hands the texts to its thread as they are.
+     * run while a batch is out: the statement stays open until the generator ends. Each row comes
+     * as JSON text (`parseExportRow`) with its links beside: the export (ics-export-threaded.ts)
+     * loads the links and hands the texts to its thread as they are.
      */
     *exportBatchTexts(q: EventListQuery, size = 1000): Generator<EventExportBatch> {
       const f = filterSql(q);
@@ -600,7 +595,7 @@ export function createEventStore(
 
 export type EventStore = ReturnType<typeof createEventStore>;
 
-/** A row of `exportBatchTexts` as the object `exportBatches` gives. */
+/** A row of `exportBatchTexts` as an object. */
 export function parseExportRow(text: string, links: ExportRowLinks): EventExportRow {
   const [id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid] = JSON.parse(text) as ExportColumns;
   return { id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids: links.organizer_ids, term_ids: links.term_ids };

@@ -12,7 +12,7 @@ import { createStore, type Store } from '../../../electron/server/store';
 import type { EventListQuery } from '../../../electron/server/store/events';
 import { importFile } from '../../../electron/server/import-export/import-file';
 import { exportIcs, htmlToText, veventsText, zonesUsed } from '../../../electron/server/import-export/ics-export';
-import { createIcsEventMaker, createLinkLoader, icsEvents } from '../../../electron/server/import-export/ics-rows';
+import { createIcsEventMaker, createLinkLoader } from '../../../electron/server/import-export/ics-rows';
 import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/import-export/ics-export-threaded';
 import { startWorker } from '../../../electron/server/import-export/worker-script';
 import { parseExportRow } from '../../../electron/server/store/events';
@@ -120,8 +120,11 @@ function fromApiRecords(q: EventListQuery): string {
   return [...exportIcs(events, { ...options(q), uidOf: (e) => rows.get(e.id)!.ics_uid })].join('');
 }
 
+const decode = (chunks: Iterable<string | Uint8Array>) => [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'))).join('');
+
+/** The database export on this thread alone. */
 function fromRows(q: EventListQuery, batchSize?: number): string {
-  return [...exportIcs(icsEvents(store, q, ctx, batchSize), { ...options(q), uidOf: (e) => e.ics_uid })].join('');
+  return decode(icsExportChunks(store, q, ctx, { uidHost: options(q).uidHost, calendarName: options(q).calendarName, threadedFrom: Infinity, batchSize }));
 }
 
 describe('the database export', () => {
@@ -159,8 +162,6 @@ describe('htmlToText', () => {
 });
 
 describe('the export on two threads (ics-export-threaded.ts)', () => {
-  const decode = (chunks: Iterable<string | Uint8Array>) => [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'))).join('');
-
   it.each(['en', 'pt-br'] as const)('writes the %s file the one-thread export writes, whichever thread writes each batch', (lang) => {
     const q = query(lang);
     const expected = fromRows(q);
