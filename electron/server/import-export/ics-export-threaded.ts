@@ -4,15 +4,17 @@
  * into VEVENT text (the rest). Only the server's thread reads the database, so the file is one
  * snapshot with no coordination between connections: the worker gets plain data.
  *
- * The worker can only add speed, never wait time: batches go to it while it keeps up (at most
+ * The server's thread never waits for the worker: batches go to it while it keeps up (at most
  * MAX_AHEAD unanswered), and the server's thread writes the others itself. When the file needs a
- * batch the worker has not answered yet (it is still starting, or the machine is busy, or it
- * failed), the server's thread writes that batch too and ignores the worker's answer. The text
- * comes out in the events' order, and is the same whoever wrote each batch.
+ * batch the worker has not answered yet (at the end, or once MAX_HELD written batches wait behind
+ * it, or when the worker failed), the server's thread writes that batch too and drops the
+ * worker's answer when it comes. The text comes out in the events' order, and is the same
+ * whoever wrote each batch.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Store } from '../store';
-import { parseExportRow, type EventListQuery, type ExportRowLinks } from '../store/events';
+import type { EventListQuery } from '../store/events';
+import { parseExportRow, type ExportRowLinks } from '../store/event-export-row';
 import type { UrlContext } from '../serialize/context';
 import { createIcsEventMaker, createLinkLoader, type LinkedData } from './ics-rows';
 import { icsHead, veventsText, zonesUsed, ICS_END } from './ics-export';
@@ -45,20 +47,32 @@ export interface IcsExportOptions {
   threadedFrom?: number;
   /** Events per batch (default BATCH); tests make them small to have many. */
   batchSize?: number;
+  /** Told who wrote each batch, in the file's order: the worker thread or this one. */
+  onBatch?: (by: 'worker' | 'here') => void;
 }
 
 /** The database's events matching `q` as an iCalendar file, in chunks; `store` reads them in one snapshot. */
 export function* icsExportChunks(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExportOptions): Generator<string | Uint8Array> {
-  yield icsHead(zonesUsed(store.events.zoneSpans(q)), opts);
+  // Started first: it loads while the head is read and sent.
+  const helper = store.events.count(q) >= (opts.threadedFrom ?? THREADED_EXPORT_EVENTS) ? Helper.start(ctx, opts.uidHost) : undefined;
+  try {
+    yield icsHead(zonesUsed(store.events.zoneSpans(q)), opts);
+    yield* icsBody(store, q, ctx, opts, helper);
+    yield ICS_END;
+  } finally {
+    helper?.stop();
+  }
+}
+
+function* icsBody(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExportOptions, helper: Helper | undefined): Generator<string | Uint8Array> {
   const loader = createLinkLoader(store, ctx);
   // This thread's own maker is given everything the worker is, so it can write any batch.
   const maker = createIcsEventMaker(ctx);
   const veventOpts = { uidHost: opts.uidHost, uidOf: (e: { ics_uid: string | null }) => e.ics_uid };
   const write = (batch: Batch) => veventsText(batch.texts.map((text, i) => maker.make(parseExportRow(text, batch.links[i]))), veventOpts);
 
-  const helper = store.events.count(q) >= (opts.threadedFrom ?? THREADED_EXPORT_EVENTS) ? Helper.start(ctx, opts.uidHost) : undefined;
-  // The file's batches in order: written, or sent to the worker (`seq`).
-  const queue: Array<{ text: string | Uint8Array } | { seq: number; batch: Batch }> = [];
+  // The file's batches in order: written, or sent to the worker.
+  const queue: Array<Written | Sent> = [];
   let unsent: LinkedData[] = [];
   let seq = 0;
 
@@ -66,49 +80,55 @@ export function* icsExportChunks(store: Store, q: EventListQuery, ctx: UrlContex
   function* written(all: boolean): Generator<string | Uint8Array> {
     while (queue.length > 0) {
       const front = queue[0];
-      let text: string | Uint8Array | undefined;
-      if ('text' in front) text = front.text;
-      else text = helper?.answer(front.seq) ?? (all ? write(front.batch) : undefined);
-      if (text === undefined) return;
+      const done = 'seq' in front ? textOf(front, all || !helper || helper.failed) : front;
+      if (!done) return;
       queue.shift();
-      yield text;
+      opts.onBatch?.(done.by);
+      yield done.text;
     }
   }
 
-  try {
-    for (const batch of store.events.exportBatchTexts(q, opts.batchSize ?? BATCH)) {
-      const linked = loader.load(batch.links);
-      maker.add(linked);
-      if (helper?.canTake()) {
-        helper.send({ linked: [...unsent, linked], seq, rows: batch });
-        unsent = [];
-        queue.push({ seq: seq++, batch });
-      } else {
-        if (helper) unsent.push(linked);
-        queue.push({ text: write(batch) });
-      }
-      yield* written(false);
-      // Too much written behind a batch the worker has not answered: it is written here.
-      if (queue.length > MAX_HELD) {
-        const front = queue[0];
-        if ('seq' in front) queue[0] = { text: helper?.answer(front.seq) ?? write(front.batch) };
-        yield* written(false);
-      }
-    }
-    yield* written(true);
-    yield ICS_END;
-  } finally {
-    helper?.stop();
+  /** A sent batch's text: the worker's, or (`now`) this thread's; undefined while neither. */
+  function textOf(item: Sent, now: boolean): Written | undefined {
+    const answered = helper?.answer(item.seq);
+    if (answered !== undefined) return { text: answered, by: 'worker' };
+    if (!now) return undefined;
+    helper?.drop(item.seq);
+    return { text: write(item.batch), by: 'here' };
   }
+
+  for (const batch of store.events.exportBatchTexts(q, opts.batchSize ?? BATCH)) {
+    const linked = loader.load(batch.links);
+    maker.add(linked);
+    if (helper?.canTake()) {
+      helper.send({ linked: [...unsent, linked], seq, rows: batch });
+      unsent = [];
+      queue.push({ seq: seq++, batch });
+    } else {
+      if (helper && !helper.failed) unsent.push(linked);
+      queue.push({ text: write(batch), by: 'here' });
+    }
+    yield* written(false);
+    // Too much written behind a batch the worker has not answered: it is written here.
+    if (queue.length > MAX_HELD) {
+      queue[0] = textOf(queue[0] as Sent, true)!;
+      yield* written(false);
+    }
+  }
+  yield* written(true);
 }
 
 type Batch = { texts: string[]; links: ExportRowLinks[] };
+type Sent = { seq: number; batch: Batch };
+type Written = { text: string | Uint8Array; by: 'worker' | 'here' };
 
 /** The worker thread, as this thread sees it. */
 class Helper {
-  private failed = false;
+  private broken = false;
   /** Answers by batch number, taken from the port as they come. */
   private readonly answers = new Map<number, Uint8Array>();
+  /** Batches written by the server's thread instead: their answers are dropped as they come. */
+  private readonly dropped = new Set<number>();
   /** The batches sent, answered or not. */
   private sent = 0;
   /** Answers received, used or not (a batch written here is still answered). */
@@ -125,7 +145,7 @@ class Helper {
       const data: ExportWorkerData = { ctx, uidHost, port: port2 };
       const helper = new Helper(startWorker('ics-export-worker', data, [port2]), port1);
       // Its failures come as messages or not at all; this keeps an 'error' event from ending the process.
-      helper.thread.on('error', () => (helper.failed = true));
+      helper.thread.on('error', () => (helper.broken = true));
       helper.thread.unref();
       return helper;
     } catch {
@@ -136,12 +156,21 @@ class Helper {
   /** Whether the worker is working and has room for another batch. */
   canTake(): boolean {
     this.collect();
-    return !this.failed && this.sent - this.received < MAX_AHEAD;
+    return !this.broken && this.sent - this.received < MAX_AHEAD;
+  }
+
+  get failed(): boolean {
+    return this.broken;
   }
 
   send(input: ExportWorkerInput): void {
     this.port.postMessage(input);
     this.sent++;
+  }
+
+  /** Batch `seq` is written elsewhere: its answer, come or to come, is not wanted. */
+  drop(seq: number): void {
+    if (!this.answers.delete(seq)) this.dropped.add(seq);
   }
 
   /** The worker's text for batch `seq`, if it has come. */
@@ -155,10 +184,10 @@ class Helper {
   private collect(): void {
     for (let got = receiveMessageOnPort(this.port); got; got = receiveMessageOnPort(this.port)) {
       const m = got.message as ExportWorkerOutput;
-      if (m.type === 'crashed') this.failed = true;
+      if (m.type === 'crashed') this.broken = true;
       else {
         this.received++;
-        this.answers.set(m.seq, m.utf8);
+        if (!this.dropped.delete(m.seq)) this.answers.set(m.seq, m.utf8);
       }
     }
   }

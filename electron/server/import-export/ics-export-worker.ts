@@ -3,7 +3,7 @@
  * events as JSON texts and what they link to, and answers each batch with its text.
  */
 import { workerData } from 'node:worker_threads';
-import { parseExportRow } from '../store/events';
+import { parseExportRow } from '../store/event-export-row';
 import { createIcsEventMaker } from './ics-rows';
 import { veventsText } from './ics-export';
 import type { ExportWorkerData, ExportWorkerInput, ExportWorkerOutput } from './ics-export-threaded';

@@ -11,7 +11,7 @@
  */
 import type { Image, Organizer, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
-import type { EventExportRow, ExportRowLinks } from '../store/events';
+import type { EventExportRow, ExportRowLinks } from '../store/event-export-row';
 import type { LinkedKind, LinkedRow } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';

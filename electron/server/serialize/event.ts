@@ -123,7 +123,8 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
     };
     if (opts.jsonLd) {
       const venue = e.venue_id !== null ? venues!.get(e.venue_id) : undefined;
-      out.json_ld = jsonLd(e, out, venue, eventOrganizers.map((id) => organizers!.get(id)!), ctx);
+      // Rows read after the linked cache was: one deleted meanwhile (by another process) is left out.
+      out.json_ld = jsonLd(e, out, venue, eventOrganizers.map((id) => organizers!.get(id)).filter((o): o is OrganizerRow => !!o), ctx);
     }
     return out;
   });

@@ -46,21 +46,20 @@ export function createDataStamps(db: DB, watched: readonly string[]): DataStamps
     return version;
   };
   const writes = watchedWrites(db, watched);
-  let rollbacks = 0;
   return {
-    any: () => `${currentVersion()}:${ownChanges.get()}:${rollbacks}`,
-    watched: () => `${currentVersion()}:${writes.n}:${rollbacks}`,
-    rolledBack: () => void rollbacks++,
+    any: () => `${currentVersion()}:${ownChanges.get()}:${writes.rollbacks}`,
+    watched: () => `${currentVersion()}:${writes.n}:${writes.rollbacks}`,
+    rolledBack: () => void writes.rollbacks++,
   };
 }
 
-/** Per connection: a second store on the same connection shares its triggers and count. */
-const watchers = new WeakMap<DB, { n: number; tables: Set<string> }>();
+/** Per connection: a second store on the same connection shares its triggers and counts. */
+const watchers = new WeakMap<DB, { n: number; rollbacks: number; tables: Set<string> }>();
 
-function watchedWrites(db: DB, tables: readonly string[]): { n: number } {
+function watchedWrites(db: DB, tables: readonly string[]): { n: number; rollbacks: number } {
   let w = watchers.get(db);
   if (!w) {
-    const counter = { n: 0, tables: new Set<string>() };
+    const counter = { n: 0, rollbacks: 0, tables: new Set<string>() };
     db.function('almanac_watched_write', { deterministic: false }, () => {
       counter.n++;
       return null;

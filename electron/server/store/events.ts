@@ -21,6 +21,7 @@ import { ApiError, invalidParam, invalidParams } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
 import { BoundedMemo } from './bounded-memo';
+import { EXPORT_COLUMNS, type EventExportBatch } from './event-export-row';
 
 export interface EventRow extends PostRow {
   parent_id: number | null;
@@ -43,59 +44,6 @@ export interface EventRow extends PostRow {
   venue_id: number | null;
   ics_uid: string | null;
 }
-
-/**
- * An event as the iCalendar export reads it: the columns it writes, and the ids of its organizers
- * and of its terms in their order (comma-separated), so that one query does what took four per batch.
- */
-export interface EventExportRow
-  extends Pick<
-    EventRow,
-    | 'id' | 'lang' | 'status' | 'slug' | 'title' | 'content' | 'excerpt' | 'date_utc' | 'modified_utc' | 'image_id'
-    | 'start_local' | 'end_local' | 'start_utc' | 'end_utc' | 'timezone' | 'all_day' | 'cost' | 'website'
-    | 'show_map' | 'show_map_link' | 'hide_from_listings' | 'sticky' | 'featured' | 'venue_id' | 'ics_uid'
-  > {
-  organizer_ids: string | null;
-  term_ids: string | null;
-}
-
-/** What the export reads first of a row: what it links to (ics-rows.ts loads those). */
-export type ExportRowLinks = Pick<EventExportRow, 'venue_id' | 'image_id' | 'organizer_ids' | 'term_ids'>;
-
-/** A batch of the export's rows: each as JSON text and its links (together, `parseExportRow`). */
-export interface EventExportBatch {
-  texts: string[];
-  links: ExportRowLinks[];
-}
-
-/** A row's JSON text in the export's query, parsed: its columns in order. */
-type ExportColumns = [
-  id: number,
-  lang: Language,
-  status: PostStatus,
-  slug: string,
-  title: string,
-  content: string,
-  excerpt: string,
-  date_utc: string,
-  modified_utc: string,
-  image_id: number | null,
-  start_local: string,
-  end_local: string,
-  start_utc: string,
-  end_utc: string,
-  timezone: string,
-  all_day: number,
-  cost: string,
-  website: string | null,
-  show_map: number,
-  show_map_link: number,
-  hide_from_listings: number,
-  sticky: number,
-  featured: number,
-  venue_id: number | null,
-  ics_uid: string | null,
-];
 
 export type EventStatusRow = Pick<EventRow, 'id' | 'status'>;
 
@@ -569,9 +517,7 @@ export function createEventStore(
       const f = filterSql(q);
       const links = (table: string, column: string) => `(SELECT group_concat(${column} ORDER BY position) FROM ${table} WHERE event_id = e.id)`;
       const rows = stmt(
-        `SELECT json_array(e.id, e.lang, e.status, e.slug, e.title, e.content, e.excerpt, e.date_utc, e.modified_utc, e.image_id,
-          e.start_local, e.end_local, e.start_utc, e.end_utc, e.timezone, e.all_day, e.cost, e.website,
-          e.show_map, e.show_map_link, e.hide_from_listings, e.sticky, e.featured, e.venue_id, e.ics_uid),
+        `SELECT json_array(${EXPORT_COLUMNS.map((c) => `e.${c}`).join(', ')}),
           e.venue_id, e.image_id, ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')}
         FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local, e.id`,
       )
@@ -594,9 +540,3 @@ export function createEventStore(
 }
 
 export type EventStore = ReturnType<typeof createEventStore>;
-
-/** A row of `exportBatchTexts` as an object. */
-export function parseExportRow(text: string, links: ExportRowLinks): EventExportRow {
-  const [id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid] = JSON.parse(text) as ExportColumns;
-  return { id, lang, status, slug, title, content, excerpt, date_utc, modified_utc, image_id, start_local, end_local, start_utc, end_utc, timezone, all_day, cost, website, show_map, show_map_link, hide_from_listings, sticky, featured, venue_id, ics_uid, organizer_ids: links.organizer_ids, term_ids: links.term_ids };
-}

@@ -15,7 +15,7 @@ import { exportIcs, htmlToText, veventsText, zonesUsed } from '../../../electron
 import { createIcsEventMaker, createLinkLoader } from '../../../electron/server/import-export/ics-rows';
 import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/import-export/ics-export-threaded';
 import { startWorker } from '../../../electron/server/import-export/worker-script';
-import { parseExportRow } from '../../../electron/server/store/events';
+import { parseExportRow } from '../../../electron/server/store/event-export-row';
 import { MessageChannel } from 'node:worker_threads';
 import { serializeEvents } from '../../../electron/server/serialize/event';
 import type { UrlContext } from '../../../electron/server/serialize/context';
@@ -170,11 +170,28 @@ describe('the export on two threads (ics-export-threaded.ts)', () => {
     }
   });
 
+  it("uses the thread's text when it answers in time, as for a slow client", async () => {
+    const q = query('en');
+    const by: string[] = [];
+    const chunks: Array<string | Uint8Array> = [];
+    const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
+    // The thread starts with the export: the head's pause gives it time to load (through tsx here).
+    for (const chunk of icsExportChunks(store, q, ctx, { uidHost: 'almanac.test', calendarName: 'Almanac', threadedFrom: 0, batchSize: 2, onBatch: (b) => by.push(b) })) {
+      chunks.push(chunk);
+      await pause(chunks.length === 1 ? 5000 : 30);
+    }
+    expect(by).toContain('worker');
+    expect(decode(chunks)).toBe(fromRows(q));
+  }, 30_000);
+
   it('writes everything itself when no thread can be had', () => {
     const q = query('en');
     // A function cannot be sent to a thread, so starting one fails.
     const unsendable = { ...ctx, settings: { ...ctx.settings, toJSON: () => ({}) } };
-    expect(decode(icsExportChunks(store, q, unsendable as UrlContext, { uidHost: 'almanac.test', calendarName: 'Almanac', threadedFrom: 0, batchSize: 5 }))).toBe(fromRows(q));
+    const by: string[] = [];
+    expect(decode(icsExportChunks(store, q, unsendable as UrlContext, { uidHost: 'almanac.test', calendarName: 'Almanac', threadedFrom: 0, batchSize: 5, onBatch: (b) => by.push(b) }))).toBe(fromRows(q));
+    expect(by.length).toBeGreaterThan(3);
+    expect(new Set(by)).toEqual(new Set(['here']));
   });
 
   it("the thread's text for each batch is the text this thread writes for it", async () => {
