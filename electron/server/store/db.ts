@@ -135,3 +135,11 @@ export function statementCache(db: DB) {
     return stmt;
   };
 }
+
+/** Rows of `table` by id, in one query (a page's records, or what they link to); missing ids are left out. */
+export function rowsByIds<R extends { id: number }>(stmt: (sql: string) => Stmt, table: string, ids: readonly number[]): Map<number, R> {
+  const out = new Map<number, R>();
+  if (ids.length === 0) return out;
+  for (const r of stmt(`SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as R[]) out.set(r.id, r);
+  return out;
+}

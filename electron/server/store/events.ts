@@ -8,7 +8,7 @@ import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
-import { statementCache, type DB } from './db';
+import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createPagePositions, type ListFilter } from './page-positions';
 import type { PostRegistry, PostRow, Viewer } from './posts';
@@ -361,10 +361,7 @@ export function createEventStore(
 
   return {
     byIds(ids: number[]): Map<number, EventRow> {
-      const out = new Map<number, EventRow>();
-      if (ids.length === 0) return out;
-      for (const r of stmt(`SELECT * FROM events WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as EventRow[]) out.set(r.id, r);
-      return out;
+      return rowsByIds<EventRow>(stmt, 'events', ids);
     },
     get(id: number): EventRow | undefined {
       return byId.get(id);

@@ -3,7 +3,7 @@
  * distinct URL becomes an image record with an id (as the original's attachments do), so a client
  * can reuse it by id.
  */
-import { statementCache, type DB } from './db';
+import { rowsByIds, statementCache, type DB } from './db';
 import type { PostRegistry } from './posts';
 import type { ImageInput } from '../../../shared/schema/kinds';
 import type { Image } from '../../../shared/api/records';
@@ -60,9 +60,7 @@ export function createImageStore(db: DB, registry: PostRegistry) {
     toApi(ids: Array<number | null>): Map<number, Image> {
       const out = new Map<number, Image>();
       const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-      if (wanted.length === 0) return out;
-      const rows = stmt(`SELECT * FROM images WHERE id IN (${wanted.map(() => '?').join(',')})`).all(...wanted) as ImageRow[];
-      for (const row of rows) {
+      for (const row of rowsByIds<ImageRow>(stmt, 'images', wanted).values()) {
         const img: Image = { url: row.url, id: row.id };
         if (row.extension) img.extension = row.extension;
         if (row.width) img.width = row.width;

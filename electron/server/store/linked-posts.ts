@@ -6,7 +6,7 @@ import { venueFields, organizerFields, plainColumns } from '../../../shared/sche
 import type { FieldSet } from '../../../shared/schema/resources';
 import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus } from '../../../shared/schema/kinds';
-import { statementCache, type DB } from './db';
+import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, type DataStamp } from './derived-cache';
 import { TABLE, type PostRow, type PostRegistry, type Viewer } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
@@ -181,11 +181,7 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
       registry.release(id);
     },
     byIds(ids: number[]): Map<number, LinkedRow> {
-      const out = new Map<number, LinkedRow>();
-      if (ids.length === 0) return out;
-      const rows = stmt(`SELECT * FROM ${table} WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as LinkedRow[];
-      for (const r of rows) out.set(r.id, r);
-      return out;
+      return rowsByIds<LinkedRow>(stmt, table, ids);
     },
     /**
      * A page of ids, newest first, and the total (both remembered until the data changes). Only ids:

@@ -4,7 +4,7 @@
  */
 import type { Language } from '../../../shared/i18n/languages';
 import type { RefList } from '../../../shared/schema/kinds';
-import { statementCache, type DB } from './db';
+import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, type DataStamp } from './derived-cache';
 import { slugify, highestCopy, groupMembers, translationsOf } from './posts';
 import { ApiError, invalidParam } from '../errors';
@@ -264,10 +264,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       return { ids, total };
     },
     byIds(ids: number[]): Map<number, TermRow> {
-      const out = new Map<number, TermRow>();
-      if (ids.length === 0) return out;
-      for (const r of stmt(`SELECT * FROM terms WHERE id IN (${ids.map(() => '?').join(',')})`).all(...ids) as TermRow[]) out.set(r.id, r);
-      return out;
+      return rowsByIds<TermRow>(stmt, 'terms', ids);
     },
   };
   return store;
