@@ -45,6 +45,8 @@ export interface IcsExportOptions {
   calendarName?: string;
   /** Fewest events for which a worker thread helps (default THREADED_EXPORT_EVENTS); tests lower it. */
   threadedFrom?: number;
+  /** How many events the export holds, when the caller has counted them already. */
+  events?: number;
   /** Events per batch (default BATCH); tests make them small to have many. */
   batchSize?: number;
   /** Told who wrote each batch, in the file's order: the worker thread or this one. */
@@ -54,7 +56,7 @@ export interface IcsExportOptions {
 /** The database's events matching `q` as an iCalendar file, in chunks; `store` reads them in one snapshot. */
 export function* icsExportChunks(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExportOptions): Generator<string | Uint8Array> {
   // Started first: it loads while the head is read and sent.
-  const helper = store.events.count(q) >= (opts.threadedFrom ?? THREADED_EXPORT_EVENTS) ? Helper.start(ctx, opts.uidHost) : undefined;
+  const helper = (opts.events ?? store.events.count(q)) >= (opts.threadedFrom ?? THREADED_EXPORT_EVENTS) ? Helper.start(ctx, opts.uidHost) : undefined;
   try {
     yield icsHead(zonesUsed(store.events.zoneSpans(q)), opts);
     yield* icsBody(store, q, ctx, opts, helper);

@@ -12,11 +12,11 @@
 import type { Image, Organizer, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
 import type { EventExportRow, ExportRowLinks } from '../store/event-export-row';
-import type { LinkedKind, LinkedRow } from '../store/linked-posts';
+import type { LinkedKind } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
 import { permalink, type UrlContext } from '../serialize/context';
-import { serializeLinked } from '../serialize/linked-posts';
+import { linkedObjects } from '../serialize/linked-posts';
 import { eventCost, eventFlags } from '../serialize/event';
 import type { IcsEvent } from './ics-export';
 import { BoundedMemo } from '../store/bounded-memo';
@@ -51,11 +51,9 @@ export function createLinkLoader(store: Store, ctx: UrlContext) {
     }
     return out;
   };
-  const linked = <T>(kind: LinkedKind, ids: number[]): Array<[number, T | null]> => {
-    if (ids.length === 0) return [];
-    const rows = [...(kind === 'venue' ? store.venues : store.organizers).byIds(ids).values()] as LinkedRow[];
-    const made = new Map(serializeLinked(kind, rows, ctx, store).map((record, i) => [rows[i].id, record as T]));
-    return ids.map((id) => [id, made.get(id) ?? null]);
+  const linked = <T extends Venue | Organizer>(kind: LinkedKind, ids: number[]): Array<[number, T | null]> => {
+    const found = linkedObjects(kind, ids, ctx, store);
+    return ids.map((id) => [id, (found.get(id) as T | undefined) ?? null]);
   };
   return {
     load(rows: ExportRowLinks[]): LinkedData {

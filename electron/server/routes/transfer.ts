@@ -18,7 +18,6 @@ import { IMPORT_LIMIT_LABEL } from '../../../shared/api/import-limit';
 import { errorBody } from '../http/dispatch';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 import type { Store } from '../store';
-import type { EventListQuery } from '../store/events';
 
 /** The events-list filters; an export is the whole selection, so no paging. */
 const eventFilters = Object.fromEntries(Object.entries(eventListParams).filter(([name]) => name !== 'page' && name !== 'per_page'));
@@ -40,9 +39,6 @@ const importParams: ParamSet = {
   },
 };
 
-function icsChunks(reader: Store, q: EventListQuery, req: ApiRequest): Generator<string | Uint8Array> {
-  return icsExportChunks(reader, q, req.url, { uidHost: req.url.settings.global_id_host, calendarName: 'Almanac' });
-}
 
 /** Runs `produce` inside one read transaction of its own connection, closing it when done. */
 function* snapshot(req: ApiRequest, produce: (reader: Store) => Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
@@ -63,9 +59,11 @@ function exportCalendar(req: ApiRequest): ApiResponse {
   }
   // Checked before streaming starts, so a bad filter is still a plain 400.
   const q = eventQuery(req, { defaultWindow: false });
+  const events = req.store.events.count(q);
+  const options = { uidHost: req.url.settings.global_id_host, calendarName: 'Almanac', events };
   return {
-    headers: { 'X-Cal-Total': String(req.store.events.count(q)) },
-    stream: { contentType: 'text/calendar; charset=utf-8', filename: `almanac-${day}.ics`, chunks: snapshot(req, (r) => icsChunks(r, q, req)) },
+    headers: { 'X-Cal-Total': String(events) },
+    stream: { contentType: 'text/calendar; charset=utf-8', filename: `almanac-${day}.ics`, chunks: snapshot(req, (r) => icsExportChunks(r, q, req.url, options)) },
   };
 }
 

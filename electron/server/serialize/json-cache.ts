@@ -8,21 +8,40 @@ import type { CacheView } from '../store/derived-cache';
 import type { UrlContext } from './context';
 
 /**
+ * Records of `kind` by id, from `cache` (a store's derived cache as of now) where it has them; the
+ * others are made by `build` in one batch and kept. `build` leaves out ids it cannot make (a record
+ * gone), and so does the answer.
+ */
+export function cachedRecords<V>(cache: CacheView<V>, kind: string, ctx: UrlContext, ids: readonly number[], build: (missing: number[]) => Map<number, V>): Map<number, V> {
+  // Links in the JSON are absolute, so the same record reads differently on another root.
+  const prefix = `${kind}\u0000${ctx.apiRoot}\u0000`;
+  const out = new Map<number, V>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const known = cache.get(prefix + id);
+    if (known === undefined) missing.push(id);
+    else out.set(id, known);
+  }
+  if (missing.length > 0) {
+    for (const [id, value] of build(missing)) {
+      cache.set(prefix + id, value);
+      out.set(id, value);
+    }
+  }
+  return out;
+}
+
+/**
  * The JSON of these records as UTF-8, in the order of `ids`; the ones not cached are made by
  * `build` (given the missing ids, answering in the same order) in one batch and cached.
  * `cache`: the store's `recordJson` or `linkedJson`, as of now.
  */
 export function cachedJson(cache: CacheView<Buffer>, kind: string, ctx: UrlContext, ids: number[], build: (missing: number[]) => object[]): Buffer[] {
-  // Links in the JSON are absolute, so the same record reads differently on another root.
-  const prefix = `${kind}\u0000${ctx.apiRoot}\u0000`;
-  const out = ids.map((id) => cache.get(prefix + id));
-  const missing = ids.filter((_, i) => out[i] === undefined);
-  if (missing.length > 0) {
-    const made = new Map(build(missing).map((record, i) => [missing[i], utf8(JSON.stringify(record))]));
-    for (const [id, bytes] of made) cache.set(prefix + id, bytes);
-    ids.forEach((id, i) => (out[i] ??= made.get(id)));
-  }
-  return out as Buffer[];
+  const found = cachedRecords(cache, kind, ctx, ids, (missing) => {
+    const made = build(missing);
+    return new Map(missing.map((id, i) => [id, utf8(JSON.stringify(made[i]))]));
+  });
+  return ids.map((id) => found.get(id)!);
 }
 
 /** In memory of its own: a small Buffer.from is a slice of a shared 8 KB pool, which it would keep alive. */

@@ -6,7 +6,7 @@ import type { Venue, Organizer } from '../../../shared/api/records';
 import type { LinkedRow, VenueRow, OrganizerRow, LinkedKind } from '../store/linked-posts';
 import type { Store } from '../store';
 import { loadLookups, type Lookups } from './lookups';
-import { cachedJson } from './json-cache';
+import { cachedJson, cachedRecords } from './json-cache';
 import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
 
@@ -128,24 +128,11 @@ export function serializeLinked(kind: LinkedKind, rows: LinkedRow[], ctx: UrlCon
  * events that embed them: from the linked-records cache, which writes to events leave valid.
  */
 export function linkedObjects(kind: LinkedKind, ids: number[], ctx: UrlContext, store: Store): Map<number, Venue | Organizer> {
-  const cache = store.linkedObjects.current();
-  const prefix = `${kind}\u0000${ctx.apiRoot}\u0000`;
-  const out = new Map<number, Venue | Organizer>();
-  const missing: number[] = [];
-  for (const id of ids) {
-    const known = cache.get(prefix + id) as Venue | Organizer | undefined;
-    if (known) out.set(id, known);
-    else missing.push(id);
-  }
-  if (missing.length > 0) {
-    const rows = (kind === 'venue' ? store.venues : store.organizers).byIds(missing);
-    const found = missing.filter((id) => rows.has(id));
-    serializeLinked(kind, found.map((id) => rows.get(id)!), ctx, store).forEach((record, i) => {
-      cache.set(prefix + found[i], record);
-      out.set(found[i], record);
-    });
-  }
-  return out;
+  return cachedRecords(store.linkedObjects.current(), kind, ctx, ids, (missing) => {
+    const rows = [...(kind === 'venue' ? store.venues : store.organizers).byIds(missing).values()];
+    const made = serializeLinked(kind, rows, ctx, store);
+    return new Map(rows.map((row, i) => [row.id, made[i]]));
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/d
 import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createPagePositions, type ListFilter } from './page-positions';
-import type { PostRegistry, PostRow, Viewer } from './posts';
+import type { PostRegistry, PostRow } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import type { LinkedPostStore } from './linked-posts';
 import { FIELDS } from './linked-posts';

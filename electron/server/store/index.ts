@@ -11,6 +11,7 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { fold } from './search-text';
+import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
 
 export interface StoreOptions {
@@ -54,7 +55,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
      * build its venue and organizers again. Objects (to embed in events) and UTF-8 (to serve).
      */
     linkedJson: createDerivedCache<Buffer>(stamps.watched, 5000),
-    linkedObjects: createDerivedCache<object>(stamps.watched, 5000),
+    linkedObjects: createDerivedCache<Venue | Organizer>(stamps.watched, 5000),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
     write<T>(fn: () => T): T {
       try {
