@@ -202,7 +202,6 @@ interface Via {
   /** On writes, send `i18n_language` in the body rather than the query. */
   inBody: boolean;
 }
-const ROOTS = ['', '/wp-json', '/en', '/pt-br', '/pt-br/wp-json', '/es', '/es/wp-json'];
 /** The request's language: the parameter, else the root prefix, else en (decisions "Languages"). */
 function langOf(via: Via): Lang {
   if (via.param) return via.param;

@@ -1,7 +1,7 @@
 /** `npm run cli -- import|export` on a data directory, with and without Almanac running on it. */
 import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer, silentLogger } from '../../electron/server';
 import { tempDir } from '../helpers/temp-dir';

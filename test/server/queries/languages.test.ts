@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { at, expectError, expectInvalidParam, idsOf, mkEvent, uniq, type Res } from './_queries';
+import { at, expectError, expectInvalidParam, idsOf, uniq, type Res } from './_queries';
 
 let t: TestServer;
 beforeAll(async () => {
