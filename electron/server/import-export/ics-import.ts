@@ -498,30 +498,58 @@ function scanCalendar(text: string, onVevent?: () => void): Scan {
 
 /**
  * One VEVENT read with ical.js on its own, as a child of its calendar (whose VTIMEZONEs its times
- * are read with, as when the whole file was parsed at once), with the first line of each property.
+ * are read with, as when the whole file was parsed at once).
  */
 function readBlock(text: string, block: VeventBlock, root: IcalComponent): { component: IcalComponent; info: VeventInfo } {
-  const lines: string[] = [];
-  const propLines = new Map<string, number>();
-  const propText = new Map<string, string>();
-  const open: string[] = [];
-  unfoldLines(text, block.start, block.end, block.line, (s, line) => {
-    lines.push(s);
-    const name = nameOf(s);
-    if (name === 'BEGIN') open.push((parseContentLine(s) as ContentLine).value.trim().toUpperCase());
-    else if (name === 'END') open.pop();
-    else if (open[open.length - 1] === 'VEVENT' && !propLines.has(name)) {
-      propLines.set(name, line);
-      propText.set(name, s);
-    }
-  });
+  let lines = '';
+  unfoldLines(text, block.start, block.end, block.line, (s) => (lines += s + '\r\n'));
   let jcal: unknown[];
   try {
-    jcal = ICAL.parse(lines.join('\r\n') + '\r\n') as unknown[];
+    jcal = ICAL.parse(lines) as unknown[];
   } catch (err) {
     throw new Unreadable(err);
   }
-  return { component: new ICAL.Component(jcal as never, root), info: { line: block.line, propLines, propText } };
+  return { component: new ICAL.Component(jcal as never, root), info: new LazyInfo(text, block) };
+}
+
+/**
+ * Where each property of a VEVENT is, worked out only when a message needs it: most events need
+ * none, and finding them for every event cost a tenth of reading the file.
+ */
+class LazyInfo implements VeventInfo {
+  readonly line: number;
+  private found?: { propLines: Map<string, number>; propText: Map<string, string> };
+
+  constructor(
+    private readonly text: string,
+    private readonly block: VeventBlock,
+  ) {
+    this.line = block.line;
+  }
+
+  get propLines(): Map<string, number> {
+    return (this.found ??= this.find()).propLines;
+  }
+
+  get propText(): Map<string, string> {
+    return (this.found ??= this.find()).propText;
+  }
+
+  private find() {
+    const propLines = new Map<string, number>();
+    const propText = new Map<string, string>();
+    const open: string[] = [];
+    unfoldLines(this.text, this.block.start, this.block.end, this.block.line, (s, line) => {
+      const name = nameOf(s);
+      if (name === 'BEGIN') open.push((parseContentLine(s) as ContentLine).value.trim().toUpperCase());
+      else if (name === 'END') open.pop();
+      else if (open[open.length - 1] === 'VEVENT' && !propLines.has(name)) {
+        propLines.set(name, line);
+        propText.set(name, s);
+      }
+    });
+    return { propLines, propText };
+  }
 }
 
 /** The upper-case name of a line that the scan found valid: up to its first `;` or `:`. */
@@ -1036,7 +1064,7 @@ class Importer {
   private span(entry: Entry, getStart: () => IcalTime | undefined, getEnd: () => IcalTime | undefined): Span {
     const start = property(entry, 'DTSTART', getStart);
     if (!start) throw new EventProblem('it has no DTSTART', 'DTSTART');
-    const end = property(entry, entry.info.propLines.has('DTEND') ? 'DTEND' : 'DURATION', getEnd) ?? undefined;
+    const end = property(entry, hasProp(entry.component, 'dtend') ? 'DTEND' : 'DURATION', getEnd) ?? undefined;
     const almanacZone = apiZone(stringProperty(entry.component, `${X}TIMEZONE`));
 
     if (start.isDate) {
