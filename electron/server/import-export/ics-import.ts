@@ -1505,7 +1505,12 @@ function organizersOf(c: IcalComponent): OrganizerBody[] {
 
 /** Drops empty strings and undefined values, so bodies only carry what the file said. */
 function compact<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in o) {
+    const v = o[key];
+    if (v !== undefined && (v as unknown) !== '') out[key] = v;
+  }
+  return out as T;
 }
 
 function unique(items: string[]): string[] {
