@@ -5,6 +5,7 @@
  * the original ignores them; `null` counts as absent.
  */
 import type { ParamDef } from '../../shared/schema/queries';
+import type { IssueSink } from '../../shared/schema/kinds';
 import { isMessageKey, type MessageKey } from '../../shared/i18n/messages';
 import { invalidParams, missingParams } from './errors';
 
@@ -12,27 +13,40 @@ export type Declared = Pick<ParamDef, 'kind' | 'required'>;
 
 export type Values = Record<string, unknown>;
 
+/** Each declaration list's entries and required names, worked out once: requests reuse a few lists. */
+const plans = new WeakMap<Record<string, Declared>, { fields: Array<[string, Declared]>; required: string[] }>();
+
+function planOf(decls: Record<string, Declared>) {
+  let plan = plans.get(decls);
+  if (!plan) {
+    const fields = Object.entries(decls);
+    plan = { fields, required: fields.filter(([, d]) => d.required).map(([name]) => name) };
+    plans.set(decls, plan);
+  }
+  return plan;
+}
+
 export function validateFields(decls: Record<string, Declared>, input: Record<string, unknown>, mode: 'create' | 'update'): Values {
+  const { fields, required } = planOf(decls);
   if (mode === 'create') {
-    const missing = Object.entries(decls)
-      .filter(([name, d]) => d.required && (input[name] === undefined || input[name] === null))
-      .map(([name]) => name);
+    const missing = required.filter((name) => input[name] === undefined || input[name] === null);
     if (missing.length) throw missingParams(missing);
   }
   const values: Values = {};
-  const invalid: Record<string, MessageKey> = {};
-  for (const [name, d] of Object.entries(decls)) {
-    if (!Object.prototype.hasOwnProperty.call(input, name)) continue;
+  let invalid: Record<string, MessageKey> | undefined;
+  // The kinds' own checks, as their zod schemas run them: a value with an issue is refused, and
+  // the first issue names the problem.
+  const issues: string[] = [];
+  const sink: IssueSink = { addIssue: (issue) => void issues.push(typeof issue === 'string' ? issue : (issue.message ?? '')) };
+  for (const [name, d] of fields) {
     const raw = input[name];
-    if (raw === undefined || raw === null) continue;
-    const result = d.kind.schema.safeParse(raw);
-    if (result.success) values[name] = result.data;
-    else {
-      const msg = result.error.issues[0]?.message ?? '';
-      invalid[name] = isMessageKey(msg) ? msg : 'invalid_param';
-    }
+    if (raw === undefined || raw === null || !Object.prototype.hasOwnProperty.call(input, name)) continue;
+    issues.length = 0;
+    const value = d.kind.parse(raw, sink);
+    if (issues.length === 0) values[name] = value;
+    else (invalid ??= {})[name] = isMessageKey(issues[0]) ? issues[0] : 'invalid_param';
   }
-  if (Object.keys(invalid).length) throw invalidParams(invalid);
+  if (invalid) throw invalidParams(invalid);
   return values;
 }
 
