@@ -551,12 +551,42 @@ export function offsetFinder(zone: string): OffsetFinder | undefined {
 
 export type { WallTime };
 
+const dayFinders = new Map<string, OffsetFinder | undefined>();
+
+/**
+ * `offsetFinder` with each UTC day's offset remembered: an import converts the times of thousands
+ * of events, which fall on a few hundred days, and Intl costs microseconds a question. A day with
+ * the same offset at both ends has it throughout (as zones.ts's cache assumes: no zone changes
+ * twice within a day); on a day with a change, every instant is asked of Intl.
+ */
+function dayOffsetFinder(zone: string): OffsetFinder | undefined {
+  if (dayFinders.has(zone)) return dayFinders.get(zone);
+  const exact = offsetFinder(zone);
+  let finder: OffsetFinder | undefined;
+  if (exact) {
+    const days = new Map<number, number | null>();
+    finder = (sec) => {
+      const day = Math.floor(sec / DAY);
+      let whole = days.get(day);
+      if (whole === undefined) {
+        if (days.size > 100_000) days.clear();
+        const first = exact(day * DAY);
+        whole = first === exact((day + 1) * DAY - 1) ? first : null;
+        days.set(day, whole);
+      }
+      return whole ?? exact(sec);
+    };
+  }
+  dayFinders.set(zone, finder);
+  return finder;
+}
+
 /**
  * The instant (epoch ms) of a wall time in a zone, probing the offset twice as luxon does. A time
  * in a DST gap moves forward by the gap (02:30 that never happens reads as 03:30).
  */
 export function epochOfWall(w: WallTime, zone: string): number {
-  const offsetAt = offsetFinder(zone);
+  const offsetAt = dayOffsetFinder(zone);
   if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
   const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) / 1000;
   const o1 = offsetAt(local);
@@ -571,7 +601,7 @@ export function epochOfWall(w: WallTime, zone: string): number {
 
 /** `Y-m-d H:i:s` of an instant in a zone. */
 export function wallOfEpoch(ms: number, zone: string): string {
-  const offsetAt = offsetFinder(zone);
+  const offsetAt = dayOffsetFinder(zone);
   if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
   const seconds = Math.floor(ms / 1000);
   const w = wallAt(seconds + offsetAt(seconds));
