@@ -1,7 +1,8 @@
 // The importer reads each VEVENT with ical.js on its own (the file is scanned once for where they
 // are). These check that how the events are laid out in the file does not change what is read.
 import { describe, expect, it } from 'vitest';
-import { parseIcs, type IcsImportOptions, type IcsImportResult } from '../../../electron/server/import-export/ics-import';
+import ICAL from 'ical.js';
+import { jcalOfLines, parseIcs, type IcsImportOptions, type IcsImportResult } from '../../../electron/server/import-export/ics-import';
 
 const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-01-15T12:00:00Z') };
 
@@ -87,5 +88,28 @@ describe('reading each VEVENT on its own', () => {
     const duplicate = ['BEGIN:VEVENT', 'UID:plain-3@test', 'SUMMARY:Dup', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=DUPLY', 'END:VEVENT'];
     const dup = parseIcs(calendar([...plain.slice(0, 10), duplicate]), opts);
     expect(dup.errors[0].message).toMatch(/^The file could not be read as iCalendar: .*DUPLY/);
+  });
+});
+
+describe('reading a VEVENT without ical.js’s whole-text parser', () => {
+  // jcalOfLines builds what ICAL.parse builds; a difference would change what is imported.
+  const lines = [
+    'BEGIN:VEVENT', 'UID:same@test', 'uid:lower-case-name', 'SUMMARY:Comma\\, semicolon\\; backslash\\\\ and\\nnewline',
+    'DTSTAMP:20261122T172553Z', 'DTSTART;TZID=Europe/Lisbon:20251122T000000', 'DTEND;VALUE=DATE:20251123', 'DTSTART:20250101',
+    'CREATED:20250101T000000', 'GEO:39.99962670169771;-6.320353580871597', 'CATEGORIES:a,b\\,c,d', 'CATEGORIES:',
+    'X-ALMANAC-VENUE;ADDRESS="68 community street";CITY=Lisbon:family hall', 'X-ALMANAC-COST:5€\\,6€', 'X-EMPTY:',
+    'ORGANIZER;CN="A ^\'quoted^\' name":mailto:a@example.org', 'URL:https://example.org/a;b', 'RRULE:FREQ=WEEKLY;COUNT=5',
+    'EXDATE:20250108T090000Z,20250115T090000Z', 'DURATION:PT1H', 'STATUS:CONFIRMED', 'CLASS:PRIVATE', 'ATTACH;FMTTYPE=image/png:https://x.test/i.png',
+    'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT5M', 'END:VALARM', 'END:VEVENT  ',
+  ];
+
+  it('gives the jCal ICAL.parse gives', () => {
+    expect(jcalOfLines(lines)).toEqual(ICAL.parse(lines.join('\r\n') + '\r\n'));
+  });
+
+  it('leaves what is not a lone VEVENT to ICAL.parse', () => {
+    for (const unusual of [['UID:before-begin', ...lines], [...lines, 'BEGIN:VEVENT', 'END:VEVENT'], ['BEGIN:VEVENT', 'BEGIN:VCARD', 'END:VCARD', 'END:VEVENT'], lines.slice(0, -1)]) {
+      expect(() => jcalOfLines(unusual)).toThrow();
+    }
   });
 });
