@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
+import Database from 'better-sqlite3';
 import { openDatabase, closeDatabase } from '../electron/server/store/db';
 import { createStore } from '../electron/server/store';
 import { importFile } from '../electron/server/import-export/import-file';
@@ -67,5 +68,78 @@ export async function measureTransfer(server: { url: URL; token: string }): Prom
   } finally {
     clearInterval(sample);
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export interface WriteFloor {
+  seconds: number;
+  events: number;
+  searchSeconds: number;
+}
+
+/**
+ * What SQLite alone needs to store a calendar's events in this schema: every event row (with its
+ * posts registry row, term and organizer links, their triggers and indexes) copied from `source`
+ * into an empty calendar with prepared statements in one transaction, and the search index built
+ * once at the end, as an import does. No file is read, nothing is checked or converted, so an
+ * import of the same events cannot be faster than this on the same machine.
+ */
+export function measureWriteFloor(source: string): WriteFloor {
+  const target = mkdtempSync(join(tmpdir(), 'almanac-bench-floor-'));
+  const from = new Database(source, { readonly: true });
+  const db = openDatabase(join(target, 'almanac.sqlite'));
+  try {
+    const insertAll = (table: string, post?: string) => {
+      const rows = from.prepare(`SELECT * FROM ${table}`).raw(true).all() as unknown[][];
+      if (!rows.length) return;
+      const insert = db.prepare(`INSERT INTO ${table} VALUES (${rows[0].map(() => '?').join(', ')})`);
+      const register = db.prepare('INSERT INTO posts (id, type) VALUES (?, ?)');
+      db.transaction(() => {
+        for (const row of rows) {
+          if (post) register.run(row[0], post);
+          insert.run(row);
+        }
+      })();
+    };
+    // What the events link to is there before they come, as after an import's first events.
+    insertAll('images', 'image');
+    insertAll('venues', 'venue');
+    insertAll('organizers', 'organizer');
+    insertAll('terms');
+    const events = from.prepare('SELECT * FROM events ORDER BY id').raw(true).all() as unknown[][];
+    const linksOf = (table: string) => {
+      const by = new Map<number, unknown[][]>();
+      for (const row of from.prepare(`SELECT * FROM ${table}`).raw(true).iterate() as Iterable<unknown[]>) {
+        const list = by.get(row[0] as number);
+        if (list) list.push(row);
+        else by.set(row[0] as number, [row]);
+      }
+      return by;
+    };
+    const terms = linksOf('event_terms');
+    const organizers = linksOf('event_organizers');
+    const register = db.prepare("INSERT INTO posts (id, type) VALUES (?, 'event')");
+    const insert = db.prepare(`INSERT INTO events VALUES (${events[0].map(() => '?').join(', ')})`);
+    const linkTerm = db.prepare('INSERT INTO event_terms VALUES (?, ?, ?)');
+    const linkOrganizer = db.prepare('INSERT INTO event_organizers VALUES (?, ?, ?)');
+    const t = process.hrtime.bigint();
+    let searchSeconds = 0;
+    db.transaction(() => {
+      const search = createStore(db).events.deferSearchIndex();
+      for (const row of events) {
+        register.run(row[0]);
+        insert.run(row);
+        for (const link of terms.get(row[0] as number) ?? []) linkTerm.run(link);
+        for (const link of organizers.get(row[0] as number) ?? []) linkOrganizer.run(link);
+      }
+      const s = process.hrtime.bigint();
+      search.finish();
+      searchSeconds = Number(process.hrtime.bigint() - s) / 1e9;
+    })();
+    return { seconds: Number(process.hrtime.bigint() - t) / 1e9, events: events.length, searchSeconds };
+  } finally {
+    from.close();
+    closeDatabase(db);
+    rmSync(target, { recursive: true, force: true });
   }
 }
