@@ -588,6 +588,18 @@ function dayOffsetFinder(zone: string): OffsetFinder | undefined {
 export function epochOfWall(w: WallTime, zone: string): number {
   const offsetAt = dayOffsetFinder(zone);
   if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
+  return epochOfWallWith(offsetAt, w);
+}
+
+/** `Y-m-d H:i:s` of an instant in a zone. */
+export function wallOfEpoch(ms: number, zone: string): string {
+  const offsetAt = dayOffsetFinder(zone);
+  if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
+  return wallOfEpochWith(offsetAt, ms);
+}
+
+/** `epochOfWall` with the given offsets (tests compare the remembered ones with Intl's). */
+export function epochOfWallWith(offsetAt: OffsetFinder, w: WallTime): number {
   const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) / 1000;
   const o1 = offsetAt(local);
   let t = local - o1;
@@ -599,10 +611,8 @@ export function epochOfWall(w: WallTime, zone: string): number {
   return (local - Math.min(o2, o3)) * 1000;
 }
 
-/** `Y-m-d H:i:s` of an instant in a zone. */
-export function wallOfEpoch(ms: number, zone: string): string {
-  const offsetAt = dayOffsetFinder(zone);
-  if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
+/** `wallOfEpoch` with the given offsets. */
+export function wallOfEpochWith(offsetAt: OffsetFinder, ms: number): string {
   const seconds = Math.floor(ms / 1000);
   const w = wallAt(seconds + offsetAt(seconds));
   const p = (n: number, len = 2) => String(n).padStart(len, '0');
