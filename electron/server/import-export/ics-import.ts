@@ -670,9 +670,14 @@ class Unreadable extends Error {
 const NO_PARAMETERS = new Map<string, string[]>();
 
 function parseContentLine(s: string): ContentLine | string {
-  // Most lines are `NAME:value`; they need none of the parameter parsing below.
-  const simple = /^[A-Za-z0-9-]+:/.exec(s);
-  if (simple) return { name: s.slice(0, simple[0].length - 1), params: NO_PARAMETERS, value: s.slice(simple[0].length) };
+  // Most lines are `NAME:value`; they need none of the parameter parsing below (nor a regex: the
+  // scan asks this of every line of the file).
+  let end = 0;
+  for (; end < s.length; end++) {
+    const c = s.charCodeAt(end);
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45)) break;
+  }
+  if (end > 0 && s.charCodeAt(end) === 58) return { name: s.slice(0, end), params: NO_PARAMETERS, value: s.slice(end + 1) };
   const name = /^[A-Za-z0-9-]+/.exec(s)?.[0];
   if (!name) return s.includes(':') ? 'it does not start with a property name' : 'no ":" separator; a folded line must start with a space';
   const params = new Map<string, string[]>();
