@@ -73,6 +73,16 @@ describe('reading each VEVENT on its own', () => {
     expect(result.errors[0].message).toMatch(new RegExp(`^Line ${line}: the event "Bad start" \\(starting at line ${line - 3}\\)`));
   });
 
+  it('names the end property ical.js read when an end cannot be read', () => {
+    // `BEGIN;X-A=1:VALARM` has a parameter, so to ical.js it is a property, not a component: the
+    // DTEND after it is the event's own, and the message must name it (it once said DURATION).
+    const event = ['BEGIN:VEVENT', 'UID:end', 'SUMMARY:Bad end', 'DTSTART:20250101T100000Z', 'BEGIN;X-A=1:VALARM', 'DTEND:garbage', 'END:VALARM', 'END:VEVENT'];
+    const result = parseIcs(calendar([event]), opts);
+    expect(result.events).toHaveLength(0);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0].message).toMatch(/"Bad end".*DTEND could not be read/);
+  });
+
   it('refuses a file ical.js cannot read with the first problem in it, wherever the events are read', () => {
     // The series is read first (its UID comes first), with its override at the end of the file;
     // the file's first problem is in between.
