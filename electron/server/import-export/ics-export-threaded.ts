@@ -14,10 +14,10 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Store } from '../store';
 import type { EventListQuery } from '../store/events';
-import { parseExportRow, type ExportRowLinks } from '../store/event-export-row';
+import type { EventExportBatch } from '../store/event-export-row';
 import type { UrlContext } from '../serialize/context';
-import { createIcsEventMaker, createLinkLoader, type LinkedData } from './ics-rows';
-import { icsHead, veventsText, zonesUsed, ICS_END } from './ics-export';
+import { createBatchWriter, createLinkLoader, type LinkedData } from './ics-rows';
+import { icsHead, zonesUsed, ICS_END } from './ics-export';
 import { startWorker } from './worker-script';
 
 /** Below this many events an export is written on the server's thread alone (a thread costs its start). */
@@ -36,7 +36,7 @@ export interface ExportWorkerData {
 }
 
 /** To the worker: linked data to remember, and events (JSON texts with their links) to write. */
-export type ExportWorkerInput = { linked: LinkedData[]; seq: number; rows: Batch };
+export type ExportWorkerInput = { linked: LinkedData[]; seq: number; rows: EventExportBatch };
 /** A batch's text comes as UTF-8, moved rather than copied: the server's thread neither copies nor encodes it. */
 export type ExportWorkerOutput = { type: 'text'; seq: number; utf8: Uint8Array } | { type: 'crashed'; message: string };
 
@@ -68,10 +68,9 @@ export function* icsExportChunks(store: Store, q: EventListQuery, ctx: UrlContex
 
 function* icsBody(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExportOptions, helper: Helper | undefined): Generator<string | Uint8Array> {
   const loader = createLinkLoader(store, ctx);
-  // This thread's own maker is given everything the worker is, so it can write any batch.
-  const maker = createIcsEventMaker(ctx);
-  const veventOpts = { uidHost: opts.uidHost, uidOf: (e: { ics_uid: string | null }) => e.ics_uid };
-  const write = (batch: Batch) => veventsText(batch.texts.map((text, i) => maker.make(parseExportRow(text, batch.links[i]))), veventOpts);
+  // This thread's own writer is given everything the worker is, so it can write any batch.
+  const writer = createBatchWriter(ctx, opts.uidHost);
+  const write = writer.write;
 
   // The file's batches in order: written, or sent to the worker.
   const queue: Array<Written | Sent> = [];
@@ -101,7 +100,7 @@ function* icsBody(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExp
 
   for (const batch of store.events.exportBatchTexts(q, opts.batchSize ?? BATCH)) {
     const linked = loader.load(batch.links);
-    maker.add(linked);
+    writer.add(linked);
     if (helper?.canTake()) {
       helper.send({ linked: [...unsent, linked], seq, rows: batch });
       unsent = [];
@@ -120,8 +119,7 @@ function* icsBody(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExp
   yield* written(true);
 }
 
-type Batch = { texts: string[]; links: ExportRowLinks[] };
-type Sent = { seq: number; batch: Batch };
+type Sent = { seq: number; batch: EventExportBatch };
 type Written = { text: string | Uint8Array; by: 'worker' | 'here' };
 
 /** The worker thread, as this thread sees it. */

@@ -5,9 +5,10 @@
  * iCalendar has no slot for it, as an `X-ALMANAC-*` property, so that exporting and importing the
  * file again (ics-import.ts) gives back the same events. Other calendar programs ignore the X- props.
  *
- * The text is produced as a generator of chunks so that a 100,000-event export never has to sit in
- * memory as one string. VTIMEZONE blocks are generated from the system's time zone database (via
- * Intl) for just the zones and years the events use.
+ * `exportIcs` writes a list of records as one text; the database export (ics-export-threaded.ts)
+ * streams the same pieces (`icsHead`, `veventsText`, `ICS_END`) batch by batch, so that a
+ * 100,000-event export never sits in memory whole. VTIMEZONE blocks are generated from the
+ * system's time zone database (via Intl) for just the zones and years the events use.
  */
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
 import type { WallTime } from '../../../shared/dates/format';
@@ -56,31 +57,15 @@ export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
   uidHost: string;
   /** UID the event was imported with, if any: re-exporting it keeps the other calendar's identity. */
   uidOf?: (e: E) => string | null | undefined;
-  /**
-   * Zones the events use and the years they span, when the caller knows them without holding
-   * every event (the database export streams events in batches and asks SQL for these).
-   */
-  zones?: Map<string, { from: number; to: number }>;
 }
 
 export const PRODID = '-//Almanac//Almanac Calendar//EN';
 /** Prefix of our own properties; ics-import.ts reads them back. */
 export const X = 'X-ALMANAC-';
 
-const CHUNK_CHARS = 64 * 1024;
-
-export function* exportIcs<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>): Generator<string> {
-  if (!opts.zones && !Array.isArray(events)) throw new TypeError('exportIcs needs opts.zones when events is not an array');
-  yield icsHead(opts.zones ?? zonesUsed(events as E[]), opts);
-  let buffer = '';
-  for (const event of events) {
-    buffer += veventText(event, opts);
-    if (buffer.length >= CHUNK_CHARS) {
-      yield buffer;
-      buffer = '';
-    }
-  }
-  yield buffer + ICS_END;
+/** A calendar file of these events. */
+export function exportIcs<E extends IcsEvent>(events: readonly E[], opts: IcsExportOptions<E>): string {
+  return icsHead(zonesUsed(events), opts) + veventsText(events, opts) + ICS_END;
 }
 
 /** The calendar's opening lines and the VTIMEZONE blocks of these zones. */
@@ -488,7 +473,10 @@ function exportZone(zone: string): 'utc' | { tzid: string } {
 
 export type ZoneSpanSource = Pick<Event, 'all_day' | 'timezone' | 'start_date' | 'end_date'>;
 
-/** The VTIMEZONE blocks a set of events needs: each zone with the first and last year it is used. */
+/**
+ * The VTIMEZONE blocks a set of events needs: each zone with the first and last year it is used,
+ * in the order of their names, so a file does not depend on where its events come from.
+ */
 export function zonesUsed(events: Iterable<ZoneSpanSource>): Map<string, { from: number; to: number }> {
   const zones = new Map<string, { from: number; to: number }>();
   for (const e of events) {
@@ -502,7 +490,7 @@ export function zonesUsed(events: Iterable<ZoneSpanSource>): Map<string, { from:
     span.to = Math.max(span.to, ...years);
     zones.set(zone.tzid, span);
   }
-  return zones;
+  return new Map([...zones].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Seconds east of UTC at a given epoch second. */

@@ -11,14 +11,14 @@
  */
 import type { Image, Organizer, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
-import type { EventExportRow, ExportRowLinks } from '../store/event-export-row';
+import { parseExportRow, type EventExportBatch, type EventExportRow, type ExportRowLinks } from '../store/event-export-row';
 import type { LinkedKind } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
 import { permalink, type UrlContext } from '../serialize/context';
 import { linkedObjects } from '../serialize/linked-posts';
 import { eventCost, eventFlags } from '../serialize/event';
-import type { IcsEvent } from './ics-export';
+import { veventsText, type IcsEvent } from './ics-export';
 import { BoundedMemo } from '../store/bounded-memo';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
@@ -74,10 +74,21 @@ export function createLinkLoader(store: Store, ctx: UrlContext) {
 }
 
 /**
- * Makes the export's events from their rows and the linked data loaded so far. It reads nothing
- * itself, so the export's thread (ics-export-worker.ts) runs it as the server's thread does.
+ * Writes batches of the export's rows as VEVENT text, with the linked data given so far. It reads
+ * nothing itself: the server's thread and the export's thread (ics-export-worker.ts) each have one
+ * and write the same text for the same batch.
  */
-export function createIcsEventMaker(ctx: UrlContext) {
+export function createBatchWriter(ctx: UrlContext, uidHost: string) {
+  const maker = createIcsEventMaker(ctx);
+  const opts = { uidHost, uidOf: (e: IcsRowEvent) => e.ics_uid };
+  return {
+    add: (linked: LinkedData) => maker.add(linked),
+    write: (batch: EventExportBatch) => veventsText(batch.texts.map((text, i) => maker.make(parseExportRow(text, batch.links[i]))), opts),
+  };
+}
+
+/** Makes the export's events from their rows and the linked data loaded so far. */
+function createIcsEventMaker(ctx: UrlContext) {
   const venues = new Map<number, Venue | null>();
   const organizers = new Map<number, Organizer | null>();
   const terms = new Map<number, TermName | null>();

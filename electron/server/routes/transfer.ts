@@ -39,7 +39,6 @@ const importParams: ParamSet = {
   },
 };
 
-
 /** Runs `produce` inside one read transaction of its own connection, closing it when done. */
 function* snapshot(req: ApiRequest, produce: (reader: Store) => Iterable<string | Uint8Array>): Generator<string | Uint8Array> {
   const reader = req.openReader();

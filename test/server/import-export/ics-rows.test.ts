@@ -11,11 +11,10 @@ import { openDatabase, closeDatabase, type DB } from '../../../electron/server/s
 import { createStore, type Store } from '../../../electron/server/store';
 import type { EventListQuery } from '../../../electron/server/store/events';
 import { importFile } from '../../../electron/server/import-export/import-file';
-import { exportIcs, htmlToText, veventsText, zonesUsed } from '../../../electron/server/import-export/ics-export';
-import { createIcsEventMaker, createLinkLoader } from '../../../electron/server/import-export/ics-rows';
+import { exportIcs, htmlToText } from '../../../electron/server/import-export/ics-export';
+import { createBatchWriter, createLinkLoader } from '../../../electron/server/import-export/ics-rows';
 import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/import-export/ics-export-threaded';
 import { startWorker } from '../../../electron/server/import-export/worker-script';
-import { parseExportRow } from '../../../electron/server/store/event-export-row';
 import { MessageChannel } from 'node:worker_threads';
 import { serializeEvents } from '../../../electron/server/serialize/event';
 import type { UrlContext } from '../../../electron/server/serialize/context';
@@ -79,7 +78,7 @@ function source(lang: Language): Buffer {
       i18n_language: lang,
     });
   });
-  return Buffer.from([...exportIcs(events, { uidHost: `${lang}.test` })].join(''));
+  return Buffer.from(exportIcs(events, { uidHost: `${lang}.test` }));
 }
 
 beforeAll(() => {
@@ -110,21 +109,21 @@ const query = (lang: Language, extra: Partial<EventListQuery> = {}): EventListQu
   ...extra,
 });
 
-const options = (q: EventListQuery) => ({ uidHost: 'almanac.test', calendarName: 'Almanac', zones: zonesUsed(store.events.zoneSpans(q)) });
+const options = { uidHost: 'almanac.test', calendarName: 'Almanac' };
 
 /** The file as the export wrote it before: API records of every event, in start order. */
 function fromApiRecords(q: EventListQuery): string {
   const { ids } = store.events.list({ ...q, perPage: 1_000_000 });
   const rows = store.events.byIds(ids);
   const events = serializeEvents(ids.map((id) => rows.get(id)!), ctx, store);
-  return [...exportIcs(events, { ...options(q), uidOf: (e) => rows.get(e.id)!.ics_uid })].join('');
+  return exportIcs(events, { ...options, uidOf: (e) => rows.get(e.id)!.ics_uid });
 }
 
 const decode = (chunks: Iterable<string | Uint8Array>) => [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'))).join('');
 
 /** The database export on this thread alone. */
 function fromRows(q: EventListQuery, batchSize?: number): string {
-  return decode(icsExportChunks(store, q, ctx, { uidHost: options(q).uidHost, calendarName: options(q).calendarName, threadedFrom: Infinity, batchSize }));
+  return decode(icsExportChunks(store, q, ctx, { ...options, threadedFrom: Infinity, batchSize }));
 }
 
 describe('the database export', () => {
@@ -145,6 +144,13 @@ describe('the database export', () => {
     const whole = fromRows(q, 1000);
     expect(fromRows(q, 1)).toBe(whole);
     expect(fromRows(q, 7)).toBe(whole);
+  });
+
+  it('streams the file a batch at a time, never holding it whole', () => {
+    const chunks = [...icsExportChunks(store, query('en'), ctx, { ...options, threadedFrom: Infinity, batchSize: 7 })];
+    const events = chunks.map((c) => decode([c]).split('BEGIN:VEVENT\r\n').length - 1);
+    expect(events.reduce((a, b) => a + b, 0)).toBeGreaterThan(14);
+    expect(Math.max(...events)).toBe(7);
   });
 });
 
@@ -197,8 +203,7 @@ describe('the export on two threads (ics-export-threaded.ts)', () => {
   it("the thread's text for each batch is the text this thread writes for it", async () => {
     const q = query('en');
     const loader = createLinkLoader(store, ctx);
-    const maker = createIcsEventMaker(ctx);
-    const opts = { uidHost: 'almanac.test', uidOf: (e: { ics_uid: string | null }) => e.ics_uid };
+    const writer = createBatchWriter(ctx, 'almanac.test');
     const { port1, port2 } = new MessageChannel();
     const thread = startWorker('ics-export-worker', { ctx, uidHost: 'almanac.test', port: port2 } satisfies ExportWorkerData, [port2]);
     try {
@@ -206,8 +211,8 @@ describe('the export on two threads (ics-export-threaded.ts)', () => {
       let seq = 0;
       for (const batch of store.events.exportBatchTexts(q, 6)) {
         const linked = loader.load(batch.links);
-        maker.add(linked);
-        expected.push(veventsText(batch.texts.map((text, i) => maker.make(parseExportRow(text, batch.links[i]))), opts));
+        writer.add(linked);
+        expected.push(writer.write(batch));
         port1.postMessage({ linked: [linked], seq: seq++, rows: batch } satisfies ExportWorkerInput);
       }
       expect(expected.length).toBeGreaterThan(5);

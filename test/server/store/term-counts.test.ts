@@ -69,23 +69,21 @@ describe('term counts', () => {
     const before = event({ categories: ['Music'], tags: ['outdoor'] });
     const file = (variant: 0 | 1) =>
       Buffer.from(
-        [
-          ...exportIcs(
-            Array.from({ length: 30 }, (_, i) =>
-              record({
-                id: 100 + i,
-                title: `Imported ${i}`,
-                start_date: `2031-02-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
-                end_date: `2031-02-${String(1 + (i % 28)).padStart(2, '0')} 11:00:00`,
-                timezone: 'UTC',
-                status: variant === 1 && i % 3 === 0 ? 'draft' : 'publish',
-                categories: [term(1, (variant === 0 ? ['Music', 'Art'] : ['Art', 'Film'])[i % 2], 'categories')],
-                tags: i % 4 === 0 ? [term(2, 'outdoor', 'tags')] : [],
-              }),
-            ),
-            { uidHost: 'counts.test' },
+        exportIcs(
+          Array.from({ length: 30 }, (_, i) =>
+            record({
+              id: 100 + i,
+              title: `Imported ${i}`,
+              start_date: `2031-02-${String(1 + (i % 28)).padStart(2, '0')} 10:00:00`,
+              end_date: `2031-02-${String(1 + (i % 28)).padStart(2, '0')} 11:00:00`,
+              timezone: 'UTC',
+              status: variant === 1 && i % 3 === 0 ? 'draft' : 'publish',
+              categories: [term(1, (variant === 0 ? ['Music', 'Art'] : ['Art', 'Film'])[i % 2], 'categories')],
+              tags: i % 4 === 0 ? [term(2, 'outdoor', 'tags')] : [],
+            }),
           ),
-        ].join(''),
+          { uidHost: 'counts.test' },
+        ),
       );
     importFile(store, file(0), { format: 'ics', ctx });
     expect(counts()).toEqual({ Music: 16, outdoor: 9, Art: 15 });
