@@ -55,20 +55,20 @@ export function systemTimeZone(): string {
   return 'UTC';
 }
 
-const QUARTER_HOUR = 15 * 60_000;
 const DAY = 86_400_000;
+
+/** A UTC day's offsets: one for the whole day, or the one change in it (at `at`, epoch ms). */
+type DayOffsets = number | { at: number; before: number; after: number };
 
 /**
  * An IANA zone whose UTC offsets are remembered. Luxon asks Intl for the offset of every instant
  * it handles, which was most of the cost of reading and writing events. Offsets only change at
- * transitions: a UTC day with the same offset at both ends has it throughout (no zone changes
- * twice within a day), and on a transition day every change falls on a quarter hour, so caching
- * per day, and per quarter hour on transition days, gives exact answers.
+ * transitions, and no zone changes twice within a UTC day: a day with the same offset at both
+ * ends has it throughout, and on a day with a change the instant of the change is found once (to
+ * the second: historical local mean time changes fall at odd seconds), so every answer is exact.
  */
 class CachedOffsetZone extends Zone {
-  /** Offset of a whole UTC day, or null on a day with a transition. */
-  private readonly days = new Map<number, number | null>();
-  private readonly quarters = new Map<number, number>();
+  private readonly days = new Map<number, DayOffsets>();
 
   constructor(private readonly inner: IANAZone) {
     super();
@@ -94,22 +94,29 @@ class CachedOffsetZone extends Zone {
   }
   override offset(ts: number): number {
     const day = Math.floor(ts / DAY);
-    let whole = this.days.get(day);
-    if (whole === undefined) {
+    let known = this.days.get(day);
+    if (known === undefined) {
       if (this.days.size > 100_000) this.days.clear();
-      const first = this.inner.offset(day * DAY);
-      whole = first === this.inner.offset((day + 1) * DAY - 1) ? first : null;
-      this.days.set(day, whole);
+      known = this.dayOffsets(day);
+      this.days.set(day, known);
     }
-    if (whole !== null) return whole;
-    const quarter = Math.floor(ts / QUARTER_HOUR);
-    let o = this.quarters.get(quarter);
-    if (o === undefined) {
-      if (this.quarters.size > 100_000) this.quarters.clear();
-      o = this.inner.offset(quarter * QUARTER_HOUR);
-      this.quarters.set(quarter, o);
+    if (typeof known === 'number') return known;
+    return ts < known.at ? known.before : known.after;
+  }
+  private dayOffsets(day: number): DayOffsets {
+    const start = day * DAY;
+    const before = this.inner.offset(start);
+    const after = this.inner.offset(start + DAY - 1000);
+    if (before === after) return before;
+    // The first whole second with the new offset (Intl answers to the second).
+    let lo = start / 1000;
+    let hi = lo + DAY / 1000 - 1;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (this.inner.offset(mid * 1000) === before) lo = mid;
+      else hi = mid;
     }
-    return o;
+    return { at: hi * 1000, before, after };
   }
   override equals(other: Zone): boolean {
     return other.type === 'iana' && other.name === this.name;

@@ -12,6 +12,7 @@
  */
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
 import type { WallTime } from '../../../shared/dates/format';
+import { isValidTimeZone, zoneFor } from '../../../shared/dates/zones';
 
 /**
  * What of an event the export writes. An API record has it all; the database export builds just
@@ -539,33 +540,21 @@ export function offsetFinder(zone: string): OffsetFinder | undefined {
 
 export type { WallTime };
 
-const dayFinders = new Map<string, OffsetFinder | undefined>();
+const cachedFinders = new Map<string, OffsetFinder | undefined>();
 
 /**
- * `offsetFinder` with each UTC day's offset remembered: an import converts the times of thousands
- * of events, which fall on a few hundred days, and Intl costs microseconds a question. A day with
- * the same offset at both ends has it throughout (as zones.ts's cache assumes: no zone changes
- * twice within a day); on a day with a change, every instant is asked of Intl.
+ * `offsetFinder` answered from zones.ts's remembered offsets: an import converts the times of
+ * thousands of events, which fall on a few hundred days, and Intl costs microseconds a question.
  */
-function dayOffsetFinder(zone: string): OffsetFinder | undefined {
-  if (dayFinders.has(zone)) return dayFinders.get(zone);
-  const exact = offsetFinder(zone);
-  let finder: OffsetFinder | undefined;
-  if (exact) {
-    const days = new Map<number, number | null>();
-    finder = (sec) => {
-      const day = Math.floor(sec / DAY);
-      let whole = days.get(day);
-      if (whole === undefined) {
-        if (days.size > 100_000) days.clear();
-        const first = exact(day * DAY);
-        whole = first === exact((day + 1) * DAY - 1) ? first : null;
-        days.set(day, whole);
-      }
-      return whole ?? exact(sec);
-    };
+function cachedOffsetFinder(zone: string): OffsetFinder | undefined {
+  if (cachedFinders.has(zone)) return cachedFinders.get(zone);
+  let finder = offsetFinder(zone);
+  if (finder && API_OFFSET_ZONE.exec(zone) === null && isValidTimeZone(zone)) {
+    const z = zoneFor(zone);
+    // Luxon's offsets are minutes, to the second (local mean times).
+    finder = (sec) => Math.round(z.offset(sec * 1000) * 60);
   }
-  dayFinders.set(zone, finder);
+  cachedFinders.set(zone, finder);
   return finder;
 }
 
@@ -574,14 +563,14 @@ function dayOffsetFinder(zone: string): OffsetFinder | undefined {
  * in a DST gap moves forward by the gap (02:30 that never happens reads as 03:30).
  */
 export function epochOfWall(w: WallTime, zone: string): number {
-  const offsetAt = dayOffsetFinder(zone);
+  const offsetAt = cachedOffsetFinder(zone);
   if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
   return epochOfWallWith(offsetAt, w);
 }
 
 /** `Y-m-d H:i:s` of an instant in a zone. */
 export function wallOfEpoch(ms: number, zone: string): string {
-  const offsetAt = dayOffsetFinder(zone);
+  const offsetAt = cachedOffsetFinder(zone);
   if (!offsetAt) throw new Error(`Unknown time zone "${zone}"`);
   return wallOfEpochWith(offsetAt, ms);
 }

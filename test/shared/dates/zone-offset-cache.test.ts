@@ -22,3 +22,21 @@ describe('cached zone offsets', () => {
     expect(cached.name).toBe(name);
   });
 });
+
+describe('cached zone offsets on the days they change', () => {
+  // Local mean time ended at odd seconds (Abidjan's -0:16:08 in 1912): a cache that assumed changes
+  // on the quarter hour answered the old offset for up to fifteen minutes after them.
+  it.each(['Africa/Abidjan', 'Europe/Lisbon', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'])('match Intl to the second around every change of %s, 1880-1940', (name) => {
+    const cached = zoneFor(name);
+    const plain = new IANAZone(name);
+    let changes = 0;
+    let mismatches = 0;
+    for (let day = Date.UTC(1880, 0, 1); day < Date.UTC(1940, 0, 1); day += 86_400_000) {
+      if (plain.offset(day) === plain.offset(day + 86_399_000)) continue;
+      changes++;
+      for (let t = day; t < day + 86_400_000; t += 7_001) if (cached.offset(t) !== plain.offset(t)) mismatches++;
+    }
+    expect(changes).toBeGreaterThan(0);
+    expect(mismatches).toBe(0);
+  });
+});
