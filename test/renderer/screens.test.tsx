@@ -121,6 +121,34 @@ describe('ManageScreen', () => {
     expect(api.to('POST', 'venues/7')[0].body).toEqual({ status: 'publish' });
   });
 
+  it('shows the answer to the newest search even when an older one arrives last', async () => {
+    const hall = makeVenue(7, 'Town Hall');
+    const mill = makeVenue(8, 'Old Mill');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    mockApi({
+      'GET venues': async (c) => {
+        if (c.url.searchParams.get('search') !== 'mill') return listOf('venues', [hall, mill]);
+        await gate;
+        return listOf('venues', [mill]);
+      },
+    });
+    render(<ManageScreen kind="venues" />);
+    await screen.findByRole('button', { name: 'Town Hall' });
+    const search = screen.getByRole('searchbox', { name: 'Search venues' });
+    fireEvent.change(search, { target: { value: 'mill' } });
+    await waitFor(() => expect(screen.queryByRole('table')).toBeNull()); // the 'mill' search is under way
+    fireEvent.change(search, { target: { value: '' } });
+    await screen.findByRole('button', { name: 'Town Hall' });
+    await act(async () => {
+      release();
+      await gate;
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(screen.getByRole('button', { name: 'Town Hall' })).toBeTruthy();
+    expect(screen.getByRole('searchbox', { name: 'Search venues' })).toHaveProperty('value', '');
+  });
+
   it('deletes a category for good only after asking, and picks parents by name', async () => {
     const work = makeTerm(1, 'Work');
     const meetings = makeTerm(2, 'Meetings', { parent: 1 });

@@ -5,11 +5,12 @@ import { emptyFilters } from '../../renderer/src/api/client';
 import { useCalendar } from '../../renderer/src/state/calendar';
 import { useEvents } from '../../renderer/src/state/events';
 import { activeFilterCount, useFilters } from '../../renderer/src/state/filters';
+import { useLookups } from '../../renderer/src/state/lookups';
 import { useToasts } from '../../renderer/src/state/toasts';
 import { useUndo } from '../../renderer/src/state/undo';
 import { useSettings, detectLanguage } from '../../renderer/src/state/settings';
 import { createEvent, moveBody, moveEvent, trashEvent, undoLast, updateEvent } from '../../renderer/src/state/eventActions';
-import { makeEvent, mockApi } from './helpers';
+import { listOf, makeEvent, makeVenue, mockApi } from './helpers';
 
 const range = { start: new Date(2031, 2, 1), end: new Date(2031, 3, 12) };
 
@@ -104,6 +105,29 @@ describe('events store', () => {
     await expect(useEvents.getState().load({ range, filters: emptyFilters(), language: 'en' })).rejects.toThrow('Something went wrong');
     expect(useEvents.getState().status).toBe('error');
     expect(useEvents.getState().error).toMatch(/Something went wrong/);
+  });
+});
+
+describe('lookups store', () => {
+  it('keeps the newest list of a kind when an older answer arrives last', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    mockApi({
+      'GET venues': async () => {
+        // The first list asked for still has the venue the second no longer has (it was trashed).
+        if (++calls === 1) {
+          await gate;
+          return listOf('venues', [makeVenue(1, 'Old Mill'), makeVenue(2, 'Town Hall')]);
+        }
+        return listOf('venues', [makeVenue(2, 'Town Hall')]);
+      },
+    });
+    const older = useLookups.getState().reload('venues');
+    await useLookups.getState().reload('venues');
+    release();
+    await older;
+    expect(useLookups.getState().venues.map((v) => v.venue)).toEqual(['Town Hall']);
   });
 });
 

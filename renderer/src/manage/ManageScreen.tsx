@@ -13,6 +13,7 @@ import { useUndo } from '../state/undo';
 import { undoLast } from '../state/eventActions';
 import { useEvents } from '../state/events';
 import { useUi } from '../state/ui';
+import { useNewestOnly } from '../lib/useNewestOnly';
 import { CONFIGS, nameOf, type ManagedKind, type ManagedRecord } from './configs';
 import { RecordDialog } from './RecordDialog';
 
@@ -32,19 +33,23 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
     return () => clearTimeout(h);
   }, [search]);
 
+  const begin = useNewestOnly();
   const load = useCallback(async () => {
+    const isNewest = begin();
     try {
       const c = api();
       const list =
         kind === 'venues' ? await c.listVenues(query) : kind === 'organizers' ? await c.listOrganizers(query) : await c.listTerms(kind, query);
+      if (!isNewest()) return;
       const sorted = [...list].sort((a, b) => nameOf(cfg, a).localeCompare(nameOf(cfg, b), undefined, { sensitivity: 'base' }));
       setItems(kind === 'categories' && !query ? (categoryTree(sorted as Term[]) as ManagedRecord[]) : sorted);
       setError(null);
     } catch (e) {
+      if (!isNewest()) return;
       setError((e as Error).message);
       setItems([]);
     }
-  }, [kind, query, cfg, language]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [kind, query, cfg, language, begin]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     setItems(null);

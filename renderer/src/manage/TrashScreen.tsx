@@ -8,6 +8,7 @@ import { decodeEntities } from '../calendar/toEventInput';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { localeTag } from '../i18n';
 import { fromApi } from '../lib/dates';
+import { useNewestOnly } from '../lib/useNewestOnly';
 import { api } from '../state/api';
 import { deleteEventForever, restoreEvent } from '../state/eventActions';
 import { useLookups } from '../state/lookups';
@@ -30,15 +31,20 @@ export function TrashScreen() {
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Trashed | null>(null);
 
+  const begin = useNewestOnly();
   const load = useCallback(async () => {
+    const isNewest = begin();
     try {
-      setItems(await api().listTrash<Trashed>(kind));
+      const trashed = await api().listTrash<Trashed>(kind);
+      if (!isNewest()) return;
+      setItems(trashed);
       setError(null);
     } catch (e) {
+      if (!isNewest()) return;
       setError((e as Error).message);
       setItems([]);
     }
-  }, [kind, language]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [kind, language, begin]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     setItems(null);

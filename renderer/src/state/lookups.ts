@@ -39,7 +39,12 @@ function sorted(kind: LookupKind, list: unknown[]): unknown[] {
   return list;
 }
 
-let loadSeq = 0;
+/**
+ * The newest request per kind: answers can come back out of order (a venue created, then another
+ * trashed at once), and an older list arriving last would bring back what was just changed.
+ */
+const newest: Record<LookupKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0 };
+let seq = 0;
 
 export const useLookups = create<LookupsState>()((set) => ({
   categories: [],
@@ -48,20 +53,20 @@ export const useLookups = create<LookupsState>()((set) => ({
   organizers: [],
   loaded: false,
   async loadAll() {
-    const mine = ++loadSeq;
     const kinds: LookupKind[] = ['categories', 'tags', 'venues', 'organizers'];
+    const tickets = kinds.map((k) => (newest[k] = ++seq));
     const results = await Promise.allSettled(kinds.map(fetchKind));
-    if (mine !== loadSeq) return;
     const next: Partial<LookupsState> = { loaded: true };
     results.forEach((r, i) => {
-      if (r.status === 'fulfilled') (next as Record<string, unknown>)[kinds[i]] = sorted(kinds[i], r.value);
+      if (r.status === 'fulfilled' && newest[kinds[i]] === tickets[i]) (next as Record<string, unknown>)[kinds[i]] = sorted(kinds[i], r.value);
     });
     set(next);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   },
   async reload(kind) {
+    const mine = (newest[kind] = ++seq);
     const list = await fetchKind(kind);
-    set({ [kind]: sorted(kind, list) } as Partial<LookupsState>);
+    if (newest[kind] === mine) set({ [kind]: sorted(kind, list) } as Partial<LookupsState>);
   },
 }));
