@@ -6,7 +6,7 @@
  * Needs the built renderer (`npm run build`, which `npm test` runs first) and /usr/bin/chromium.
  * Without Chromium the suite is skipped with a message, except under CI where it fails.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,6 +33,8 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   let context: BrowserContext;
   let page: Page;
   const pageErrors: string[] = [];
+  /** Refused API requests of the current test: a failure then says whether the server was asked and what it answered. */
+  let refused: string[] = [];
 
   async function api(path: string, init: { method?: string; body?: unknown; lang?: string } = {}): Promise<{ status: number; json: Json }> {
     const url = new URL(path, `${server.url}/cal/events/v1/`);
@@ -93,6 +95,9 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: BROWSER_ZONE, colorScheme: 'light' });
     page = await context.newPage();
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('response', (r) => {
+      if (r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} → ${r.status()}`);
+    });
     page.setDefaultTimeout(8000);
 
     // Things to filter by and to make the screenshots look like a lived-in calendar.
@@ -118,6 +123,20 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
       const r = await api('events', { method: 'POST', body: { timezone: BROWSER_ZONE, ...body } });
       expect(r.status, JSON.stringify(r.json)).toBe(201);
     }
+  });
+
+  // A failure on CI leaves no browser to look at: keep what the page showed and what the server refused.
+  afterEach(async ({ task }) => {
+    const seen = refused;
+    refused = [];
+    if (task.result?.state !== 'fail' || !page) return;
+    const shown = await page
+      .locator('[role=alert], [role=status]')
+      .allInnerTexts()
+      .catch(() => []);
+    const picture = join(SHOTS, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
+    await page.screenshot({ path: picture }).catch(() => {});
+    console.log(`"${task.name}" failed. Shown: ${JSON.stringify(shown)}. Refused requests: ${JSON.stringify(seen)}. Page errors: ${JSON.stringify(pageErrors)}. Picture: ${picture}`);
   });
 
   afterAll(async () => {
@@ -352,8 +371,8 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await shoot('venues');
 
     await page.getByRole('button', { name: 'Delete Old Mill' }).click();
+    await expect.poll(async () => ((await api('venues?status=trash')).json.venues ?? []).map((v: Json) => v.id)).toContain(mill.id);
     await page.getByRole('button', { name: 'Old Mill', exact: true }).waitFor({ state: 'detached' });
-    expect((await api(`venues?status=trash`)).json.venues.map((v: Json) => v.id)).toContain(mill.id);
   });
 
   it('saves screenshots of month, week, agenda and the editor in light and dark', async () => {
