@@ -129,6 +129,32 @@ describe('lookups store', () => {
     await older;
     expect(useLookups.getState().venues.map((v) => v.venue)).toEqual(['Town Hall']);
   });
+
+  it('a full load overtaken by a newer one (the records language changed) neither applies nor reports its answers', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const list = (lang: string | null) => listOf('venues', [makeVenue(1, lang === 'es' ? 'Ayuntamiento' : 'Town Hall')]);
+    mockApi({
+      'GET venues': async (c) => {
+        const lang = c.url.searchParams.get('i18n_language');
+        if (lang === 'en') {
+          await gate;
+          return { status: 500, body: { code: 'broken', message: 'The old request failed.', data: { status: 500 } } };
+        }
+        return list(lang);
+      },
+      'GET categories': async () => listOf('categories', []),
+      'GET tags': async () => listOf('tags', []),
+      'GET organizers': async () => listOf('organizers', []),
+    });
+    useSettings.setState({ contentLanguage: 'en' });
+    const older = useLookups.getState().loadAll();
+    useSettings.setState({ contentLanguage: 'es' });
+    await useLookups.getState().loadAll();
+    release();
+    await expect(older).resolves.toBeUndefined();
+    expect(useLookups.getState().venues.map((v) => v.venue)).toEqual(['Ayuntamiento']);
+  });
 });
 
 describe('undo stack and event actions', () => {

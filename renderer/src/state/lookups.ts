@@ -56,13 +56,14 @@ export const useLookups = create<LookupsState>()((set) => ({
     const kinds: LookupKind[] = ['categories', 'tags', 'venues', 'organizers'];
     const tickets = kinds.map((k) => (newest[k] = ++seq));
     const results = await Promise.allSettled(kinds.map(fetchKind));
+    // Only the kinds no newer request has asked for since: the others are answered by that one.
+    const current = results.map((r, i) => ({ r, kind: kinds[i] })).filter((_, i) => newest[kinds[i]] === tickets[i]);
+    if (current.length === 0) return;
     const next: Partial<LookupsState> = { loaded: true };
-    results.forEach((r, i) => {
-      if (r.status === 'fulfilled' && newest[kinds[i]] === tickets[i]) (next as Record<string, unknown>)[kinds[i]] = sorted(kinds[i], r.value);
-    });
+    for (const { r, kind } of current) if (r.status === 'fulfilled') (next as Record<string, unknown>)[kind] = sorted(kind, r.value);
     set(next);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    const failed = current.find(({ r }) => r.status === 'rejected');
+    if (failed) throw (failed.r as PromiseRejectedResult).reason;
   },
   async reload(kind) {
     const mine = (newest[kind] = ++seq);
