@@ -149,6 +149,24 @@ describe('ManageScreen', () => {
     expect(screen.getByRole('searchbox', { name: 'Search venues' })).toHaveProperty('value', '');
   });
 
+  it('shows the list as it is when the venue was already trashed elsewhere', async () => {
+    const hall = makeVenue(7, 'Town Hall');
+    const mill = makeVenue(8, 'Old Mill');
+    let trashedElsewhere = false;
+    mockApi({
+      'GET venues': () => listOf('venues', trashedElsewhere ? [hall] : [hall, mill]),
+      'DELETE venues/8': { status: 410, body: { code: 'venue-is-in-trash', message: 'The venue with ID 8 is already in the trash.', data: { status: 410 } } },
+      'GET events': { body: { events: [], total: 0, total_pages: 0 } },
+    });
+    render(<ManageScreen kind="venues" />);
+    await screen.findByRole('button', { name: 'Old Mill' });
+    trashedElsewhere = true; // a script trashed it through the API meanwhile
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Old Mill' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Old Mill' })).toBeNull());
+    expect(useToasts.getState().toasts.map((t) => [t.kind, t.message])).toEqual([['error', 'The venue with ID 8 is already in the trash.']]);
+    expect(screen.getByRole('button', { name: 'Town Hall' })).toBeTruthy();
+  });
+
   it('deletes a category for good only after asking, and picks parents by name', async () => {
     const work = makeTerm(1, 'Work');
     const meetings = makeTerm(2, 'Meetings', { parent: 1 });

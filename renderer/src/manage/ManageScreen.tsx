@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Term } from '@shared/api/records';
+import { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { Icon } from '../components/Icon';
 import { categoryTree } from '../sidebar/Filters';
@@ -94,6 +95,9 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
       changed();
     } catch (e) {
       toastError((e as Error).message);
+      // Gone or already in the trash: another window or a script got there first, and this list is
+      // what is out of date. Show it as it is now rather than keep offering the stale row.
+      if (e instanceof ApiError && (e.status === 404 || e.status === 410)) changed();
     }
   }
 
