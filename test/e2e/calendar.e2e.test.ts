@@ -35,6 +35,8 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   const pageErrors: string[] = [];
   /** Refused API requests of the current test: a failure then says whether the server was asked and what it answered. */
   let refused: string[] = [];
+  /** The server's own log of the current test's requests, with when each ended. */
+  let served: string[] = [];
 
   async function api(path: string, init: { method?: string; body?: unknown; lang?: string } = {}): Promise<{ status: number; json: Json }> {
     const url = new URL(path, `${server.url}/cal/events/v1/`);
@@ -90,7 +92,8 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     if (!existsSync(join(RENDERER, 'index.html'))) throw new Error('out/renderer is missing: run `npm run build` first');
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'almanac-e2e-'));
-    server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, log: () => {} });
+    const t0 = Date.now();
+    server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-US', timezoneId: BROWSER_ZONE, colorScheme: 'light' });
     page = await context.newPage();
@@ -98,6 +101,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     page.on('response', (r) => {
       if (r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} → ${r.status()}`);
     });
+    page.on('requestfailed', (r) => refused.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`));
     page.setDefaultTimeout(8000);
 
     // Things to filter by and to make the screenshots look like a lived-in calendar.
@@ -128,15 +132,21 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   // A failure on CI leaves no browser to look at: keep what the page showed and what the server refused.
   afterEach(async ({ task }) => {
     const seen = refused;
+    const log = served.slice(-40);
     refused = [];
-    if (task.result?.state !== 'fail' || !page) return;
+    served = [];
+    if (task.result?.state !== 'fail' || !page) {
+      // A refusal the test did not look for is worth seeing even when the test passed.
+      if (seen.length) console.log(`"${task.name}" passed; the server refused: ${JSON.stringify(seen)}\nServer log, last ${log.length} lines:\n${log.join('\n')}`);
+      return;
+    }
     const shown = await page
       .locator('[role=alert], [role=status]')
       .allInnerTexts()
       .catch(() => []);
     const picture = join(SHOTS, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
     await page.screenshot({ path: picture }).catch(() => {});
-    console.log(`"${task.name}" failed. Shown: ${JSON.stringify(shown)}. Refused requests: ${JSON.stringify(seen)}. Page errors: ${JSON.stringify(pageErrors)}. Picture: ${picture}`);
+    console.log(`"${task.name}" failed. Shown: ${JSON.stringify(shown)}. Refused requests: ${JSON.stringify(seen)}. Page errors: ${JSON.stringify(pageErrors)}. Picture: ${picture}\nServer log, last ${log.length} lines:\n${log.join('\n')}`);
   });
 
   afterAll(async () => {
