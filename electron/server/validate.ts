@@ -34,10 +34,9 @@ export function validateFields(decls: Record<string, Declared>, input: Record<st
   }
   const values: Values = {};
   let invalid: Record<string, MessageKey> | undefined;
-  // The kinds' own checks, as their zod schemas run them: a value with an issue is refused, and
-  // the first issue names the problem.
+  // A value with an issue is refused, and its first issue names the problem.
   const issues: string[] = [];
-  const sink: IssueSink = { addIssue: (issue) => void issues.push(typeof issue === 'string' ? issue : (issue.message ?? '')) };
+  const sink: IssueSink = { addIssue: (key) => void issues.push(key) };
   for (const [name, d] of fields) {
     const raw = input[name];
     if (raw === undefined || raw === null || !Object.prototype.hasOwnProperty.call(input, name)) continue;
