@@ -14,7 +14,7 @@ import { useUndo } from '../state/undo';
 import { undoLast } from '../state/eventActions';
 import { useEvents } from '../state/events';
 import { useUi } from '../state/ui';
-import { useNewestOnly } from '../lib/useNewestOnly';
+import { useNewestOnly } from '../lib/newestOnly';
 import { CONFIGS, nameOf, type ManagedKind, type ManagedRecord } from './configs';
 import { RecordDialog } from './RecordDialog';
 

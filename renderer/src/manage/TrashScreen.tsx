@@ -8,7 +8,7 @@ import { decodeEntities } from '../calendar/toEventInput';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { localeTag } from '../i18n';
 import { fromApi } from '../lib/dates';
-import { useNewestOnly } from '../lib/useNewestOnly';
+import { useNewestOnly } from '../lib/newestOnly';
 import { api } from '../state/api';
 import { deleteEventForever, restoreEvent } from '../state/eventActions';
 import { useLookups } from '../state/lookups';

@@ -7,6 +7,7 @@ import { create } from 'zustand';
 import type { Event } from '@shared/api/records';
 import { isAbort, type EventFilters, type Range } from '../api/client';
 import { api } from './api';
+import { newestOnly } from '../lib/newestOnly';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -39,7 +40,7 @@ interface EventsState {
 const CACHE_LIMIT = 12;
 const cache = new Map<string, Event[]>();
 let controller: AbortController | null = null;
-let seq = 0;
+const begin = newestOnly();
 
 export const queryKey = (q: Query) =>
   JSON.stringify([q.range.start.getTime(), q.range.end.getTime(), q.filters, q.language]);
@@ -61,7 +62,7 @@ export const useEvents = create<EventsState>()((set, get) => ({
 
   async load(q) {
     const key = queryKey(q);
-    const mine = ++seq;
+    const isNewest = begin();
     controller?.abort();
     controller = new AbortController();
     const cached = cache.get(key);
@@ -73,13 +74,13 @@ export const useEvents = create<EventsState>()((set, get) => ({
     });
     try {
       const events = await api().fetchEventsInRange(q.range, q.filters, controller.signal);
-      if (mine !== seq) return;
+      if (!isNewest()) return;
       remember(key, events);
       // Marks let a trace measure the work from here to the drawn calendar (e2e performance check).
       performance.mark?.('almanac:events-received');
       set({ events, status: 'ready', fetching: false, receivedAt: performance.now() });
     } catch (e) {
-      if (mine !== seq || isAbort(e)) return;
+      if (!isNewest() || isAbort(e)) return;
       set({ status: cached ? 'ready' : 'error', fetching: false, error: (e as Error).message, errorStatus: (e as { status?: number }).status ?? 0 });
       throw e;
     }

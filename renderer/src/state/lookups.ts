@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { Organizer, Term, Venue } from '@shared/api/records';
 import { api } from './api';
+import { newestOnly } from '../lib/newestOnly';
 
 export type LookupKind = 'categories' | 'tags' | 'venues' | 'organizers';
 
@@ -43,8 +44,7 @@ function sorted(kind: LookupKind, list: unknown[]): unknown[] {
  * The newest request per kind: answers can come back out of order (a venue created, then another
  * trashed at once), and an older list arriving last would bring back what was just changed.
  */
-const newest: Record<LookupKind, number> = { categories: 0, tags: 0, venues: 0, organizers: 0 };
-let seq = 0;
+const begin: Record<LookupKind, () => () => boolean> = { categories: newestOnly(), tags: newestOnly(), venues: newestOnly(), organizers: newestOnly() };
 
 export const useLookups = create<LookupsState>()((set) => ({
   categories: [],
@@ -54,10 +54,10 @@ export const useLookups = create<LookupsState>()((set) => ({
   loaded: false,
   async loadAll() {
     const kinds: LookupKind[] = ['categories', 'tags', 'venues', 'organizers'];
-    const tickets = kinds.map((k) => (newest[k] = ++seq));
+    const isNewest = kinds.map((k) => begin[k]());
     const results = await Promise.allSettled(kinds.map(fetchKind));
     // Only the kinds no newer request has asked for since: the others are answered by that one.
-    const current = results.map((r, i) => ({ r, kind: kinds[i] })).filter((_, i) => newest[kinds[i]] === tickets[i]);
+    const current = results.map((r, i) => ({ r, kind: kinds[i] })).filter((_, i) => isNewest[i]());
     if (current.length === 0) return;
     const next: Partial<LookupsState> = { loaded: true };
     for (const { r, kind } of current) if (r.status === 'fulfilled') (next as Record<string, unknown>)[kind] = sorted(kind, r.value);
@@ -66,8 +66,8 @@ export const useLookups = create<LookupsState>()((set) => ({
     if (failed) throw (failed.r as PromiseRejectedResult).reason;
   },
   async reload(kind) {
-    const mine = (newest[kind] = ++seq);
+    const isNewest = begin[kind]();
     const list = await fetchKind(kind);
-    if (newest[kind] === mine) set({ [kind]: sorted(kind, list) } as Partial<LookupsState>);
+    if (isNewest()) set({ [kind]: sorted(kind, list) } as Partial<LookupsState>);
   },
 }));
