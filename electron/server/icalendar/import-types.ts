@@ -83,6 +83,8 @@ export interface IcsImportOptions {
   now?: Date;
   /** Most occurrences imported per series (default 1000). */
   maxOccurrences?: number;
+  /** Recurrence steps the whole file may take (default bounds.ts MAX_FILE_RECURRENCE_STEPS). */
+  maxFileRecurrenceSteps?: number;
   /** Called about every 1% of the VEVENTs scanned, and at the end with the exact count (`openIcs`). */
   onProgress?: (done: number, total: number) => void;
 }

@@ -15,13 +15,15 @@
  */
 import ICAL from 'ical.js';
 import type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem } from './import-types';
-import { EventProblem, Unreadable, messageOf } from './problems';
+import { EventProblem, Unreadable, messageOf, snippet } from './problems';
 import { unfoldLines } from './lines';
+import { firstUnreadableLine } from './vevent-jcal';
 import { scanCalendar, scanProgress, type Scan } from './scan';
 import { apiZone, Zones } from './zones';
 import { collectEntries, load, property, unload, type Entry } from './entries';
 import { occurrenceKey } from './ical-times';
 import { stringProperty } from './props';
+import { MAX_FILE_RECURRENCE_STEPS, ZONE_YEARS } from './bounds';
 import { VeventToRecord, isCancelled, isRecurring, type Span } from './vevent-to-record';
 
 export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem, OrganizerBody, VenueBody } from './import-types';
@@ -83,11 +85,15 @@ function readEvents(
 ): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean } {
   const result: IcsImportResult = { events: [], errors: [], warnings: [...scan.warnings] };
   // What ical.js cannot parse, anywhere in the file, makes the whole file unreadable.
-  const unreadable = (err: unknown) => ({
-    errors: [{ line: 1, message: `The file could not be read as iCalendar: ${messageOf(wholeFileError(text) ?? err)}` }],
-    warnings: [...scan.warnings],
-    unreadable: true,
-  });
+  const unreadable = (failed: unknown) => {
+    // Whichever VEVENT was being read, the file's first problem is the one to tell.
+    const err = failed instanceof Unreadable && failed.line !== undefined ? (firstUnreadableLine(text, scan.vevents) ?? failed) : failed;
+    const error =
+      err instanceof Unreadable && err.line !== undefined
+        ? { line: err.line, message: `Line ${err.line}: "${snippet(err.lineText ?? '')}" could not be read (${messageOf(err.reason)}).` }
+        : { line: 1, message: `The file could not be read as iCalendar: ${messageOf(wholeFileError(text) ?? (err instanceof Unreadable ? err.reason : err))}` };
+    return { errors: [error], warnings: [...scan.warnings], unreadable: true };
+  };
 
   // The calendars and their time zones first; each VEVENT is read on its own when its turn comes.
   let roots: IcalComponent[];
@@ -102,12 +108,14 @@ function readEvents(
   const now = opts.now ?? new Date();
   const windowEnd = opts.window?.end ?? new Date(Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate()));
   const zones = new Zones(roots, scan, opts.siteZone, result.warnings);
-  zones.register(scan.years.min - 1, Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1);
+  // Bounded: a zone's rules are built by sampling every day of the years it covers.
+  const clampYear = (year: number) => Math.min(ZONE_YEARS.max, Math.max(ZONE_YEARS.min, year));
+  zones.register(clampYear(scan.years.min - 1), clampYear(Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1));
   try {
     const importer = new Importer(opts, windowEnd, zones, result, onEvent);
     importer.run(collectEntries(text, roots, scan, result), onRead);
   } catch (err) {
-    if (err instanceof Unreadable) return unreadable(err.reason);
+    if (err instanceof Unreadable) return unreadable(err);
     throw err;
   } finally {
     zones.unregister();
@@ -142,6 +150,8 @@ class Importer {
   private readonly records: VeventToRecord;
   /** The events of the UID being read, handed over once it is done (not from inside `guard`). */
   private made: ImportedEvent[] = [];
+  /** Recurrence steps the rest of the file may take (bounds.ts). */
+  private stepsLeft: number;
 
   constructor(
     private readonly opts: IcsImportOptions,
@@ -151,6 +161,7 @@ class Importer {
     private readonly onEvent: (event: ImportedEvent) => void,
   ) {
     this.maxOccurrences = opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
+    this.stepsLeft = opts.maxFileRecurrenceSteps ?? MAX_FILE_RECURRENCE_STEPS;
     this.records = new VeventToRecord(opts, zones, (entry, message) => this.warn(entry, message));
   }
 
@@ -243,7 +254,7 @@ class Importer {
     for (let t = this.next(master, iterator); t; t = this.next(master, iterator)) {
       const ms = t.toUnixTime() * 1000;
       if (ms >= windowEnd) break;
-      if (++steps > MAX_RECURRENCE_STEPS) {
+      if (++steps > MAX_RECURRENCE_STEPS || --this.stepsLeft < 0) {
         this.warn(master, `${at}: the rule of "${name}" produces too many occurrences before the import window; the rest were skipped.`);
         stopAt = ms;
         break;

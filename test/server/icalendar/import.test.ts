@@ -381,12 +381,12 @@ describe('bad files', () => {
   it('refuses a calendar without events, naming what it has instead', () => {
     const result = parseIcs(calendar('BEGIN:VTODO', 'UID:1', 'SUMMARY:Buy milk', 'END:VTODO'), opts);
     expect(result.events).toEqual([]);
-    expect(result.errors).toEqual([
-      { line: 1, message: 'The calendar contains no events (no BEGIN:VEVENT); it only has 1 VTODO, which Almanac does not import.' },
+    expect(result.errors).toEqual([{ line: 1, message: 'This file holds 1 task and no events; Almanac imports events only.' }]);
+    const more = calendar('BEGIN:VTODO', 'END:VTODO', 'BEGIN:VTODO', 'END:VTODO', 'BEGIN:VJOURNAL', 'END:VJOURNAL', 'BEGIN:VTIMEZONE', 'TZID:X', 'END:VTIMEZONE');
+    expect(parseIcs(more, opts).errors).toEqual([
+      { line: 1, message: 'This file holds 2 tasks, 1 journal entry and 1 time zone, and no events; Almanac imports events only.' },
     ]);
-    expect(parseIcs(fixture('icaljs/blank_line_end.ics'), opts).errors).toEqual([
-      { line: 1, message: 'The calendar contains no events (no BEGIN:VEVENT).' },
-    ]);
+    expect(parseIcs(fixture('icaljs/blank_line_end.ics'), opts).errors).toEqual([{ line: 1, message: 'This calendar is empty: it holds no events.' }]);
   });
 
   it('names the line that lost its folding space', () => {
