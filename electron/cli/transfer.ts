@@ -7,7 +7,7 @@
  * an import by calling the importer directly, which lets it draw a real progress bar.
  */
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SingleBar, Presets } from 'cli-progress';
@@ -22,6 +22,7 @@ import type { ImportJob } from '../../shared/api/import-report';
 import { ApiError } from '../server/errors';
 import { errorBody } from '../server/http/dispatch';
 import { isLanguage, type Language } from '../../shared/i18n/languages';
+import { isImportFormat } from '../../shared/desktop-bridge';
 
 export const TRANSFER_HELP = `Usage: npm run cli -- export [--format ics|json] [--out FILE] [filters]
        npm run cli -- import FILE [--format ics|csv|json] [--kind events|venues|organizers] [--dry-run] [--skip-invalid]
@@ -182,6 +183,7 @@ export async function importCommand(argv: string[]): Promise<void> {
   const dataDir = take(options, 'data_dir') ?? defaultDataDir();
   const lang = language(options);
   const format = take(options, 'format') as ImportFormat | undefined;
+  if (format !== undefined && !isImportFormat(format)) throw new Error(`--format must be ics, csv or json, not "${format}"`);
   const kind = (take(options, 'kind') ?? 'events') as ImportKind;
   const dryRun = takeFlag(options, 'dry_run');
   const skipInvalid = takeFlag(options, 'skip_invalid');
@@ -196,6 +198,7 @@ export async function importCommand(argv: string[]): Promise<void> {
     // A background job, so the server keeps answering the app meanwhile and the bars can follow it.
     const params = new URLSearchParams({ i18n_language: lang, kind, dry_run: String(dryRun), skip_invalid: String(skipInvalid), background: 'true' });
     if (format) params.set('format', format);
+    params.set('filename', basename(file));
     process.stderr.write(`Sending ${file} to the running Almanac…\n`);
     const auth = { Authorization: `Bearer ${app.token}` };
     const res = await fetch(`${app.apiRoot}import?${params}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body: bytes });
@@ -221,6 +224,7 @@ export async function importCommand(argv: string[]): Promise<void> {
   try {
     const report = importFile(store, bytes, {
       format,
+      name: basename(file),
       kind,
       dryRun,
       skipInvalid,

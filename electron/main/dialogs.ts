@@ -7,10 +7,11 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
+import { FORMAT_HEAD_CHARS, IMPORT_EXTENSIONS, importFormat } from '../../shared/import-format';
 import type {
   ExportFormat,
   ExportOptions,
@@ -86,9 +87,9 @@ export interface TransferDeps<W> {
 }
 
 export const IMPORT_FILTERS: Record<ImportFormat, FileFilter> = {
-  ics: { name: 'iCalendar', extensions: ['ics', 'ical', 'icalendar', 'ifb'] },
-  csv: { name: 'CSV', extensions: ['csv', 'txt'] },
-  json: { name: 'Almanac backup (JSON)', extensions: ['json'] },
+  ics: { name: 'iCalendar', extensions: [...IMPORT_EXTENSIONS.ics] },
+  csv: { name: 'CSV', extensions: [...IMPORT_EXTENSIONS.csv, 'txt'] },
+  json: { name: 'Almanac backup (JSON)', extensions: [...IMPORT_EXTENSIONS.json] },
 };
 
 const EXPORT_FILTERS: Record<ExportFormat, FileFilter> = {
@@ -102,25 +103,16 @@ export function importFilters(format?: ImportFormat): FileFilter[] {
   return [{ name: 'Calendar files', extensions: all.flatMap((f) => f.extensions) }, ...all, { name: 'All files', extensions: ['*'] }];
 }
 
-/** The format of a file from its name, when its extension says. */
-export function formatFromName(file: string): ImportFormat | undefined {
-  const ext = extname(file).slice(1).toLowerCase();
-  if (IMPORT_FILTERS.ics.extensions.includes(ext)) return 'ics';
-  if (ext === 'csv' || ext === 'json') return ext;
-  return undefined; // .txt and the like: the content decides
+/**
+ * The format of a file from its first bytes and its name, as the server tells it
+ * (shared/import-format.ts); the dialog needs it first, to ask before a backup replaces the calendar.
+ */
+export function formatOfFile(file: string, head: Buffer, explicit?: ImportFormat): ImportFormat {
+  const text = head[0] === 0xff && head[1] === 0xfe ? head.subarray(2).toString('utf16le') : head.toString('utf8');
+  return importFormat(text, basename(file), explicit);
 }
 
-/** The format of a file from its first bytes (as the server guesses it), for files named otherwise. */
-export function formatFromContent(head: Buffer): ImportFormat {
-  let text = head.toString('utf8').replace(/^\uFEFF/, '');
-  if (head[0] === 0xff && head[1] === 0xfe) text = head.subarray(2).toString('utf16le');
-  const start = text.trimStart();
-  if (/^BEGIN:VCALENDAR/i.test(start)) return 'ics';
-  if (start.startsWith('{')) return 'json';
-  return 'csv';
-}
-
-async function readHead(file: string, bytes = 512): Promise<Buffer> {
+async function readHead(file: string, bytes = FORMAT_HEAD_CHARS): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const buf = Buffer.alloc(bytes);
@@ -196,7 +188,7 @@ export function createTransfers<W>(deps: TransferDeps<W>) {
     try {
       const size = (await stat(file)).size;
       if (size > IMPORT_LIMIT_BYTES) return { status: 'failed', file, message: `${basename(file)} is larger than the import limit of ${IMPORT_LIMIT_LABEL}.`, code: 'import-file-too-large' };
-      const format = options.format ?? formatFromName(file) ?? formatFromContent(await readHead(file));
+      const format = formatOfFile(file, await readHead(file), options.format);
       if (format === 'json' && !options.dryRun) {
         const { response } = await dialogs.message({
           type: 'warning',

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTransfers, describeImport, exportQuery, formatFromContent, formatFromName, importFilters, showApiAccess } from '../../electron/main/dialogs';
+import { createTransfers, describeImport, exportQuery, formatOfFile, importFilters, showApiAccess } from '../../electron/main/dialogs';
 import type { ImportReport, RestoreReport } from '../../shared/desktop-bridge';
 import { IMPORT_LIMIT_BYTES } from '../../shared/api/import-limit';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -150,15 +150,15 @@ describe('export', () => {
 });
 
 describe('file types', () => {
-  it('knows a format by the file name, else by its first bytes', () => {
-    expect(formatFromName('a.ICS')).toBe('ics');
-    expect(formatFromName('a.csv')).toBe('csv');
-    expect(formatFromName('a.json')).toBe('json');
-    expect(formatFromName('a.txt')).toBeUndefined();
-    expect(formatFromContent(Buffer.from('\uFEFFBEGIN:VCALENDAR'))).toBe('ics');
-    expect(formatFromContent(Buffer.from('  {"almanac_backup":1}'))).toBe('json');
-    expect(formatFromContent(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('BEGIN:VCALENDAR', 'utf16le')]))).toBe('ics');
-    expect(formatFromContent(Buffer.from('Event Name,Event Start Date'))).toBe('csv');
+  it('knows a format by its first bytes, else by the file name, as the server does', () => {
+    expect(formatOfFile('a.txt', Buffer.from('\uFEFFBEGIN:VCALENDAR'))).toBe('ics');
+    expect(formatOfFile('a.txt', Buffer.from('  {"almanac_backup":1}'))).toBe('json');
+    expect(formatOfFile('a', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('BEGIN:VCALENDAR', 'utf16le')]))).toBe('ics');
+    expect(formatOfFile('a.txt', Buffer.from('Event Name,Event Start Date'))).toBe('csv');
+    // A backup named .ics is still a backup: the dialog must ask before it replaces the calendar.
+    expect(formatOfFile('events.ics', Buffer.from('{"almanac_backup":1}'))).toBe('json');
+    expect(formatOfFile('tasks.ICS', Buffer.from('PRODID:-//x//EN\r\n'))).toBe('ics');
+    expect(formatOfFile('a.ics', Buffer.from('Event Name'), 'csv')).toBe('csv');
   });
 
   it('offers every supported file when no format is chosen', () => {

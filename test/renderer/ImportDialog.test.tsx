@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18n from '../../renderer/src/i18n';
 import type { ImportJob } from '../../shared/api/import-report';
-import { ImportDialog, formatOfName } from '../../renderer/src/transfer/ImportDialog';
+import { ImportDialog } from '../../renderer/src/transfer/ImportDialog';
 import { useImports } from '../../renderer/src/state/imports';
 import { useEvents } from '../../renderer/src/state/events';
 import { useSettings } from '../../renderer/src/state/settings';
@@ -49,11 +49,22 @@ beforeEach(async () => {
 afterEach(cleanup);
 
 describe('ImportDialog', () => {
-  it('tells the format from the file name', () => {
-    expect(formatOfName('Work.ICS')).toBe('ics');
-    expect(formatOfName('venues.csv')).toBe('csv');
-    expect(formatOfName('almanac-backup-2026-11-22.json')).toBe('json');
-    expect(formatOfName('notes.txt')).toBeUndefined();
+  it('reads the file as the server will: a backup named .ics warns before it restores, and a broken .ics is sent as iCalendar', async () => {
+    const done = job({ state: 'done', finished: '2026-11-22T10:00:01.000Z', report: report({ created: 0, updated: 0 }) });
+    const api = mockApi({ 'POST import': { status: 202, body: done }, 'GET events': listOf('events', []) });
+    render(<ImportDialog preset={{}} />);
+    pick(new File(['{"almanac_backup":1}'], 'events.ics', { type: 'text/calendar' }));
+    // Clicked before the content was read: nothing is restored, the warning shows instead.
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    expect((await screen.findByRole('note')).textContent).toMatch(/replaces every event/);
+    expect(api.to('POST', 'import')).toHaveLength(0);
+
+    pick(new File(['BEGIN:VTODO\r\nSUMMARY:Tax\r\nEND:VTODO\r\n'], 'tasks.ics', { type: 'text/calendar' }));
+    await waitFor(() => expect(screen.queryByRole('note')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await waitFor(() => expect(api.to('POST', 'import')).toHaveLength(1));
+    expect(api.to('POST', 'import')[0].url.searchParams.get('format')).toBe('ics');
+    await screen.findByText('Imported: 0 new, 0 updated, 0 skipped');
   });
 
   it('imports in the background, shows the progress of each phase, then the report, and reloads the calendar', async () => {

@@ -1,7 +1,7 @@
 /** `npm run cli -- import|export` on a data directory, with and without Almanac running on it. */
 import { describe, it, expect } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer, silentLogger } from '../../electron/server';
 import { tempDir } from '../helpers/temp-dir';
@@ -73,6 +73,18 @@ describe('CLI import and export', { timeout: 60_000 }, () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('reads a file named .ics as iCalendar even when it does not start with BEGIN:VCALENDAR; --format overrides', async () => {
+    const dir = tempDir('almanac-cli-x-');
+    const file = join(dir, 'tasks.ics');
+    writeFileSync(file, 'PRODID:-//Someone//EN\r\nBEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:Taxes\r\nEND:VTODO\r\nEND:VCALENDAR\r\n');
+    const named = await cli(['import', file, '--data-dir', dir]);
+    expect(named.code).toBe(1);
+    expect(named.err).toMatch(/This is not an iCalendar file: line 1 should be "BEGIN:VCALENDAR"/);
+    const forced = await cli(['import', file, '--data-dir', dir, '--format', 'csv']);
+    expect(forced.err).toMatch(/Event Name/);
+    expect((await cli(['import', file, '--data-dir', dir, '--format', 'xml'])).err).toMatch(/--format must be ics, csv or json/);
   });
 
   it('explains a missing file and an unknown option', async () => {

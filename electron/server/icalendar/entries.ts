@@ -1,7 +1,8 @@
 /** The VEVENTs of a scanned file as entries: their UID, and their ical.js reading while it is needed. */
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
-import type { IcsImportResult } from './import-types';
+import type { IcsImportResult, ImportProblem } from './import-types';
+import { fixUp, type PeriodEnds } from './fixups';
 import { EventProblem, messageOf, snippet } from './problems';
 import { hasProp, stringProperty } from './props';
 import type { Scan, VeventBlock, VeventInfo } from './scan';
@@ -22,6 +23,10 @@ export interface Entry {
   calendarZone?: string;
   root: IcalComponent;
   text: string;
+  /** Where what was fixed up on reading it is told (the file's warnings). */
+  warnings: ImportProblem[];
+  /** Ends of the occurrences its RDATE periods start (fixups.ts). */
+  periodEnds?: PeriodEnds;
 }
 
 const NOT_READ = null as unknown as IcalComponent;
@@ -29,12 +34,13 @@ const NOT_READ = null as unknown as IcalComponent;
 export function collectEntries(text: string, roots: IcalComponent[], scan: Scan, result: IcsImportResult): Entry[] {
   const entries: Entry[] = [];
   const zoneOfRoot = roots.map((root) => apiZone(stringProperty(root, 'x-wr-timezone')));
+  const synthetic = new Map<string, number>();
   const unescapeUid = (ICAL.design.icalendar.value as Record<string, { fromICAL(s: string): string }>).text.fromICAL;
   for (const block of scan.vevents) {
     const root = roots[block.root];
     const entry: Entry = {
       block, component: NOT_READ, info: unread(block),
-      uid: '', override: block.recurrence, calendarZone: zoneOfRoot[block.root], root, text,
+      uid: '', override: block.recurrence, calendarZone: zoneOfRoot[block.root], root, text, warnings: result.warnings,
     };
     let uid = block.uidRaw ? unescapeUid(block.uidRaw).trim() : undefined;
     if (!uid) {
@@ -44,7 +50,11 @@ export function collectEntries(text: string, roots: IcalComponent[], scan: Scan,
       uid = stringProperty(entry.component, 'uid')?.trim();
     }
     if (!uid) {
-      uid = syntheticUid(entry.component);
+      // Two UID-less events with the same title, times and place are still two events.
+      const base = syntheticUid(entry.component);
+      const n = (synthetic.get(base) ?? 0) + 1;
+      synthetic.set(base, n);
+      uid = n === 1 ? base : base.replace(/@local$/, `-${n}@local`);
       result.warnings.push({
         line: block.line,
         message:
@@ -61,9 +71,11 @@ export function collectEntries(text: string, roots: IcalComponent[], scan: Scan,
 /** Reads an entry's VEVENT with ical.js, if not done yet. */
 export function load(entry: Entry): void {
   if (entry.component !== NOT_READ) return;
-  const { component, info } = readBlock(entry.text, entry.block, entry.root);
+  const { component, info, notes } = readBlock(entry.text, entry.block, entry.root);
   entry.component = component;
   entry.info = info;
+  entry.warnings.push(...notes);
+  entry.periodEnds = fixUp(component, info, (line, message) => entry.warnings.push({ line, message }));
 }
 
 /** Forgets an entry's ical.js reading once its events are made. */

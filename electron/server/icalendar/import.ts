@@ -16,15 +16,18 @@
  */
 import ICAL from 'ical.js';
 import type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem } from './import-types';
-import { EventProblem, Unreadable, messageOf } from './problems';
+import { EventProblem, Unreadable, messageOf, snippet } from './problems';
 import { unfoldLines } from './lines';
+import { firstUnreadableLine } from './vevent-jcal';
 import { scanCalendar, scanProgress, type Scan } from './scan';
 import { apiZone, Zones } from './zones';
 import { collectEntries, load, property, unload, type Entry } from './entries';
-import { isoDate } from './ical-times';
+import { isoDate, sourceOf } from './ical-times';
+import { periodKey } from './fixups';
 import { allProps } from './props';
 import { icalValue, normalizeRecurrence, RecurrenceProblem, type Recurrence, type SeriesTiming } from './recurrence';
 import { stringProperty } from './props';
+import { ZONE_YEARS } from './bounds';
 import { VeventToRecord, isCancelled, isRecurring, type Span } from './vevent-to-record';
 
 export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem, OrganizerBody, VenueBody } from './import-types';
@@ -82,11 +85,15 @@ function readEvents(
 ): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean } {
   const result: IcsImportResult = { events: [], errors: [], warnings: [...scan.warnings] };
   // What ical.js cannot parse, anywhere in the file, makes the whole file unreadable.
-  const unreadable = (err: unknown) => ({
-    errors: [{ line: 1, message: `The file could not be read as iCalendar: ${messageOf(wholeFileError(text) ?? err)}` }],
-    warnings: [...scan.warnings],
-    unreadable: true,
-  });
+  const unreadable = (failed: unknown) => {
+    // Whichever VEVENT was being read, the file's first problem is the one to tell.
+    const err = failed instanceof Unreadable && failed.line !== undefined ? (firstUnreadableLine(text, scan.vevents) ?? failed) : failed;
+    const error =
+      err instanceof Unreadable && err.line !== undefined
+        ? { line: err.line, message: `Line ${err.line}: "${snippet(err.lineText ?? '')}" could not be read (${messageOf(err.reason)}).` }
+        : { line: 1, message: `The file could not be read as iCalendar: ${messageOf(wholeFileError(text) ?? (err instanceof Unreadable ? err.reason : err))}` };
+    return { errors: [error], warnings: [...scan.warnings], unreadable: true };
+  };
 
   // The calendars and their time zones first; each VEVENT is read on its own when its turn comes.
   let roots: IcalComponent[];
@@ -101,12 +108,14 @@ function readEvents(
   const now = opts.now ?? new Date();
   const windowEnd = opts.window?.end ?? new Date(Date.UTC(now.getUTCFullYear() + 2, now.getUTCMonth(), now.getUTCDate()));
   const zones = new Zones(roots, scan, opts.siteZone, result.warnings);
-  zones.register(scan.years.min - 1, Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1);
+  // Bounded: a zone's rules are built by sampling every day of the years it covers.
+  const clampYear = (year: number) => Math.min(ZONE_YEARS.max, Math.max(ZONE_YEARS.min, year));
+  zones.register(clampYear(scan.years.min - 1), clampYear(Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1));
   try {
     const importer = new Importer(opts, zones, result, onEvent);
     importer.run(collectEntries(text, roots, scan, result), onRead);
   } catch (err) {
-    if (err instanceof Unreadable) return unreadable(err.reason);
+    if (err instanceof Unreadable) return unreadable(err);
     throw err;
   } finally {
     zones.unregister();
@@ -133,6 +142,7 @@ class Importer {
   private readonly records: VeventToRecord;
   /** The events of the UID being read, handed over once it is done (not from inside `guard`). */
   private made: ImportedEvent[] = [];
+  /** Recurrence steps the rest of the file may take (bounds.ts). */
 
   constructor(
     private readonly opts: IcsImportOptions,
@@ -224,16 +234,16 @@ class Importer {
 
     const rules = allProps(master.component, 'rrule').map((p) => property(master, 'RRULE', () => String(p.getFirstValue())));
     const rdates: string[] = [];
+    // RDATE periods (fixups.ts keeps their ends): occurrences with an end of their own.
     const periods: Array<{ start: string; end: string }> = [];
     for (const p of allProps(master.component, 'rdate')) {
       for (const v of property(master, 'RDATE', () => p.getValues()) as unknown[]) {
-        if (v instanceof ICAL.Period) {
-          // A period is an occurrence with its own end: the start joins the set, the end is an override.
-          const start = key(v.start);
-          const endTime = v.end ?? v.getEnd();
-          rdates.push(icalValue(start, span.allDay));
-          periods.push({ start, end: key(endTime) });
-        } else if (v instanceof ICAL.Time) rdates.push(dateValue(v));
+        if (!(v instanceof ICAL.Time)) continue;
+        rdates.push(dateValue(v));
+        const source = sourceOf(v);
+        const isPeriod = master.periodEnds?.has(periodKey(v, source.kind === 'tz' ? source.tzid : undefined));
+        const own = isPeriod ? this.span(master, () => v, () => undefined) : undefined;
+        if (own && own.zone === span.zone && !own.allDay) periods.push({ start: own.start, end: own.end });
       }
     }
     const exdates: string[] = [];

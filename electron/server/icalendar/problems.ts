@@ -10,7 +10,12 @@ export function snippet(s: string): string {
 
 /** ical.js could not parse part of the file: the whole file is then unreadable, as before. */
 export class Unreadable extends Error {
-  constructor(readonly reason: unknown) {
+  /** `line`, `lineText`: the line ical.js could not read, when it is known. */
+  constructor(
+    readonly reason: unknown,
+    readonly line?: number,
+    readonly lineText?: string,
+  ) {
     super('unreadable');
   }
 }

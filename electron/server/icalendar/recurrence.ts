@@ -130,7 +130,13 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
   if (!freqText) throw new RecurrenceProblem('FREQ is missing');
   if (!(FREQS as readonly string[]).includes(freqText)) throw new RecurrenceProblem(`FREQ=${freqText} is not a frequency (DAILY, WEEKLY, MONTHLY, YEARLY, HOURLY)`);
   const freq = freqText as Freq;
-  if (parts.has('RSCALE')) throw new RecurrenceProblem('RSCALE (rules in other calendar systems, RFC 7529) is not supported');
+  // RFC 7529: a Gregorian RSCALE that skips missing days (the default) is a plain rule.
+  if (parts.get('RSCALE') === 'GREGORIAN' && (parts.get('SKIP') ?? 'OMIT') === 'OMIT') {
+    parts.delete('RSCALE');
+    parts.delete('SKIP');
+  }
+  if (parts.has('RSCALE')) throw new RecurrenceProblem(`RSCALE=${parts.get('RSCALE')} (rules in other calendar systems, RFC 7529) is not supported`);
+  if (parts.has('SKIP')) throw new RecurrenceProblem('SKIP (RFC 7529) is only meaningful with RSCALE');
 
   const positive = (name: string, max: number): number | undefined => {
     const v = parts.get(name);

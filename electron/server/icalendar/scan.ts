@@ -7,6 +7,14 @@ import ICAL from 'ical.js';
 import type { ImportProblem } from './import-types';
 import { NO_PARAMETERS, parseContentLine, unfoldLines } from './lines';
 import { snippet } from './problems';
+import {
+  MAX_LINES_PER_COMPONENT,
+  MAX_NESTING,
+  MAX_TIME_ZONES,
+  MAX_UNKNOWN_PROPERTY_WARNINGS,
+  durationProblem,
+  ruleProblem,
+} from './bounds';
 
 const MAX_REPORTED_SYNTAX_ERRORS = 20;
 
@@ -51,6 +59,8 @@ export interface VeventInfo {
   propLines: Map<string, number>;
   /** That line as written, for messages. */
   propText: Map<string, string>;
+  /** Every line of each property directly inside this VEVENT, in order (known once the VEVENT is read). */
+  allLines?: Map<string, Array<{ line: number; text: string }>>;
 }
 
 export interface Scan {
@@ -93,7 +103,9 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
     return yes;
   };
 
-  const stack: { name: string; line: number }[] = [];
+  /** `virtual`: the calendar a file of bare components (a VEVENT without VCALENDAR around it) is read as. */
+  const stack: { name: string; line: number; virtual?: boolean; lines?: number }[] = [];
+  let unknownProperties = 0;
   let currentEvent: VeventBlock | undefined;
   /** The VEVENT just closed, whose text ends where the next logical line starts. */
   let closing: VeventBlock | undefined;
@@ -112,7 +124,17 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
     }
     if (!firstLine) {
       firstLine = { text: lineText, line };
-      if (lineText.trim().toUpperCase() !== 'BEGIN:VCALENDAR') notCalendar = true;
+      const first = lineText.trim().toUpperCase();
+      if (/^BEGIN:[A-Z0-9-]+$/.test(first) && first !== 'BEGIN:VCALENDAR') {
+        // Snippets and some tools' files are components without their VCALENDAR: read them as one.
+        stack.push({ name: 'VCALENDAR', line, virtual: true });
+        roots++;
+        skeleton.push('BEGIN:VCALENDAR');
+        warnings.push({
+          line,
+          message: `Line ${line}: the file starts with "${snippet(lineText.trim())}" instead of "BEGIN:VCALENDAR"; it was read as one calendar.`,
+        });
+      } else if (first !== 'BEGIN:VCALENDAR') notCalendar = true;
     }
     if (notCalendar) return;
     const parsed = parseContentLine(lineText);
@@ -130,12 +152,13 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
         fail(line, `Line ${line}: "BEGIN:${component}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
       }
       if (!top) roots++;
+      if (stack.length === MAX_NESTING) fail(line, `Line ${line}: "BEGIN:${snippet(component)}" nests components more than ${MAX_NESTING} deep.`);
       if (component === 'VEVENT' && top?.name === 'VCALENDAR') {
         currentEvent = { line, start: at, end: at, root: roots - 1, recurrence: false };
         vevents.push(currentEvent);
         inBlock = true;
         onVevent?.();
-      } else if (top?.name === 'VCALENDAR' && ['VTODO', 'VJOURNAL', 'VFREEBUSY'].includes(component)) {
+      } else if (top?.name === 'VCALENDAR') {
         ignoredComponents.set(component, (ignoredComponents.get(component) ?? 0) + 1);
       }
       stack.push({ name: component, line });
@@ -158,10 +181,26 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
         currentEvent = undefined;
       }
     } else {
+      if (!top && roots > 0) {
+        // Some servers append a comment after the calendar (a cache note); it belongs to nothing.
+        warnings.push({ line, message: `Line ${line}: "${snippet(lineText)}" comes after the end of the calendar and was ignored.` });
+        return;
+      }
       if (!top) {
         fail(line, `Line ${line}: "${snippet(lineText)}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
         return;
       }
+      top.lines = (top.lines ?? 0) + 1;
+      if (top.lines === MAX_LINES_PER_COMPONENT + 1) {
+        fail(line, `Line ${line}: "BEGIN:${top.name}" at line ${top.line} has more than ${MAX_LINES_PER_COMPONENT.toLocaleString('en')} lines.`);
+      }
+      const tooLarge =
+        (name === 'DURATION' && top.name === 'VEVENT' ? durationProblem(parsed.value) : undefined) ??
+        (name === 'RRULE' || name === 'EXRULE' ? ruleProblem(parsed.value) : undefined) ??
+        (name === 'RDATE' && parsed.params.get('VALUE')?.[0]?.toUpperCase() === 'PERIOD'
+          ? parsed.value.split(',').map((period) => durationProblem(period.slice(period.indexOf('/') + 1))).find(Boolean)
+          : undefined);
+      if (tooLarge) fail(line, `Line ${line}: ${tooLarge}.`);
       if (top.name === 'VEVENT' && currentEvent) {
         if (stack.length === 2) {
           // What ical.js will read as the UID, when that is plain: no parameters, a non-empty value.
@@ -169,7 +208,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
             currentEvent.uidRaw = parsed.params === NO_PARAMETERS && parsed.value.trim() !== '' ? parsed.value : null;
           } else if (name === 'RECURRENCE-ID') currentEvent.recurrence = true;
         }
-        if (!knownProperty(name)) {
+        if (!knownProperty(name) && ++unknownProperties <= MAX_UNKNOWN_PROPERTY_WARNINGS) {
           warnings.push({
             line,
             message:
@@ -210,20 +249,36 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
     return { skeleton: '', vevents: [], tzids, years, warnings, errors: errorsOnly };
   }
 
+  if (unknownProperties > MAX_UNKNOWN_PROPERTY_WARNINGS) {
+    warnings.push({ line: 1, message: `${unknownProperties - MAX_UNKNOWN_PROPERTY_WARNINGS} more unknown properties were ignored.` });
+  }
+  if (tzids.size > MAX_TIME_ZONES) {
+    const [tzid, line] = [...tzids][MAX_TIME_ZONES];
+    fail(line, `Line ${line}: time zone "${snippet(tzid)}" is one more than the ${MAX_TIME_ZONES} different time zones a file may use.`);
+  }
+  if (stack[0]?.virtual) {
+    if (stack.length === 1) skeleton.push('END:VCALENDAR');
+    stack.shift();
+  }
   if (stack.length) {
     const open = stack.map((c) => `${c.name} (line ${c.line})`).join(' > ');
     const missing = [...stack].reverse().map((c) => `END:${c.name}`).join(', ');
     fail(lastLine, `The file ends at line ${lastLine} inside ${open}: it looks truncated (missing ${missing}).`);
   }
   if (!errors.length && !vevents.length) {
-    const others = [...ignoredComponents].map(([c, n]) => `${n} ${c}`).join(', ');
+    const held = [...ignoredComponents].map(([c, n]) => componentCount(c, n));
     errors.push({
-      line: 1,
-      message: `The calendar contains no events (no BEGIN:VEVENT)${others ? `; it only has ${others}, which Almanac does not import` : ''}.`,
+      line: firstLine.line,
+      message: held.length
+        ? `This file holds ${listInWords(held)}${held.length > 1 ? ',' : ''} and no events; Almanac imports events only.`
+        : 'This calendar is empty: it holds no events.',
     });
   }
   for (const [component, count] of ignoredComponents) {
-    if (vevents.length) warnings.push({ line: 1, message: `${count} ${component} component(s) ignored: only events (VEVENT) are imported.` });
+    // Time zones are read for the events' times; other programs' own components are left out quietly.
+    if (vevents.length && component !== 'VTIMEZONE' && COMPONENT_WORDS[component]) {
+      warnings.push({ line: 1, message: `${componentCount(component, count)} (${component}) ignored: Almanac imports events only.` });
+    }
   }
   if (!Number.isFinite(years.min)) {
     const year = new Date().getUTCFullYear();
@@ -232,4 +287,24 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
   }
   errors.sort((a, b) => a.line - b.line);
   return { skeleton: skeleton.join('\r\n') + '\r\n', vevents, tzids, years, errors, warnings };
+}
+
+/** What a calendar holds besides events, in words: "3 tasks", "1 time zone", "2 MYCOMP components". */
+const COMPONENT_WORDS: Record<string, [string, string]> = {
+  VTODO: ['task', 'tasks'],
+  VJOURNAL: ['journal entry', 'journal entries'],
+  VFREEBUSY: ['free/busy list', 'free/busy lists'],
+  VTIMEZONE: ['time zone', 'time zones'],
+  VAVAILABILITY: ['availability', 'availabilities'],
+  VALARM: ['alarm', 'alarms'],
+};
+
+function componentCount(component: string, n: number): string {
+  const words = COMPONENT_WORDS[component];
+  if (words) return `${n} ${words[n === 1 ? 0 : 1]}`;
+  return `${n} ${component} component${n === 1 ? '' : 's'}`;
+}
+
+function listInWords(items: string[]): string {
+  return items.length === 1 ? items[0] : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

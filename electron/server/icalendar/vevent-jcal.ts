@@ -1,7 +1,7 @@
 /** One VEVENT's text read with ical.js on its own, as jCal, and where its properties are for messages. */
 import ICAL from 'ical.js';
 import { nameOf, parseContentLine, unfoldLines, type ContentLine } from './lines';
-import { Unreadable } from './problems';
+import { Unreadable, snippet } from './problems';
 import type { VeventBlock, VeventInfo } from './scan';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
@@ -10,14 +10,14 @@ type IcalComponent = InstanceType<typeof ICAL.Component>;
  * One VEVENT read with ical.js on its own, as a child of its calendar (whose VTIMEZONEs its times
  * are read with, as when the whole file was parsed at once).
  */
-export function readBlock(text: string, block: VeventBlock, root: IcalComponent): { component: IcalComponent; info: VeventInfo } {
-  let jcal: unknown[];
-  try {
-    jcal = veventJcal(text, block);
-  } catch (err) {
-    throw new Unreadable(err);
-  }
-  return { component: new ICAL.Component(jcal as never, root), info: new LazyInfo(text, block) };
+export function readBlock(
+  text: string,
+  block: VeventBlock,
+  root: IcalComponent,
+): { component: IcalComponent; info: VeventInfo; notes: Array<{ line: number; message: string }> } {
+  const notes: Array<{ line: number; message: string }> = [];
+  const jcal = veventJcal(text, block, notes);
+  return { component: new ICAL.Component(jcal as never, root), info: new LazyInfo(text, block), notes };
 }
 
 /** ical.js's parser internals, for lines without parameters (see `veventJcal`). */
@@ -42,15 +42,92 @@ class UnusualBlock extends Error {}
  * parameters go to ical.js's line parser, and anything it would treat differently from a calendar
  * (vCard components, grouped names) to `ICAL.parse` with the whole block, as before.
  */
-function veventJcal(text: string, block: VeventBlock): unknown[] {
+function veventJcal(text: string, block: VeventBlock, notes: Array<{ line: number; message: string }>): unknown[] {
   const lines: string[] = [];
-  unfoldLines(text, block.start, block.end, block.line, (s) => void lines.push(s));
+  const numbers: number[] = [];
+  unfoldLines(text, block.start, block.end, block.line, (s, line) => {
+    const fixed = readableRule(s, line, notes);
+    if (fixed === null) return;
+    lines.push(fixed);
+    numbers.push(line);
+  });
   try {
-    return jcalOfLines(lines);
+    try {
+      return jcalOfLines(lines);
+    } catch (err) {
+      if (!(err instanceof UnusualBlock)) throw err;
+      return ICAL.parse(lines.join('\r\n') + '\r\n') as unknown[];
+    }
   } catch (err) {
-    if (!(err instanceof UnusualBlock)) throw err;
-    return ICAL.parse(lines.join('\r\n') + '\r\n') as unknown[];
+    throw unreadableLine(lines, numbers) ?? new Unreadable(err);
   }
+}
+
+/** ical.js does not say where it failed: the first line it cannot read on its own is the one. */
+function unreadableLine(lines: string[], numbers: number[]): Unreadable | undefined {
+  const design = ICAL.design.icalendar as unknown as IcalDesignSet;
+  for (let i = 0; i < lines.length; i++) {
+    const name = nameOf(lines[i]);
+    if (name === 'BEGIN' || name === 'END') continue;
+    try {
+      icalParse.property(lines[i], design);
+    } catch (err) {
+      return new Unreadable(err, numbers[i], lines[i]);
+    }
+  }
+  return undefined;
+}
+
+/** The file's first VEVENT line ical.js cannot read, whichever VEVENT was being read when one failed. */
+export function firstUnreadableLine(text: string, blocks: readonly VeventBlock[]): Unreadable | undefined {
+  for (const block of blocks) {
+    const lines: string[] = [];
+    const numbers: number[] = [];
+    unfoldLines(text, block.start, block.end, block.line, (s, line) => {
+      const fixed = readableRule(s, line, []);
+      if (fixed === null) return;
+      lines.push(fixed);
+      numbers.push(line);
+    });
+    const found = unreadableLine(lines, numbers);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A rule line as ical.js can read it, or null to leave it out (with a note saying so): RFC 7529
+ * rules in another calendar system (`RSCALE=HEBREW`) cannot be expanded, and ical.js refused the
+ * whole file for them; spaces inside a rule (`BYDAY=MO, TU`) are dropped.
+ */
+function readableRule(s: string, line: number, notes: Array<{ line: number; message: string }>): string | null {
+  const name = nameOf(s);
+  if (name !== 'RRULE' && name !== 'EXRULE') return s;
+  const parsed = parseContentLine(s);
+  if (typeof parsed === 'string') return s;
+  let value = parsed.value;
+  const head = s.slice(0, s.length - value.length);
+  if (/\s/.test(value)) {
+    value = value.replace(/\s+/g, '');
+    notes.push({ line, message: `Line ${line}: the spaces in "${snippet(s)}" were removed to read the rule.` });
+  }
+  const parts = value.split(';');
+  const rscale = parts.find((p) => /^RSCALE=/i.test(p))?.slice(7).toUpperCase();
+  if (rscale === undefined) return head + value;
+  if (rscale !== 'GREGORIAN') {
+    notes.push({
+      line,
+      message:
+        `Line ${line}: "${snippet(s)}" repeats the event in the ${rscale.toLowerCase()} calendar (RSCALE, RFC 7529), ` +
+        'which Almanac cannot follow; only its first occurrence was imported.',
+    });
+    return null;
+  }
+  const skip = parts.find((p) => /^SKIP=/i.test(p))?.slice(5).toUpperCase();
+  if (skip && skip !== 'OMIT') {
+    notes.push({ line, message: `Line ${line}: SKIP=${skip} in "${snippet(s)}" was ignored: occurrences on dates that do not exist are left out.` });
+  }
+  return head + parts.filter((p) => !/^(RSCALE|SKIP)=/i.test(p)).join(';');
 }
 
 /** A VEVENT's unfolded lines as jCal (throws UnusualBlock for what only ICAL.parse may read); exported for its tests. */
@@ -125,7 +202,7 @@ function plainProperty(name: string, value: string, design: IcalDesignSet): unkn
  */
 class LazyInfo implements VeventInfo {
   readonly line: number;
-  private found?: { propLines: Map<string, number>; propText: Map<string, string> };
+  private found?: { propLines: Map<string, number>; propText: Map<string, string>; allLines: Map<string, Array<{ line: number; text: string }>> };
 
   constructor(
     private readonly text: string,
@@ -142,19 +219,28 @@ class LazyInfo implements VeventInfo {
     return (this.found ??= this.find()).propText;
   }
 
+  get allLines(): Map<string, Array<{ line: number; text: string }>> {
+    return (this.found ??= this.find()).allLines;
+  }
+
   private find() {
     const propLines = new Map<string, number>();
     const propText = new Map<string, string>();
+    const allLines = new Map<string, Array<{ line: number; text: string }>>();
     const open: string[] = [];
     unfoldLines(this.text, this.block.start, this.block.end, this.block.line, (s, line) => {
       const name = nameOf(s);
       if (name === 'BEGIN') open.push((parseContentLine(s) as ContentLine).value.trim().toUpperCase());
       else if (name === 'END') open.pop();
-      else if (open[open.length - 1] === 'VEVENT' && !propLines.has(name)) {
-        propLines.set(name, line);
-        propText.set(name, s);
+      else if (open[open.length - 1] === 'VEVENT') {
+        if (!propLines.has(name)) {
+          propLines.set(name, line);
+          propText.set(name, s);
+          allLines.set(name, []);
+        }
+        allLines.get(name)!.push({ line, text: s });
       }
     });
-    return { propLines, propText };
+    return { propLines, propText, allLines };
   }
 }

@@ -7,6 +7,7 @@ import { X } from './record-to-vevent';
 import { unescapeText } from './text';
 import type { EventBody, IcsImportOptions, OrganizerBody, VenueBody } from './import-types';
 import { EventProblem } from './problems';
+import { periodEnd, periodKey } from './fixups';
 import { property, type Entry } from './entries';
 import { addDays, epochOfWall, formatWall, isoDate, sourceOf, utcWall, wallOfEpoch } from './ical-times';
 import { allProps, booleanOf, compact, firstProp, firstValue, hasProp, listProperty, param, stringProperty, textOf, unique, type Prop } from './props';
@@ -53,7 +54,11 @@ export class VeventToRecord {
   span(entry: Entry, getStart: () => IcalTime | undefined, getEnd: () => IcalTime | undefined): Span {
     const start = property(entry, 'DTSTART', getStart);
     if (!start) throw new EventProblem('it has no DTSTART', 'DTSTART');
-    const end = property(entry, hasProp(entry.component, 'dtend') ? 'DTEND' : 'DURATION', getEnd) ?? undefined;
+    const source = sourceOf(start);
+    const periodEndText = entry.periodEnds?.get(periodKey(start, source.kind === 'tz' ? source.tzid : undefined));
+    const end = periodEndText
+      ? property(entry, 'RDATE', () => periodEnd(start, periodEndText))
+      : (property(entry, hasProp(entry.component, 'dtend') ? 'DTEND' : 'DURATION', getEnd) ?? undefined);
     const almanacZone = apiZone(stringProperty(entry.component, `${X}TIMEZONE`));
 
     if (start.isDate) {

@@ -13,11 +13,15 @@ import { restoreBackup, trialRestore } from './json-backup';
 import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ItemSource } from './import-records';
 import type { ImportReport, RestoreReport } from '../../../shared/api/import-report';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../../shared/api/import-limit';
+import { importFormat, type ImportFormat } from '../../../shared/import-format';
 
-export type ImportFormat = 'ics' | 'csv' | 'json';
+export type { ImportFormat };
 
 export interface ImportFileOptions {
+  /** Overrides what the content and the name say (shared/import-format.ts). */
   format?: ImportFormat;
+  /** The file's name, which tells its format when its first characters do not. */
+  name?: string;
   kind?: ImportKind;
   dryRun?: boolean;
   skipInvalid?: boolean;
@@ -33,14 +37,6 @@ export interface ImportFileOptions {
 const fileError = (reason: string, errors?: Array<{ line?: number; row?: number; message: string }>) =>
   new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason }, errors ? { errors } : {});
 
-/** The format of a file from its first characters. */
-export function sniffFormat(text: string): ImportFormat {
-  const head = text.slice(0, 200).trimStart();
-  if (/^BEGIN:VCALENDAR/i.test(head)) return 'ics';
-  if (head.startsWith('{')) return 'json';
-  return 'csv';
-}
-
 /**
  * From this size on (about 2,500 events) an iCalendar file is read on a worker thread while the
  * import writes (icalendar/read-threaded.ts); below it, starting the thread costs more than it saves.
@@ -52,7 +48,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
   const decoded = decodeImportFile(bytes);
   if ('error' in decoded) throw fileError(decoded.error);
   const text = decoded.text;
-  const format = opts.format ?? sniffFormat(text);
+  const format = importFormat(text, opts.name, opts.format);
 
   if (format === 'json') {
     let data: unknown;

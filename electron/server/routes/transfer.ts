@@ -28,7 +28,8 @@ const exportParams: ParamSet = {
 };
 
 const importParams: ParamSet = {
-  format: { kind: k.oneOf(['ics', 'csv', 'json'] as const), description: 'Format of the file; guessed from its content when left out.' },
+  format: { kind: k.oneOf(['ics', 'csv', 'json'] as const), description: 'Format of the file; when left out, its first characters tell, else its `filename`, else it is read as CSV.' },
+  filename: { kind: k.text({ max: 1000 }), description: 'Name of the file (`calendar.ics`): tells its format when its first characters do not.' },
   kind: { kind: k.oneOf(['events', 'venues', 'organizers'] as const), description: 'What a CSV file holds.', default: 'events' },
   dry_run: { kind: k.boolean(), description: 'Report what the import would do, and change nothing.', default: false },
   skip_invalid: { kind: k.boolean(), description: 'Import the good items and report the bad ones instead of refusing the file.', default: false },
@@ -71,6 +72,7 @@ function importCalendar(req: ApiRequest): ApiResponse {
   if (!req.file || req.file.length === 0) throw new ApiError('import-file-invalid', 400, 'import-file-invalid', { reason: 'the request has no file in its body.' });
   const options = {
     format: req.values.format as ImportFormat | undefined,
+    name: (req.values.filename as string | undefined) || undefined,
     kind: req.values.kind as ImportKind,
     dryRun: req.values.dry_run as boolean,
     skipInvalid: req.values.skip_invalid as boolean,

@@ -8,6 +8,7 @@
 import type { Event, Organizer, Term, Venue } from '@shared/api/records';
 import type { Language } from '@shared/i18n/languages';
 import type { ImportJob } from '@shared/api/import-report';
+import type { ImportFormat } from '@shared/import-format';
 
 export type { Language };
 
@@ -77,7 +78,7 @@ export const emptyFilters = (): EventFilters => ({
 
 export type PostKind = 'events' | 'venues' | 'organizers';
 
-export type ImportFormat = 'ics' | 'csv' | 'json';
+export type { ImportFormat };
 
 export interface ImportRequest {
   /** Left out, the server tells the format from the file's first characters. */

@@ -7,18 +7,19 @@ import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImportReport, RestoreReport } from '@shared/api/import-report';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '@shared/api/import-limit';
-import type { ImportFormat, ImportRequest, PostKind } from '../api/client';
+import { FORMAT_HEAD_CHARS, importFormat, type ImportFormat } from '@shared/import-format';
+import type { ImportRequest, PostKind } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { useImports } from '../state/imports';
 import { useUi } from '../state/ui';
 
-/** What the file's name says it is; the server tells the rest from its first characters. */
-export function formatOfName(name: string): ImportFormat | undefined {
-  const ext = /\.([a-z]+)$/i.exec(name)?.[1]?.toLowerCase();
-  if (ext === 'ics' || ext === 'ical' || ext === 'ifb') return 'ics';
-  if (ext === 'csv') return 'csv';
-  if (ext === 'json') return 'json';
-  return undefined;
+/** The format the server will read the file as (shared/import-format.ts): its first characters, else its name. */
+async function formatOfFile(file: File, explicit: ImportFormat | undefined): Promise<ImportFormat> {
+  const head = await file
+    .slice(0, FORMAT_HEAD_CHARS)
+    .text()
+    .catch(() => '');
+  return importFormat(head, file.name, explicit);
 }
 
 /** Problems listed in the dialog; the rest are counted. */
@@ -57,7 +58,13 @@ export function ImportDialog({ preset }: { preset: ImportRequest }) {
   const [file, setFile] = useState<File | null>(null);
   const [kind, setKind] = useState<PostKind>(preset.kind ?? 'events');
   const [skipInvalid, setSkipInvalid] = useState(false);
-  const format = (file && formatOfName(file.name)) ?? preset.format;
+  // Until the file's first characters are read, its name stands in for them.
+  const [read, setRead] = useState<{ file: File; format: ImportFormat } | null>(null);
+  const format = file ? (read?.file === file ? read.format : importFormat('', file.name, preset.format)) : preset.format;
+  const choose = (picked: File | null) => {
+    setFile(picked);
+    if (picked) void formatOfFile(picked, preset.format).then((f) => setRead({ file: picked, format: f }));
+  };
   const close = () => {
     // A running import goes on; its outcome shows in the calendar. Finished ones are cleared.
     if (status !== 'running' && status !== 'sending') reset();
@@ -65,13 +72,20 @@ export function ImportDialog({ preset }: { preset: ImportRequest }) {
   };
 
   const tooLarge = !!file && file.size > IMPORT_LIMIT_BYTES;
-  const run = (dryRun: boolean) => {
+  const run = async (dryRun: boolean) => {
     if (!file || tooLarge) return;
-    void start(file, { format, kind: format === 'csv' ? kind : undefined, dryRun, skipInvalid: format !== 'json' && skipInvalid });
+    // The format sent is the one the content says, so the server reads the file as shown here; a
+    // backup the form did not warn about yet is not restored: the warning shows first.
+    const sent = await formatOfFile(file, preset.format);
+    if (sent !== format) {
+      setRead({ file, format: sent });
+      if (sent === 'json' && !dryRun) return;
+    }
+    void start(file, { format: sent, kind: sent === 'csv' ? kind : undefined, dryRun, skipInvalid: sent !== 'json' && skipInvalid });
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    run(false);
+    void run(false);
   };
 
   const busy = status === 'sending' || status === 'running';
@@ -97,7 +111,7 @@ export function ImportDialog({ preset }: { preset: ImportRequest }) {
                 type="file"
                 data-autofocus
                 accept=".ics,.ical,.csv,.json,text/calendar,text/csv,application/json"
-                onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+                onChange={(e) => choose(e.target.files?.[0] ?? null)}
               />
               <p className="field-hint">{t('import.formats')}</p>
             </div>
@@ -128,7 +142,7 @@ export function ImportDialog({ preset }: { preset: ImportRequest }) {
           </div>
           <footer className="dialog-footer">
             <span className="spacer" />
-            <button type="button" className="button" disabled={!file} onClick={() => run(true)}>
+            <button type="button" className="button" disabled={!file} onClick={() => void run(true)}>
               {t('import.check')}
             </button>
             <button type="submit" className={`button ${format === 'json' ? 'button-danger' : 'button-primary'}`} disabled={!file}>

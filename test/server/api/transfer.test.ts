@@ -177,6 +177,20 @@ describe('bad files change nothing', () => {
     expect(s.snapshot()).toEqual(before);
   });
 
+  it('a file named .ics is read as iCalendar whatever its first line: its message is iCalendar\'s, not CSV\'s', async () => {
+    const before = s.snapshot();
+    const body = 'PRODID:-//Someone//EN\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n';
+    const named = await s.api('post', 'import?filename=calendar.ics').set('Content-Type', 'application/octet-stream').send(body);
+    expect(named.status).toBe(400);
+    expect(named.body.message).toMatch(/This is not an iCalendar file: line 1 should be "BEGIN:VCALENDAR"/);
+    // Without a name nothing says iCalendar, and the format asked for still wins over the name.
+    const unnamed = await s.api('post', 'import').set('Content-Type', 'application/octet-stream').send(body);
+    expect(unnamed.body.message).toMatch(/Event Name/);
+    const forced = await s.api('post', 'import?filename=calendar.ics&format=csv').set('Content-Type', 'application/octet-stream').send(body);
+    expect(forced.body.message).toMatch(/Event Name/);
+    expect(s.snapshot()).toEqual(before);
+  });
+
   it('an empty body', async () => {
     const res = await s.api('post', 'import').set('Content-Type', 'text/calendar').send('');
     expect(res.status).toBe(400);

@@ -90,15 +90,19 @@ describe('reading each VEVENT on its own', () => {
     const series = ['BEGIN:VEVENT', 'UID:s', 'SUMMARY:S', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=WEEKLY;COUNT=2', 'END:VEVENT'];
     const first = ['BEGIN:VEVENT', 'UID:b1', 'SUMMARY:B1', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=FIRSTLY', 'END:VEVENT'];
     const later = ['BEGIN:VEVENT', 'UID:s', 'RECURRENCE-ID:20250113T090000Z', 'SUMMARY:S2', 'DTSTART:20250114T090000Z', 'RRULE:FREQ=LATERLY', 'END:VEVENT'];
-    const result = parseIcs(calendar([series, ...plain.slice(0, 20), first, ...plain.slice(20, 40), later]), opts);
+    const text = calendar([series, ...plain.slice(0, 20), first, ...plain.slice(20, 40), later]);
+    const lineOf = (s: string, t = text) => t.split('\r\n').indexOf(s) + 1;
+    const result = parseIcs(text, opts);
     expect(result.events).toEqual([]);
     expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]).toMatchObject({ line: 1 });
-    expect(result.errors[0].message).toMatch(/^The file could not be read as iCalendar: .*FIRSTLY/);
+    expect(result.errors[0]).toMatchObject({ line: lineOf('RRULE:FREQ=FIRSTLY') });
+    expect(result.errors[0].message).toMatch(new RegExp(`^Line ${lineOf('RRULE:FREQ=FIRSTLY')}: "RRULE:FREQ=FIRSTLY" could not be read \\(.*FIRSTLY`));
     // An ignored duplicate is read too.
     const duplicate = ['BEGIN:VEVENT', 'UID:plain-3@test', 'SUMMARY:Dup', 'DTSTART:20250106T090000Z', 'RRULE:FREQ=DUPLY', 'END:VEVENT'];
-    const dup = parseIcs(calendar([...plain.slice(0, 10), duplicate]), opts);
-    expect(dup.errors[0].message).toMatch(/^The file could not be read as iCalendar: .*DUPLY/);
+    const dupText = calendar([...plain.slice(0, 10), duplicate]);
+    const dup = parseIcs(dupText, opts);
+    expect(dup.errors[0]).toMatchObject({ line: lineOf('RRULE:FREQ=DUPLY', dupText) });
+    expect(dup.errors[0].message).toMatch(/^Line \d+: "RRULE:FREQ=DUPLY" could not be read \(.*DUPLY/);
   });
 });
 

@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { parseIcs, type IcsImportOptions, type ImportedEvent } from '../../../electron/server/icalendar/import';
-import { expand } from '../../../electron/server/icalendar/recurrence';
+import { shown } from './_shown';
 import { ianaZoneFor } from '../../../electron/server/icalendar/zones';
 import { WINDOWS_ZONES } from '../../../electron/server/icalendar/windows-zones';
 import { decodeImportFile } from '../../../electron/server/import-export/text-input';
@@ -17,36 +17,6 @@ const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-
 const calendar = (...lines: string[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
 const times = (events: ImportedEvent[]) => events.map((e) => [e.body.title, e.body.start_date, e.body.end_date, e.body.timezone]);
 
-/**
- * The occurrences the calendar will show for the file's events, up to `until`: each series
- * expanded by the product's engine (recurrence.ts) with its overrides applied, in start order.
- */
-function shown(events: ImportedEvent[], until = '2100-01-01 00:00:00'): ImportedEvent[] {
-  const out: ImportedEvent[] = [];
-  const masters = new Map(events.filter((e) => e.body.recurrence).map((e) => [e.uid, e]));
-  const overrides = new Map(events.filter((e) => e.recurrenceId !== undefined && masters.has(e.uid)).map((e) => [`${e.uid} ${e.recurrenceId}`, e]));
-  for (const e of events) {
-    if (e.recurrenceId !== undefined && masters.has(e.uid)) continue;
-    const rec = e.body.recurrence;
-    if (!rec) {
-      out.push(e);
-      continue;
-    }
-    const timing = { start: e.body.start_date, zone: e.body.timezone, allDay: e.body.all_day };
-    const length = Date.parse(`${e.body.end_date.replace(' ', 'T')}Z`) - Date.parse(`${e.body.start_date.replace(' ', 'T')}Z`);
-    const keys = new Set(expand(rec, timing, '0001-01-01 00:00:00', until).starts);
-    for (const o of overrides.values()) if (o.uid === e.uid && o.recurrenceId! < until) keys.add(o.recurrenceId!);
-    for (const key of [...keys].sort()) {
-      const override = overrides.get(`${e.uid} ${key}`);
-      if (override) out.push(override);
-      else {
-        const end = new Date(Date.parse(`${key.replace(' ', 'T')}Z`) + length).toISOString().slice(0, 19).replace('T', ' ');
-        out.push({ ...e, recurrenceId: key, body: { ...e.body, start_date: key, end_date: end } });
-      }
-    }
-  }
-  return out.sort((a, b) => (a.body.start_date < b.body.start_date ? -1 : a.body.start_date > b.body.start_date ? 1 : 0));
-}
 
 describe('Google Calendar export', () => {
   const result = parseIcs(fixture('google.ics'), opts);
@@ -405,12 +375,12 @@ describe('bad files', () => {
   it('refuses a calendar without events, naming what it has instead', () => {
     const result = parseIcs(calendar('BEGIN:VTODO', 'UID:1', 'SUMMARY:Buy milk', 'END:VTODO'), opts);
     expect(result.events).toEqual([]);
-    expect(result.errors).toEqual([
-      { line: 1, message: 'The calendar contains no events (no BEGIN:VEVENT); it only has 1 VTODO, which Almanac does not import.' },
+    expect(result.errors).toEqual([{ line: 1, message: 'This file holds 1 task and no events; Almanac imports events only.' }]);
+    const more = calendar('BEGIN:VTODO', 'END:VTODO', 'BEGIN:VTODO', 'END:VTODO', 'BEGIN:VJOURNAL', 'END:VJOURNAL', 'BEGIN:VTIMEZONE', 'TZID:X', 'END:VTIMEZONE');
+    expect(parseIcs(more, opts).errors).toEqual([
+      { line: 1, message: 'This file holds 2 tasks, 1 journal entry and 1 time zone, and no events; Almanac imports events only.' },
     ]);
-    expect(parseIcs(fixture('icaljs/blank_line_end.ics'), opts).errors).toEqual([
-      { line: 1, message: 'The calendar contains no events (no BEGIN:VEVENT).' },
-    ]);
+    expect(parseIcs(fixture('icaljs/blank_line_end.ics'), opts).errors).toEqual([{ line: 1, message: 'This calendar is empty: it holds no events.' }]);
   });
 
   it('names the line that lost its folding space', () => {

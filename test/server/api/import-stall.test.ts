@@ -1,0 +1,54 @@
+/**
+ * One file must not hold the server: `DURATION:P999999999999999999W` kept an import busy for
+ * minutes, and every other client waited for it. Other clients' list requests, sent while that file
+ * is being imported, are answered within 100 ms, and the file is refused naming its line.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../helpers/server';
+
+const stalling = readFileSync(join(import.meta.dirname, '../../fixtures/ics/python-icalendar/calendars/invalid_duration.ics'));
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(() => s.close());
+
+describe('a file that stalled the server', () => {
+  it('is refused at once, and a list request made during its import answers in under 100 ms', async () => {
+    const headers = { Authorization: `Bearer ${s.server.token}` };
+    const api = `${s.server.url}/cal/events/v1/`;
+    // Warm up: the first list of a fresh server compiles its statements.
+    expect((await fetch(`${api}events`, { headers })).status).toBe(200);
+    const before = s.snapshot();
+
+    let importing = true;
+    const imported = fetch(`${api}import?filename=invalid_duration.ics`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'text/calendar' },
+      body: stalling,
+    }).then(async (res) => {
+      importing = false;
+      return { status: res.status, body: (await res.json()) as { message: string; data: { errors: Array<{ line: number; message: string }> } } };
+    });
+
+    // Lists asked for one after another while the import is on its way or running.
+    const latencies: number[] = [];
+    do {
+      const started = performance.now();
+      const res = await fetch(`${api}events?per_page=5`, { headers });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      expect(res.status).toBe(200);
+    } while (importing && latencies.length < 50);
+
+    const { status, body } = await imported;
+    expect(status).toBe(400);
+    expect(body.data.errors).toEqual([{ line: 8, message: 'Line 8: the duration "P999999999999999999W" is longer than 100 years, which no event lasts.' }]);
+    expect(body.message).toContain('Line 8');
+    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(s.snapshot()).toEqual(before);
+  });
+});
