@@ -185,20 +185,29 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   if (announce) writeDiscovery(opts.dataDir!, { pid: process.pid, port, url, apiRoot, startedAt: new Date().toISOString() });
 
   // Repeating events keep occurrence rows up to the horizon: extended at start and every few
-  // hours, a batch of series per transaction, off the request path (store/series.ts).
+  // hours, one bounded transaction at a time with requests answered between them (store/series.ts).
+  let closing: Promise<void> | undefined;
+  let extending = false;
   const extendSeries = () => {
-    try {
-      store.series.extendHorizon(store.write);
-    } catch (err) {
-      log('warn', `repeating events could not be extended now (${(err as Error).message}); trying again later`);
-    }
+    if (extending) return;
+    extending = true;
+    const step = () => {
+      let more = false;
+      try {
+        more = !closing && store.series.extendHorizonBatch(store.write);
+      } catch (err) {
+        log('warn', `repeating events could not be extended now (${(err as Error).message}); trying again later`);
+      }
+      if (more) setImmediate(step);
+      else extending = false;
+    };
+    step();
   };
   const firstExtension = setTimeout(extendSeries, 1000);
   const laterExtensions = setInterval(extendSeries, SERIES_EXTENSION_INTERVAL_MS);
   firstExtension.unref();
   laterExtensions.unref();
 
-  let closing: Promise<void> | undefined;
   return {
     url,
     apiRoot,

@@ -32,6 +32,8 @@ export interface ImportFileOptions {
    * grows when a series has more occurrences than was counted). Ends each phase with done = total.
    */
   onProgress?: (done: number, total: number, phase: 'reading' | 'writing') => void;
+  /** Occurrence rows the import writes for its series at most (default icalendar/bounds.ts). */
+  maxOccurrenceRows?: number;
 }
 
 const fileError = (reason: string, errors?: Array<{ line?: number; row?: number; message: string }>) =>
@@ -90,7 +92,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
   }
 
   try {
-    const report = importRecords(store, kind, items, opts.ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, 'writing')), parseErrors });
+    const report = importRecords(store, kind, items, opts.ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, maxOccurrenceRows: opts.maxOccurrenceRows, onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, 'writing')), parseErrors });
     report.warnings.push(...warnings);
     return report;
   } catch (err) {

@@ -20,6 +20,7 @@ import { FIELDS } from '../store/linked-posts';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { LinkMemo } from '../store/events';
+import { MAX_IMPORT_OCCURRENCE_ROWS } from '../icalendar/bounds';
 
 export type ImportKind = 'events' | 'venues' | 'organizers';
 
@@ -43,6 +44,8 @@ export interface ImportOptions {
   onProgress?: (done: number, total: number) => void;
   /** Problems the parser already found; they count like bad items, so all are reported at once. */
   parseErrors?: ImportProblem[];
+  /** Occurrence rows the import writes for its series at most (default bounds.ts). */
+  maxOccurrenceRows?: number;
 }
 
 /** Body keys an importer may produce that the API does not take from clients. */
@@ -110,6 +113,9 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
   const idByUid = new Map<string, number>();
   // Series this import created: their occurrences changed on their own are new to the user too.
   const newSeries = new Set<number>();
+  // The occurrence rows this import may write; series past it get theirs in the background.
+  const rows = { left: opts.maxOccurrenceRows ?? MAX_IMPORT_OCCURRENCE_ROWS };
+  let toldRows = false;
   const fields = kind === 'events' ? eventFields : FIELDS[kind === 'venues' ? 'venue' : 'organizer'];
   const memo = new LinkMemo();
   // Languages of Almanac's own exports: one context each instead of a copy per item.
@@ -159,18 +165,27 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
         store.series.update(existing, { ...fieldValues, ...(recurrence !== undefined ? { recurrence } : {}) }, 'all', ctx);
       } else {
         store.events.update(existing.id, fieldValues, ctx, { icsUid: ownUid, memo });
-        if (recurrence) store.series.create(existing.id, recurrence, { uid });
+        if (recurrence) store.series.create(existing.id, recurrence, { uid, budget: rows });
       }
       report.updated++;
     } else {
       id = store.events.create(fieldValues, ctx, { icsUid: ownUid, memo });
       if (recurrence) {
-        store.series.create(id, recurrence, { uid });
+        store.series.create(id, recurrence, { uid, budget: rows });
         newSeries.add(id);
       }
       report.created++;
     }
     idByUid.set(ownUid, id);
+    if (rows.left <= 0 && !toldRows) {
+      toldRows = true;
+      const limit = (opts.maxOccurrenceRows ?? MAX_IMPORT_OCCURRENCE_ROWS).toLocaleString('en');
+      report.warnings.push({
+        line: item.line,
+        row: item.row,
+        message: `The file's repeating events have more than ${limit} occurrences in the next two years; from "${own(values.title)}" on, their later occurrences are added in the background over the next minutes.`,
+      });
+    }
     report.items.push({ line: item.line, row: item.row, action: existing ? 'update' : 'create', id, title: own(values.title) });
   };
 

@@ -55,8 +55,14 @@ interface Template {
   tags?: number[];
 }
 
-/** Most occurrence rows one request may generate for a far window, per series. */
-const MAX_WINDOW_ROWS = 5_000;
+/** Most occurrence rows one request (or one background batch) writes: about a second of work. */
+const MAX_REQUEST_ROWS = 20_000;
+
+/** How many rows a piece of work may still write. */
+export interface Budget {
+  left: number;
+}
+const UNBOUNDED: Budget = { left: Infinity };
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const wallMs = (s: string) =>
@@ -139,20 +145,23 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return addSeconds(start, s.duration_s);
   }
 
-  /** Writes rows for the occurrences in [from, to) that have none. Returns how many it wrote. */
-  function generate(s: SeriesRow, from: string, to: string, maxRows = Infinity): number {
-    if (from >= to || s.trashed) return 0;
+  /**
+   * Writes rows for the occurrences in [from, to) that have none, at most `budget.left` of them.
+   * Returns where its rows now reach: `to`, or just after the last one written when the budget ran out.
+   */
+  function generate(s: SeriesRow, from: string, to: string, budget: Budget = UNBOUNDED): string {
+    if (from >= to || s.trashed) return to;
     const anchor = events.get(s.id);
-    if (!anchor) return 0;
+    if (!anchor) return to;
     const timing = timingOf(s);
-    const { starts } = expand(recurrenceOf(s), timing, from, to, { maxResults: maxRows });
-    if (!starts.length) return 0;
+    const { starts } = expand(recurrenceOf(s), timing, from, to);
+    if (!starts.length) return to;
     const have = new Set(keysIn.all(s.id, s.id, from, to).map((r) => r.recurrence_id));
     const template = templateOf(s);
     const status = seriesStatus(anchor, template);
-    let written = 0;
     for (const start of starts) {
       if (have.has(start)) continue;
+      if (budget.left <= 0) return start;
       const id = registry.allocate('event');
       const end = endOf(s, start);
       const values = [status, start, end, localToUtc(start, s.timezone), localToUtc(end, s.timezone), s.timezone, s.all_day] as const;
@@ -173,9 +182,9 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         if (list) list.forEach((t, i) => addTerm.run(id, t, i));
         else copyTerms.run(id, s.id, taxonomy);
       }
-      written++;
+      budget.left--;
     }
-    return written;
+    return to;
   }
 
   /** Rows up to the horizon for one series (after a create or a rule change). */
@@ -195,10 +204,9 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return earliest && earliest < s.start_local ? earliest : s.start_local;
   }
 
-  function fill(s: SeriesRow): void {
-    const to = rowsUntil(s);
-    generate(s, firstStart(s), to);
-    s.generated_until = to > s.generated_until ? to : s.generated_until;
+  function fill(s: SeriesRow, budget?: Budget): void {
+    const reach = generate(s, firstStart(s), rowsUntil(s), budget);
+    if (reach > s.generated_until) s.generated_until = reach;
     saveSeries(s);
   }
 
@@ -270,7 +278,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   }
 
   /** Makes `anchorId` (an event just written) the first event of a series with `input`. */
-  function startSeries(anchorId: number, input: unknown, opts: { uid?: string; generatedUntil?: string } = {}): SeriesRow {
+  function startSeries(anchorId: number, input: unknown, opts: { uid?: string; budget?: Budget } = {}): SeriesRow {
     const anchor = events.get(anchorId)!;
     const timing: SeriesTiming = { start: anchor.start_local, zone: anchor.timezone, allDay: !!anchor.all_day };
     const rec = checked(() => normalizeRecurrence(input, timing));
@@ -282,13 +290,13 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       all_day: anchor.all_day,
       duration_s: Math.max(0, Math.round((wallMs(anchor.end_local) - wallMs(anchor.start_local)) / 1000)),
       last_start: checked(() => lastStart(rec, timing)),
-      generated_until: opts.generatedUntil ?? anchor.start_local,
+      generated_until: anchor.start_local,
       template: '{}',
       trashed: 0,
     };
     stmt('UPDATE events SET recurrence_id = ?, parent_id = NULL, ics_uid = coalesce(?, ics_uid, ?) WHERE id = ?').run(anchor.start_local, opts.uid ?? null, randomUUID(), anchorId);
     saveSeries(s);
-    fill(s);
+    fill(s, opts.budget);
     return s;
   }
 
@@ -501,7 +509,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     timingOf,
     horizonEnd,
     /** Call in the write transaction that created `anchorId`. */
-    create(anchorId: number, recurrence: unknown, opts?: { uid?: string }): SeriesRow {
+    create(anchorId: number, recurrence: unknown, opts?: { uid?: string; budget?: Budget }): SeriesRow {
       return startSeries(anchorId, recurrence, opts);
     },
     /**
@@ -617,34 +625,36 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
      * `write` runs work in a write transaction.
      */
     ensureWindow(from: string | undefined, to: string | undefined, write: <T>(fn: () => T) => T): void {
+      const months = settings.get().recurrence_horizon_months || 24;
       const horizon = horizonEnd();
-      const end = to ?? (from && from > horizon ? addMonths(from, settings.get().recurrence_horizon_months || 24) : horizon);
+      const end = to ?? (from && from > horizon ? addMonths(from, months) : horizon);
       const lowest = lowestGenerated.get()?.g;
       if (lowest === null || lowest === undefined || end <= lowest) return;
+      // Bounded: a request writes at most this many rows; what is left waits for the next request
+      // or the background extension.
+      const budget = { left: MAX_REQUEST_ROWS };
       write(() => {
-        const months = settings.get().recurrence_horizon_months || 24;
-        for (;;) {
-          const batch = lagging.all(end);
+        const far = new Set<number>();
+        while (budget.left > 0) {
+          const batch = lagging.all(end).filter((s) => !far.has(s.id));
           if (!batch.length) break;
-          let progressed = false;
           for (const s of batch) {
             const start = from && from > s.start_local ? from : s.start_local;
             if (start > addMonths(s.generated_until, months)) {
-              // Far beyond the rows there are: this window only.
+              // Far beyond the rows there are: this window only, never the years between.
+              far.add(s.id);
               const windowEnd = end > addMonths(start, months) ? addMonths(start, months) : end;
               if (!windowCovers.get(s.id, start, windowEnd)?.n) {
-                generate(s, start, windowEnd, MAX_WINDOW_ROWS);
-                stmt('INSERT INTO series_windows (series_id, from_local, to_local) VALUES (?, ?, ?)').run(s.id, start, windowEnd);
+                const reach = generate(s, start, windowEnd, budget);
+                stmt('INSERT INTO series_windows (series_id, from_local, to_local) VALUES (?, ?, ?)').run(s.id, start, reach);
               }
-              continue;
+            } else {
+              const target = end > addMonths(s.generated_until, months * 2) ? addMonths(s.generated_until, months * 2) : end;
+              s.generated_until = generate(s, s.generated_until, target, budget);
+              saveSeries(s);
             }
-            const to2 = end > addMonths(s.generated_until, months * 2) ? addMonths(s.generated_until, months * 2) : end;
-            generate(s, s.generated_until, to2);
-            s.generated_until = to2;
-            saveSeries(s);
-            progressed = true;
+            if (budget.left <= 0) break;
           }
-          if (!progressed) break;
         }
       });
     },
@@ -703,24 +713,25 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       if (Object.values(filters).some((v) => v !== undefined)) return true;
       return !!stmt(`SELECT 1 FROM event_series s JOIN events e ON e.id = s.id WHERE e.lang = ? AND e.status NOT IN (${statuses.map(() => '?').join(',')}) LIMIT 1`).get(lang, ...statuses);
     },
-    /** Extends every series' rows to the horizon (at start-up and daily), a batch per transaction. */
-    extendHorizon(write: <T>(fn: () => T) => T): number {
+    /**
+     * Extends series' rows toward the horizon (at start-up, every few hours, and after an import
+     * that left some short): one transaction of at most `maxRows` rows. Returns whether any series
+     * still lags, so the caller can come back for the next batch without holding the server.
+     */
+    extendHorizonBatch(write: <T>(fn: () => T) => T, maxRows = MAX_REQUEST_ROWS): boolean {
       const until = horizonEnd();
-      let n = 0;
-      for (;;) {
-        const done = write(() => {
-          const batch = lagging.all(until);
-          for (const s of batch) {
-            const to = s.last_start !== null && addSeconds(s.last_start, 1) < until ? addSeconds(s.last_start, 1) : until;
-            generate(s, s.generated_until, to);
-            s.generated_until = to > s.generated_until ? to : until;
-            saveSeries(s);
-          }
-          return batch.length;
-        });
-        n += done;
-        if (done < 100) return n;
-      }
+      return write(() => {
+        const budget = { left: maxRows };
+        for (const s of lagging.all(until)) {
+          const target = [until, s.last_start !== null ? addSeconds(s.last_start, 1) : until].sort()[0];
+          const reach = generate(s, s.generated_until, target, budget);
+          // A series that has nothing more to make still counts as extended to the horizon.
+          s.generated_until = reach < target ? reach : until;
+          saveSeries(s);
+          if (budget.left <= 0) return true;
+        }
+        return lagging.all(until).length > 0;
+      });
     },
   };
 }

@@ -274,3 +274,75 @@ describe('the horizon', () => {
     expect(Number(rows.headers['x-wp-total'])).toBeLessThan(800);
   });
 });
+
+describe('files', () => {
+  const download = async (path: string) => {
+    const res = await t.api('get', path).buffer(true).parse((r, done) => {
+      let text = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (text += c));
+      r.on('end', () => done(null, text));
+    });
+    expect(res.status).toBe(200);
+    return res.body as string;
+  };
+
+  it('an exported series (moved, retitled and deleted occurrences, all-day, another zone) imports back as the same series', async () => {
+    const tag = uniq('Roundtrip').replace(/\W/g, '');
+    const weekly = await mkSeries({ title: `${tag} weekly`, start_date: '2032-01-05 09:00:00', end_date: '2032-01-05 10:00:00', timezone: 'America/New_York', recurrence: 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=8' });
+    const allDay = await mkSeries({ title: `${tag} all-day`, start_date: '2032-01-31', end_date: '2032-01-31', all_day: true, recurrence: 'FREQ=MONTHLY;COUNT=4' });
+    const occ = await seriesEvents(weekly.id);
+    await t.api('patch', `events/${occ[1].id}`).send({ start_date: '2032-01-07 15:00:00', end_date: '2032-01-07 16:30:00' });
+    await t.api('patch', `events/${occ[2].id}`).send({ title: `${tag} guest` });
+    await t.api('delete', `events/${occ[3].id}`);
+    const before = [...(await seriesEvents(weekly.id)), ...(await seriesEvents(allDay.id))];
+
+    const text = await download(`export?search=${tag}`);
+    expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(4); // two masters, two changed occurrences
+    expect(text).toContain('RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=8');
+    expect(text).toMatch(/EXDATE;TZID=America\/New_York:20320114T090000/);
+    expect(text).toMatch(/RECURRENCE-ID;TZID=America\/New_York:20320107T090000/);
+    expect(text).toContain('RRULE:FREQ=MONTHLY;COUNT=4');
+
+    const other = await startTestServer();
+    try {
+      const imported = await other.api('post', 'import').set('Content-Type', 'text/calendar').send(text);
+      expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+      expect(imported.body).toMatchObject({ created: 4, skipped: 0, errors: [] });
+      const list = await other.api('get', 'events').query({ search: tag, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01' });
+      const key = (e: Ev) => [e.title, e.start_date, e.end_date, e.timezone, e.all_day, e.utc_start_date, e.is_exception, e.recurrence_id].join('|');
+      expect(list.body.events.map(key).sort()).toEqual(before.map(key).sort());
+      // Importing the same file again changes nothing and duplicates nothing.
+      const again = await other.api('post', 'import').set('Content-Type', 'text/calendar').send(text);
+      expect(again.body).toMatchObject({ created: 0, updated: 4 });
+      const after = await other.api('get', 'events').query({ search: tag, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01' });
+      expect(after.body.events.map((e: Ev) => e.id)).toEqual(list.body.events.map((e: Ev) => e.id));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a JSON backup carries series, their exceptions and exclusions, and restores them whole', async () => {
+    const s = await mkSeries({ start_date: '2033-02-01 08:00:00', end_date: '2033-02-01 09:00:00', recurrence: { rules: ['FREQ=DAILY;COUNT=5'], exdates: ['20330203T080000'] } });
+    const occ = await seriesEvents(s.id);
+    await t.api('patch', `events/${occ[1].id}`).send({ title: 'Changed' });
+    const before = await seriesEvents(s.id);
+    const backup = await download('export?format=json');
+    const other = await startTestServer();
+    try {
+      const restored = await other.api('post', 'import?format=json').set('Content-Type', 'application/json').send(backup);
+      expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+      const res = await other.api('get', 'events').query({ post_parent: s.id, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01' });
+      const first = await other.api('get', `events/${s.id}`);
+      expect([first.body, ...res.body.events].map((e: Ev) => [e.id, e.title, e.start_date, e.is_exception, e.recurrence])).toEqual(
+        before.map((e) => [e.id, e.title, e.start_date, e.is_exception, e.recurrence]),
+      );
+      // The restored series is a series: a change to all of it still spares the exception.
+      await other.api('patch', `events/${s.id}`).send({ recurrence_scope: 'all', title: 'Renamed' });
+      const titles = (await other.api('get', 'events').query({ post_parent: s.id, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01' })).body.events.map((e: Ev) => e.title);
+      expect(titles).toEqual(['Changed', 'Renamed', 'Renamed']);
+    } finally {
+      await other.close();
+    }
+  });
+});

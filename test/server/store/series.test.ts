@@ -1,0 +1,92 @@
+/**
+ * Repeating events in the store: the bounds on the rows one import or one request writes, the
+ * background extension that completes them, and calendars imported before series existed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, closeDatabase, type DB } from '../../../electron/server/store/db';
+import { createStore, type Store } from '../../../electron/server/store';
+import { importFile } from '../../../electron/server/import-export/import-file';
+import type { ImportReport } from '../../../electron/server/import-export/import-records';
+
+const dirs: string[] = [];
+const dbs: DB[] = [];
+const ctx = { lang: 'en' as const, now: new Date(), siteZone: 'Europe/Lisbon' };
+
+function freshStore(): Store {
+  const dir = mkdtempSync(join(tmpdir(), 'almanac-series-'));
+  dirs.push(dir);
+  const db = openDatabase(join(dir, 'almanac.sqlite'));
+  dbs.push(db);
+  return createStore(db);
+}
+
+afterEach(() => {
+  for (const db of dbs.splice(0)) closeDatabase(db);
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const calendar = (...lines: string[]) => Buffer.from(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n'));
+const daily = (uid: string) => ['BEGIN:VEVENT', `UID:${uid}`, 'SUMMARY:Daily', 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', 'RRULE:FREQ=DAILY', 'END:VEVENT'];
+const count = (store: Store) => store.db.prepare('SELECT count(*) FROM events').pluck().get() as number;
+
+describe('rows written for series', () => {
+  it('an import writes at most its allowance of occurrence rows, says so, and the background extension completes the rest', () => {
+    const store = freshStore();
+    const report = importFile(store, calendar(...daily('a'), ...daily('b'), ...daily('c')), { ctx, maxOccurrenceRows: 500 }) as ImportReport;
+    expect(report.created).toBe(3);
+    // The three first events, and 500 more rows.
+    expect(count(store)).toBe(503);
+    expect(report.warnings.map((w) => w.message)).toEqual([expect.stringContaining('more than 500 occurrences in the next two years; from "Daily" on')]);
+
+    let batches = 0;
+    while (store.series.extendHorizonBatch(store.write, 400)) batches++;
+    expect(batches).toBeGreaterThan(1);
+    const full = freshStore();
+    importFile(full, calendar(...daily('a'), ...daily('b'), ...daily('c')), { ctx });
+    expect(count(store)).toBe(count(full));
+    expect(store.series.extendHorizonBatch(store.write)).toBe(false);
+  });
+
+  it('a list far beyond the horizon writes that window only, and at most a bounded number of rows per request', () => {
+    const store = freshStore();
+    importFile(store, calendar(...Array.from({ length: 40 }, (_, i) => daily(`d${i}`)).flat()), { ctx });
+    const before = count(store);
+    // 40 daily series, a two-year window in 2090: 29,200 occurrences, more than one request writes.
+    store.series.ensureWindow('2090-01-01 00:00:00', '2092-01-01 00:00:00', store.write);
+    const first = count(store) - before;
+    expect(first).toBe(20_000);
+    store.series.ensureWindow('2090-01-01 00:00:00', '2092-01-01 00:00:00', store.write);
+    expect(count(store) - before).toBe(40 * 730);
+    // Nothing was written for the 62 years between.
+    const between = store.db.prepare("SELECT count(*) FROM events WHERE start_local >= '2030-01-01' AND start_local < '2090-01-01'").pluck().get();
+    expect(between).toBe(0);
+  });
+});
+
+describe('calendars imported before series existed', () => {
+  it('become series on the next import of their file, keeping their rows and ids', () => {
+    const store = freshStore();
+    // What the importer wrote before: one row per occurrence, keyed <UID>#<original start>.
+    const ids = store.write(() => {
+      const first = store.events.create({ title: 'Old weekly', start_date: '2026-01-05 09:00:00', end_date: '2026-01-05 10:00:00', timezone: 'UTC' }, ctx, { icsUid: 'old#20260105T090000Z' });
+      const rest = ['2026-01-12', '2026-01-19'].map((d) =>
+        store.events.create({ title: 'Old weekly', start_date: `${d} 09:00:00`, end_date: `${d} 10:00:00`, timezone: 'UTC' }, ctx, { icsUid: `old#${d.replace(/-/g, '')}T090000Z`, parentId: first }),
+      );
+      return [first, ...rest];
+    });
+    const file = calendar('BEGIN:VEVENT', 'UID:old', 'SUMMARY:Old weekly', 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', 'X-ALMANAC-TIMEZONE:UTC', 'RRULE:FREQ=WEEKLY;COUNT=4', 'END:VEVENT');
+    const report = importFile(store, file, { ctx }) as ImportReport;
+    expect(report).toMatchObject({ created: 0, updated: 1 });
+    const rows = store.db.prepare('SELECT id, parent_id, recurrence_id FROM events ORDER BY start_local').all();
+    expect(rows).toEqual([
+      { id: ids[0], parent_id: null, recurrence_id: '2026-01-05 09:00:00' },
+      { id: ids[1], parent_id: ids[0], recurrence_id: '2026-01-12 09:00:00' },
+      { id: ids[2], parent_id: ids[0], recurrence_id: '2026-01-19 09:00:00' },
+      { id: expect.any(Number), parent_id: ids[0], recurrence_id: '2026-01-26 09:00:00' },
+    ]);
+    expect(store.series.get(ids[0])).toBeTruthy();
+  });
+});
