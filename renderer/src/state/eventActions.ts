@@ -2,6 +2,11 @@
  * Changes to events, each one: call the API, update what is on screen, say what happened, and
  * remember how to take it back. Failures are rethrown as ApiError for the caller to show where the
  * user is looking (the editor keeps its dialog open; a drag is put back and a toast explains).
+ *
+ * An occurrence of a repeating event is changed with a scope (this one, this and following, the
+ * whole series); a change beyond one occurrence re-reads the range, since other rows changed too.
+ * Undo puts back the previous values with the same scope, so a series-wide change is undone
+ * series-wide.
  */
 import type { Event } from '@shared/api/records';
 import { eventFields } from '@shared/schema/resources';
@@ -16,6 +21,7 @@ import { useLookups } from './lookups';
 import { toastError, toastInfo, useToasts } from './toasts';
 import { useUndo } from './undo';
 import { useUi } from './ui';
+import { askScope, type Scope } from '../recurrence/ScopeDialog';
 
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
 const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
@@ -37,33 +43,63 @@ function showAndRevalidate(e: Event) {
   void ev.refresh().catch(() => {});
 }
 
+export const isSeries = (e: Pick<Event, 'recurrence'>) => !!e.recurrence;
+
+/** After a write that may have touched other rows of a series: drop every cached range too. */
+function showSeriesChange(e: Event) {
+  const ev = useEvents.getState();
+  ev.upsert(e);
+  void ev.reload().catch(() => {});
+}
+
+/** Whether a write reaches beyond the one record it was sent to. */
+const widens = (body: Record<string, unknown>, scope: Scope | undefined) => (scope !== undefined && scope !== 'this') || 'recurrence' in body;
+
+/** Asks which occurrences a change is for, when `e` belongs to a series; null: the user cancelled. */
+export async function scopeFor(e: Event, kind: 'edit' | 'delete', scopes?: Scope[]): Promise<Scope | undefined | null> {
+  if (!isSeries(e)) return undefined;
+  return askScope(kind, titleOf(e), scopes);
+}
+
 export async function createEvent(body: Record<string, unknown>): Promise<Event> {
   const created = await api().createEvent(body);
-  showAndRevalidate(created);
+  const series = isSeries(created);
+  if (series) showSeriesChange(created);
+  else showAndRevalidate(created);
   refreshLookupsAfter(body);
   const label = t('undo.create', { title: titleOf(created) });
   useUndo.getState().push({
     label,
     undo: async () => {
-      await api().trash('events', created.id);
+      await api().trash('events', created.id, series ? 'all' : undefined);
       useEvents.getState().remove(created.id);
+      if (series) void useEvents.getState().reload().catch(() => {});
     },
   });
   toastInfo(t('toast.created', { title: titleOf(created) }), { label: t('action.undo'), run: () => void undoLast() });
   return created;
 }
 
-export async function updateEvent(before: Event, body: Record<string, unknown>): Promise<Event> {
+/**
+ * `scope` is the answer to the scope question for an occurrence of a series (undefined for a
+ * single event). With "this and following" the answer is the new series' first event, which keeps
+ * this occurrence's id, so undo sends the old values to that same id with the same scope.
+ */
+export async function updateEvent(before: Event, body: Record<string, unknown>, scope?: Scope): Promise<Event> {
   if (Object.keys(body).length === 0) return before;
-  const after = await api().updateEvent(before.id, body);
-  showAndRevalidate(after);
+  const after = await api().updateEvent(before.id, body, scope);
+  const wide = widens(body, scope);
+  if (wide) showSeriesChange(after);
+  else showAndRevalidate(after);
   refreshLookupsAfter(body);
   const back = reverseBody(eventFields, before, Object.keys(body));
+  if ('recurrence' in body) back.recurrence = before.recurrence ?? null;
   useUndo.getState().push({
     label: t('undo.edit', { title: titleOf(after) }),
     undo: async () => {
-      const restored = await api().updateEvent(before.id, back);
-      showAndRevalidate(restored);
+      const restored = await api().updateEvent(after.id, back, scope);
+      if (wide) showSeriesChange(restored);
+      else showAndRevalidate(restored);
     },
   });
   return after;
@@ -104,28 +140,45 @@ export function moveBody(e: Event, to: MoveTarget): Record<string, unknown> {
  */
 export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): Promise<void> {
   try {
-    await updateEvent(e, moveBody(e, to));
+    const scope = await scopeFor(e, 'edit');
+    if (scope === null) return revert();
+    await updateEvent(e, moveBody(e, to), scope);
   } catch (err) {
     revert();
     toastError(err instanceof ApiError ? err.message : String(err));
   }
 }
 
+/**
+ * Moves an event to the trash; for an occurrence of a series, after asking which ones. Undo:
+ * one occurrence is restored (the server takes it off the series' deleted dates); a series cut
+ * short gets its rule back; a whole series is restored through its first event.
+ */
 export async function trashEvent(e: Event): Promise<void> {
+  const scope = await scopeFor(e, 'delete');
+  if (scope === null) return;
   try {
-    await api().trash('events', e.id);
+    await api().trash('events', e.id, scope);
   } catch (err) {
     toastError((err as Error).message);
     return;
   }
   useEvents.getState().remove(e.id);
+  if (widens({}, scope)) void useEvents.getState().reload().catch(() => {});
   const ui = useUi.getState();
   if (ui.selectedEventId === e.id) ui.select(null);
   const label = t('undo.trash', { title: titleOf(e) });
+  const first = e.series_id ?? e.id;
+  const wholeSeries = scope === 'all' || (scope === 'following' && first === e.id);
   useUndo.getState().push({
     label,
     undo: async () => {
-      await restoreEvent(e.id, { quiet: true });
+      if (wholeSeries) {
+        await restoreEvent(first, { quiet: true });
+        await useEvents.getState().reload().catch(() => {});
+      } else if (scope === 'following') {
+        showSeriesChange(await api().updateEvent(first, { recurrence: e.recurrence }, 'all'));
+      } else await restoreEvent(e.id, { quiet: true });
     },
   });
   toastInfo(t('toast.trashed', { title: titleOf(e) }), { label: t('action.undo'), run: () => void undoLast() });
