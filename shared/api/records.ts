@@ -129,6 +129,21 @@ const linkedPostBody = {
   image: Image.optional(),
 };
 
+/** A series' rule as events carry it (Almanac): RFC 5545 values, dates as wall times of the event's zone. */
+export const Recurrence = z
+  .object({ rules: z.array(z.string()), rdates: z.array(z.string()), exdates: z.array(z.string()) })
+  .strict()
+  .meta({ id: 'Recurrence', description: 'How a repeating event repeats: RRULE values, RDATEs and EXDATEs (RFC 5545).' });
+export type Recurrence = z.infer<typeof Recurrence>;
+
+/** What tells an occurrence of a repeating event from a single event (Almanac). */
+const recurrenceKeys = {
+  recurrence: Recurrence.nullable().meta({ description: "The series' recurrence, on its first event and on every occurrence; null for a single event." }),
+  series_id: z.number().int().nullable().meta({ description: 'Id of the series (its first event, post_parent of the others); null for a single event.' }),
+  recurrence_id: z.string().nullable().meta({ description: "The occurrence's original start (Y-m-d H:i:s in the event's zone), RFC 5545 RECURRENCE-ID; null for a single event." }),
+  is_exception: z.boolean().meta({ description: 'This occurrence was changed on its own; changes to the whole series leave what it changed alone.' }),
+};
+
 const jsonLd = { json_ld: z.record(z.string(), z.unknown()).optional() };
 
 /**
@@ -236,6 +251,7 @@ export const Event = z
     is_exception: z.boolean().optional(),
     ...languageKeys,
     ...jsonLd,
+    ...recurrenceKeys,
   })
   .strict()
   .meta({ id: 'Event', description: 'A calendar event.' });

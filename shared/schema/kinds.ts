@@ -33,6 +33,7 @@ type FormInput =
   | 'organizers'
   | 'image'
   | 'cost'
+  | 'recurrence'
   | 'hidden';
 
 export interface OpenApiType {
@@ -350,4 +351,32 @@ export const language = (values: readonly string[]): Kind<string> => ({
   },
   openapi: { type: 'string', enum: values },
   input: 'select',
+});
+
+/**
+ * A recurrence (Almanac): `{"rules": [RRULE values], "rdates": [...], "exdates": [...]}`, a bare
+ * RRULE value, or null for none. Only its shape is checked here; the rules themselves are checked
+ * against the event's start and zone where the series is stored (icalendar/recurrence.ts).
+ */
+export const recurrence = (): Kind<unknown> => ({
+  parse: (v, ctx) => {
+    if (v === null || v === '' || v === 'null') return null;
+    if (typeof v === 'string') {
+      const text = v.trim();
+      if (text.startsWith('{')) {
+        try {
+          v = JSON.parse(text);
+        } catch {
+          return fail(ctx, 'invalid_recurrence');
+        }
+      } else return text.length > MAX_LINE ? fail(ctx, 'invalid_recurrence') : { rules: [text] };
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(ctx, 'invalid_recurrence');
+    return v;
+  },
+  openapi: {
+    type: 'object',
+    format: 'recurrence: {"rules": ["FREQ=WEEKLY;BYDAY=TU;UNTIL=20270601T000000Z"], "rdates": ["20270105T180000"], "exdates": ["20261208T180000"]}',
+  },
+  input: 'recurrence',
 });

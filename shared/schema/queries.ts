@@ -85,6 +85,16 @@ export const deleteParams: ParamSet = {
   force: p(k.boolean(), 'Delete a record that is already in the trash for good.', { default: false }),
 };
 
+export const RECURRENCE_SCOPES = ['this', 'following', 'all'] as const;
+
+/** Which occurrences of a repeating event an update or delete changes (Almanac). */
+export const recurrenceScopeParams: ParamSet = {
+  recurrence_scope: p(
+    k.oneOf(RECURRENCE_SCOPES),
+    'For an occurrence of a repeating event (Almanac): this occurrence only (default), this and the following ones (the series is split), or all of them.',
+  ),
+};
+
 export const indexParams: ParamSet = {
   namespace: p(k.text(), 'Namespace of the index.', { default: 'cal/events/v1' }),
   context: p(k.text(), 'Scope of the answer.', { default: 'view' }),

@@ -58,6 +58,11 @@ export const eventFields: FieldSet = {
   tags: f(k.termRefs(), 'Tag ids, names or slugs.', 'field.tags'),
   venue: f(k.linkedRecords('venue'), 'Venue id, or venue data to create one.', 'field.venue'),
   organizer: f(k.linkedRecords('organizers'), 'Organizer ids, or organizer data to create them.', 'field.organizer'),
+  recurrence: f(
+    k.recurrence(),
+    'How the event repeats (Almanac): RFC 5545 RRULE values, RDATEs and EXDATEs, as {"rules": [...], "rdates": [...], "exdates": [...]}; null for none. Dates are wall times of the event\'s zone (20270105T180000, or 20270105 for all-day events); UTC values (…Z) are accepted.',
+    'field.recurrence',
+  ),
 };
 
 export const venueFields: FieldSet = {

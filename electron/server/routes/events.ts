@@ -1,6 +1,8 @@
 /** The events routes: list, create, and read/update/delete by id or by slug. */
 import { eventFields } from '../../../shared/schema/resources';
-import { eventListParams, deleteParams } from '../../../shared/schema/queries';
+import { eventListParams, deleteParams, recurrenceScopeParams } from '../../../shared/schema/queries';
+import type { RecurrenceScope } from '../store/series';
+import { isHidden } from '../store/series-fields';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format';
@@ -99,6 +101,19 @@ export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): E
   return q;
 }
 
+/**
+ * Occurrence rows for the window a list or export shows: they exist up to the horizon already;
+ * a window beyond it gets its own (store/series.ts).
+ */
+export function prepareOccurrences(req: ApiRequest, q: EventListQuery): void {
+  if (q.include || q.postParent !== undefined) return;
+  const lows = [q.startDate, q.startsAfter, q.endsAfter].filter((d): d is string => d !== undefined);
+  const highs = [q.endDate, q.startsBefore, q.endsBefore].filter((d): d is string => d !== undefined);
+  const from = lows.length ? lows.reduce((a, b) => (a > b ? a : b)) : undefined;
+  const to = highs.length ? highs.reduce((a, b) => (a < b ? a : b)) : undefined;
+  req.store.series.ensureWindow(from, to, req.store.write);
+}
+
 /** Any of the relative date parameters turns the default window off (reference §4.1.1). */
 const usesRelativeDates = (req: ApiRequest) => ['starts_before', 'starts_after', 'ends_before', 'ends_after'].some((n) => req.values[n] !== undefined);
 
@@ -107,6 +122,7 @@ function listEvents(req: ApiRequest): ApiResponse {
   const q = eventQuery(req, { defaultWindow: true });
   const { page, perPage } = q;
   const relative = usesRelativeDates(req);
+  prepareOccurrences(req, q);
   const { ids, total } = req.store.events.list(q);
   if (ids.length === 0 && page > 1) throw new ApiError('event-archive-page-not-found', 404, 'event-archive-page-not-found');
 
@@ -166,34 +182,45 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
 
 function readEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req, req.store.events.statusOf);
+  // The first event of a series whose own date was deleted for good: gone, for clients.
+  if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
   if (row.status === 'trash') throw new ApiError('event-no-longer-available', 403, 'event-no-longer-available', { id: row.id });
   if (row.status !== 'publish' && !req.viewer.canEdit) throw new ApiError('event-not-accessible', 403, 'event-not-accessible');
   return { json: eventsJson([row.id], req.url, req.store, { jsonLd: true })[0] };
 }
 
 function createEvent(req: ApiRequest): ApiResponse {
-  const values = req.values;
-  const id = req.store.write(() => req.store.events.create(values, req.write));
+  const { recurrence, ...values } = req.values;
+  const id = req.store.write(() => {
+    const id = req.store.events.create(values, req.write);
+    if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence);
+    return id;
+  });
   return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
+/** An old client sends no scope, and so changes or deletes the one occurrence it names. */
+const scopeOf = (req: ApiRequest): RecurrenceScope => (req.values.recurrence_scope as RecurrenceScope | undefined) ?? 'this';
+
 function updateEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
-  const values = req.values;
-  req.store.write(() => req.store.events.update(row.id, values, req.write));
-  return { body: serializeEvent(req.store.events.get(row.id)!, req.url, req.store) };
+  if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
+  const { recurrence_scope: _scope, ...values } = req.values;
+  const id = req.store.write(() => req.store.series.update(row, values, scopeOf(req), req.write));
+  return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 function deleteEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
+  if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
   if (row.status === 'trash') {
     if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
     const before = serializeEvent(row, req.url, req.store);
-    req.store.write(() => req.store.events.deleteForever(row.id));
+    req.store.write(() => req.store.series.deleteForever(row));
     return { body: before };
   }
-  req.store.write(() => req.store.events.trash(row.id, req.write));
-  return { body: serializeEvent(req.store.events.get(row.id)!, req.url, req.store) };
+  const id = req.store.write(() => req.store.series.trash(row, scopeOf(req), req.write));
+  return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 const single = (name: string) => [
@@ -201,14 +228,14 @@ const single = (name: string) => [
   {
     methods: ['POST' as const, 'PUT' as const, 'PATCH' as const],
     summary: `Update an event by ${name}; fields left out stay as they are.`,
-    args: eventFields,
+    args: { ...eventFields, ...recurrenceScopeParams },
     body: true,
     write: true,
     response: 'Event' as const,
     errors: [400, 404],
     handler: updateEvent,
   },
-  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: deleteParams, write: true, response: 'Event' as const, errors: [400, 404, 410], handler: deleteEvent },
+  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: { ...deleteParams, ...recurrenceScopeParams }, write: true, response: 'Event' as const, errors: [400, 404, 410], handler: deleteEvent },
 ];
 
 export const eventRoutes: RouteDef[] = [

@@ -3,7 +3,7 @@
  * the venues, organizers and terms of all its events in one query each.
  */
 import { DateTime } from 'luxon';
-import type { Event } from '../../../shared/api/records';
+import type { Event, Recurrence } from '../../../shared/api/records';
 import { describeCost } from '../../../shared/cost';
 import { dateDetails } from '../../../shared/dates/format';
 import { timezoneAbbr, zoneFor } from '../../../shared/dates/zones';
@@ -78,6 +78,7 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
   const organizers = opts.jsonLd ? (store.organizers.byIds(allOrganizerIds) as Map<number, OrganizerRow>) : undefined;
   const terms = store.terms.forEvents(ids);
   const look = loadLookups(store, { event: rows });
+  const series = seriesOfRows(rows, store);
 
   return rows.map((e) => {
     const url = permalink(ctx, 'event', e.slug);
@@ -120,7 +121,18 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       custom_fields: [],
       i18n_language: e.lang,
       translations: look.translations('event', e),
+      recurrence: null,
+      series_id: null,
+      recurrence_id: null,
+      is_exception: false,
     };
+    const s = e.recurrence_id === null ? undefined : series.get(e.parent_id ?? e.id);
+    if (s) {
+      out.recurrence = s;
+      out.series_id = e.parent_id ?? e.id;
+      out.recurrence_id = e.recurrence_id;
+      out.is_exception = e.own_fields !== 0;
+    }
     if (opts.jsonLd) {
       const venue = e.venue_id !== null ? venues!.get(e.venue_id) : undefined;
       // Rows read after the linked cache was: one deleted meanwhile (by another process) is left out.
@@ -128,6 +140,17 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
     }
     return out;
   });
+}
+
+/** The recurrences of the series a page's events belong to, by series id. */
+function seriesOfRows(rows: EventRow[], store: Store): Map<number, Recurrence> {
+  const ids = [...new Set(rows.filter((r) => r.recurrence_id !== null).map((r) => r.parent_id ?? r.id))];
+  const out = new Map<number, Recurrence>();
+  for (const id of ids) {
+    const s = store.series.get(id);
+    if (s) out.set(id, store.series.recurrenceOf(s));
+  }
+  return out;
 }
 
 export function serializeEvent(row: EventRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event {

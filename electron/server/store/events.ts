@@ -43,6 +43,10 @@ export interface EventRow extends PostRow {
   featured: number;
   venue_id: number | null;
   ics_uid: string | null;
+  /** The occurrence's original start, for events of a series (store/series.ts). */
+  recurrence_id: string | null;
+  /** Field groups an occurrence changed on its own (store/series-fields.ts). */
+  own_fields: number;
 }
 
 export type EventStatusRow = Pick<EventRow, 'id' | 'status'>;

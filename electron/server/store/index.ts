@@ -10,6 +10,7 @@ import { createLinkedPostStore } from './linked-posts';
 import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
+import { createSeriesStore } from './series';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -34,6 +35,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const terms = createTermStore(db, stamp);
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
   const settings = createSettingsStore(db, stamps.watched);
+  const series = createSeriesStore(db, registry, events, settings);
   return {
     db,
     registry,
@@ -42,6 +44,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     organizers,
     terms,
     events,
+    series,
     settings,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A

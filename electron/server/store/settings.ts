@@ -17,6 +17,11 @@ export interface Settings {
   currency_symbol: string;
   currency_position: 'prefix' | 'postfix';
   currency_code: string;
+  /**
+   * How far ahead repeating events have occurrence rows, in months (Almanac). Lists and exports
+   * further out generate the occurrences of the window they ask for.
+   */
+  recurrence_horizon_months: number;
 }
 
 export const MAX_PER_PAGE = 50;
@@ -30,6 +35,7 @@ function defaults(): Settings {
     currency_symbol: '$',
     currency_position: 'prefix',
     currency_code: 'USD',
+    recurrence_horizon_months: 24,
   };
 }
 
