@@ -192,17 +192,6 @@ export const Organizer = z
   .meta({ id: 'Organizer', description: 'A person or group that organizes events.' });
 export type Organizer = z.infer<typeof Organizer>;
 
-/** A series' repetition, RFC 5545 values (Almanac extension; the lead's contract for issue #14). */
-export const Recurrence = z
-  .object({
-    rules: z.array(z.string()),
-    rdates: z.array(z.string()),
-    exdates: z.array(z.string()),
-  })
-  .strict()
-  .meta({ id: 'Recurrence', description: 'RRULE values (without `RRULE:`), RDATEs and EXDATEs of a series.' });
-export type Recurrence = z.infer<typeof Recurrence>;
-
 export const Event = z
   .object({
     id: z.number().int(),
@@ -244,11 +233,6 @@ export const Event = z
     venue: z.union([Venue, z.tuple([])]),
     organizer: z.array(Organizer),
     custom_fields: z.union([z.record(z.string(), z.unknown()), z.tuple([])]),
-    // Repeating events (issue #14). Optional until every server answer carries them.
-    recurrence: Recurrence.nullable().optional(),
-    series_id: z.number().int().nullable().optional(),
-    recurrence_id: z.string().nullable().optional(),
-    is_exception: z.boolean().optional(),
     ...languageKeys,
     ...jsonLd,
     ...recurrenceKeys,
