@@ -94,15 +94,45 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
   refreshLookupsAfter(body);
   const back = reverseBody(eventFields, before, Object.keys(body));
   if ('recurrence' in body) back.recurrence = before.recurrence ?? null;
+  const first = before.series_id ?? before.id;
+  const splitRule = scope === 'following' && 'recurrence' in body && first !== before.id;
   useUndo.getState().push({
     label: t('undo.edit', { title: titleOf(after) }),
     undo: async () => {
+      if (splitRule) {
+        // The old rule on the new series would count again from here (COUNT, BYSETPOS…): join
+        // the two back instead: the old series gets its whole rule again, the new one goes.
+        await api().trash('events', after.id, 'all');
+        await api().deleteForever('events', after.id);
+        showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
+        return;
+      }
       const restored = await api().updateEvent(after.id, back, scope);
       if (wide) showSeriesChange(restored);
       else showAndRevalidate(restored);
     },
   });
   return after;
+}
+
+/** An occurrence's original start as RFC 5545 writes it in EXDATE (`20270105T180000`, or a date). */
+const icalKey = (e: Pick<Event, 'recurrence_id' | 'all_day'>) => {
+  const compact = (e.recurrence_id ?? '').replace(/[-:]/g, '').replace(' ', 'T');
+  return e.all_day ? compact.slice(0, 8) : compact;
+};
+
+/**
+ * Undoes "delete this and following": the series gets its rule back, and the occurrences that
+ * went to the trash with it come back (the ones deleted one by one before stay deleted).
+ */
+async function restoreFollowing(e: Event, first: number) {
+  const trashed = await api().listAll<Event>('events', 'events', { status: 'trash', post_parent: first, start_date: '1970-01-01', end_date: '2200-12-31' });
+  showSeriesChange(await api().updateEvent(first, { recurrence: e.recurrence }, 'all'));
+  const deletedBefore = new Set(e.recurrence?.exdates ?? []);
+  for (const r of trashed) {
+    if (r.recurrence_id && e.recurrence_id && r.recurrence_id >= e.recurrence_id && !deletedBefore.has(icalKey(r))) await api().restore('events', r.id);
+  }
+  await useEvents.getState().reload().catch(() => {});
 }
 
 export interface MoveTarget {
@@ -176,9 +206,8 @@ export async function trashEvent(e: Event): Promise<void> {
       if (wholeSeries) {
         await restoreEvent(first, { quiet: true });
         await useEvents.getState().reload().catch(() => {});
-      } else if (scope === 'following') {
-        showSeriesChange(await api().updateEvent(first, { recurrence: e.recurrence }, 'all'));
-      } else await restoreEvent(e.id, { quiet: true });
+      } else if (scope === 'following') await restoreFollowing(e, first);
+      else await restoreEvent(e.id, { quiet: true });
     },
   });
   toastInfo(t('toast.trashed', { title: titleOf(e) }), { label: t('action.undo'), run: () => void undoLast() });

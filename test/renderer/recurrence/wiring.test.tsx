@@ -142,9 +142,17 @@ describe('the editor', () => {
     expect(patch.body).toEqual({ recurrence: { rules: ['FREQ=WEEKLY;BYDAY=TU,TH;COUNT=6'], rdates: [], exdates: ['20310320T100000'] } });
     expect(scopeOf(patch)).toBe('following');
 
+    // Undo joins the two series again: the new one goes, the old one gets its whole rule back
+    // (the old COUNT=10 on the new series would count ten more from here).
+    api.routes['DELETE events/12'] = { body: occurrence({ status: 'trash' }) };
+    api.routes['PATCH events/10'] = { body: occurrence({ id: 10 }) };
     await act(() => undoLast());
-    expect(api.to('PATCH', 'events/12')[1].body).toEqual({ recurrence: series });
-    expect(scopeOf(api.to('PATCH', 'events/12')[1])).toBe('following');
+    expect(api.to('DELETE', 'events/12').map((c) => [scopeOf(c), c.url.searchParams.get('force')])).toEqual([
+      ['all', null],
+      [null, 'true'],
+    ]);
+    expect(api.to('PATCH', 'events/10')[0].body).toEqual({ recurrence: series });
+    expect(scopeOf(api.to('PATCH', 'events/10')[0])).toBe('all');
   });
 
   it('never re-sends a custom rule it did not touch, and turns a series back into one event', async () => {
@@ -258,8 +266,21 @@ describe('moving and deleting an occurrence', () => {
     expect(api.to('POST', 'events/12')[0].body).toEqual({ status: 'publish' });
   });
 
-  it('deleting this and following cuts the series short; undo gives the series its rule back', async () => {
-    const api = mockApi({ 'DELETE events/12': { body: occurrence({ status: 'trash' }) }, 'PATCH events/10': { body: occurrence({ id: 10 }) }, 'GET events': noEvents });
+  it('deleting this and following cuts the series short; undo gives the series its rule and those occurrences back', async () => {
+    // In the trash: an occurrence deleted on its own before (20 March, in the EXDATEs), one from
+    // before this one, and this one and a later one, trashed with it.
+    const trashed = [
+      occurrence({ id: 11, start_date: '2031-03-13 10:00:00', recurrence_id: '2031-03-13 10:00:00', status: 'trash' }),
+      occurrence({ id: 13, start_date: '2031-03-20 10:00:00', recurrence_id: '2031-03-20 10:00:00', status: 'trash' }),
+      occurrence({ id: 12, status: 'trash' }),
+      occurrence({ id: 14, start_date: '2031-03-25 10:00:00', recurrence_id: '2031-03-25 10:00:00', status: 'trash' }),
+    ];
+    const api = mockApi({
+      'DELETE events/12': { body: occurrence({ status: 'trash' }) },
+      'PATCH events/10': { body: occurrence({ id: 10 }) },
+      'POST events/:id': (c) => ({ body: occurrence({ id: Number(c.url.pathname.split('/').pop()) }) }),
+      'GET events': (c) => (c.url.searchParams.get('status') === 'trash' ? { body: { events: trashed, total: 4, total_pages: 1 } } : noEvents),
+    });
     render(<ScopeDialogHost />);
     const done = trashEvent(occurrence());
     await answerWith('This and following events', 'Delete repeating event');
@@ -269,6 +290,10 @@ describe('moving and deleting an occurrence', () => {
     const [patch] = api.to('PATCH', 'events/10');
     expect(patch.body).toEqual({ recurrence: series });
     expect(scopeOf(patch)).toBe('all');
+    const listed = api.calls.find((c) => c.method === 'GET' && c.url.searchParams.get('status') === 'trash')!;
+    expect(listed.url.searchParams.get('post_parent')).toBe('10');
+    const restored = api.calls.filter((c) => c.method === 'POST').map((c) => c.url.pathname.split('/').pop());
+    expect(restored).toEqual(['12', '14']);
   });
 
   it('deleting all trashes the series; undo restores it through its first event', async () => {
