@@ -175,6 +175,12 @@ describe.skipIf(!runBrowserSuites)('repeating events (e2e)', () => {
     await expect.poll(() => page.getByText('Repeats', { exact: true }).count()).toBe(2);
     expect(await page.getByText('Dentist', { exact: true }).count()).toBe(1);
     await shoot('recurrence-week');
+    await page.getByRole('button', { name: 'Day', exact: true }).click();
+    await expect.poll(() => page.getByText('Repeats', { exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Agenda', exact: true }).click();
+    // The agenda lists the month: March holds six of the ten.
+    await expect.poll(() => page.getByText(/^Yoga$/).count()).toBe(6);
+    await expect.poll(() => page.getByText('Repeats', { exact: true }).count()).toBe(6);
     await page.getByRole('button', { name: 'Month', exact: true }).click();
     await page.getByRole('heading', { name: 'March 2031' }).waitFor();
   });
