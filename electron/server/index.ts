@@ -112,6 +112,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+const SERIES_EXTENSION_INTERVAL_MS = 6 * 3600_000;
+
 export async function createServer(opts: ServerOptions = {}): Promise<AlmanacServer> {
   const host = opts.host ?? '127.0.0.1';
   const log = opts.log ?? consoleLogger;
@@ -182,6 +184,20 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   const announce = !!opts.dataDir && opts.announce !== false;
   if (announce) writeDiscovery(opts.dataDir!, { pid: process.pid, port, url, apiRoot, startedAt: new Date().toISOString() });
 
+  // Repeating events keep occurrence rows up to the horizon: extended at start and every few
+  // hours, a batch of series per transaction, off the request path (store/series.ts).
+  const extendSeries = () => {
+    try {
+      store.series.extendHorizon(store.write);
+    } catch (err) {
+      log('warn', `repeating events could not be extended now (${(err as Error).message}); trying again later`);
+    }
+  };
+  const firstExtension = setTimeout(extendSeries, 1000);
+  const laterExtensions = setInterval(extendSeries, SERIES_EXTENSION_INTERVAL_MS);
+  firstExtension.unref();
+  laterExtensions.unref();
+
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -196,6 +212,8 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     store,
     db,
     close() {
+      clearTimeout(firstExtension);
+      clearInterval(laterExtensions);
       closing ??= new Promise<void>((done) => {
         // A running import is cancelled (rolled back), not cut off mid-write.
         const importsStopped = imports.close();

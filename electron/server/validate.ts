@@ -2,7 +2,8 @@
  * Checks a request's fields against their declarations (shared/schema) the way the original's REST
  * server does: first every required field that is absent (400 rest_missing_callback_param), then
  * each present value (400 rest_invalid_param naming every bad one). Unknown keys are ignored, as
- * the original ignores them; `null` counts as absent.
+ * the original ignores them; `null` counts as absent (except for Almanac's own fields whose kind
+ * says null is a value, such as `recurrence: null`).
  */
 import type { ParamDef } from '../../shared/schema/queries';
 import type { IssueSink } from '../../shared/schema/kinds';
@@ -39,7 +40,7 @@ export function validateFields(decls: Record<string, Declared>, input: Record<st
   const sink: IssueSink = { addIssue: (key) => void issues.push(key) };
   for (const [name, d] of fields) {
     const raw = input[name];
-    if (raw === undefined || raw === null || !Object.prototype.hasOwnProperty.call(input, name)) continue;
+    if (raw === undefined || (raw === null && !d.kind.nullIsValue) || !Object.prototype.hasOwnProperty.call(input, name)) continue;
     issues.length = 0;
     const value = d.kind.parse(raw, sink);
     if (issues.length === 0) values[name] = value;

@@ -138,10 +138,11 @@ export type Recurrence = z.infer<typeof Recurrence>;
 
 /** What tells an occurrence of a repeating event from a single event (Almanac). */
 const recurrenceKeys = {
-  recurrence: Recurrence.nullable().meta({ description: "The series' recurrence, on its first event and on every occurrence; null for a single event." }),
-  series_id: z.number().int().nullable().meta({ description: 'Id of the series (its first event, post_parent of the others); null for a single event.' }),
-  recurrence_id: z.string().nullable().meta({ description: "The occurrence's original start (Y-m-d H:i:s in the event's zone), RFC 5545 RECURRENCE-ID; null for a single event." }),
-  is_exception: z.boolean().meta({ description: 'This occurrence was changed on its own; changes to the whole series leave what it changed alone.' }),
+  // Optional: backups and records written before repeating events existed have none of them.
+  recurrence: Recurrence.nullable().optional().meta({ description: "The series' recurrence, on its first event and on every occurrence; null for a single event." }),
+  series_id: z.number().int().nullable().optional().meta({ description: 'Id of the series (its first event, post_parent of the others); null for a single event.' }),
+  recurrence_id: z.string().nullable().optional().meta({ description: "The occurrence's original start (Y-m-d H:i:s in the event's zone), RFC 5545 RECURRENCE-ID; null for a single event." }),
+  is_exception: z.boolean().optional().meta({ description: 'This occurrence was changed on its own; changes to the whole series leave what it changed alone.' }),
 };
 
 const jsonLd = { json_ld: z.record(z.string(), z.unknown()).optional() };

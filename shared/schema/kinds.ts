@@ -53,6 +53,8 @@ export interface Kind<T = unknown> {
   parse: (v: unknown, ctx: IssueSink) => T;
   openapi: OpenApiType;
   input: FormInput;
+  /** `null` is a value of this kind (it means "none"), not an absent field. */
+  nullIsValue?: boolean;
 }
 
 /** What a kind's check reports its problems to, each as a message key (shared/i18n/messages.ts). */
@@ -379,4 +381,5 @@ export const recurrence = (): Kind<unknown> => ({
     format: 'recurrence: {"rules": ["FREQ=WEEKLY;BYDAY=TU;UNTIL=20270601T000000Z"], "rdates": ["20270105T180000"], "exdates": ["20261208T180000"]}',
   },
   input: 'recurrence',
+  nullIsValue: true,
 });

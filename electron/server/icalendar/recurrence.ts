@@ -260,9 +260,9 @@ export function normalizeRecurrence(input: unknown, timing: SeriesTiming): Recur
 export function writeRule(r: RuleParts, timing: SeriesTiming): string {
   const out = [`FREQ=${r.freq}`];
   if (r.interval !== 1) out.push(`INTERVAL=${r.interval}`);
+  for (const [name, value] of r.parts) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL'].includes(name)) out.push(`${name}=${value}`);
   if (r.count !== undefined) out.push(`COUNT=${r.count}`);
   if (r.until !== undefined) out.push(`UNTIL=${untilValue(r.until, timing)}`);
-  for (const [name, value] of r.parts) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL'].includes(name)) out.push(`${name}=${value}`);
   return out.join(';');
 }
 

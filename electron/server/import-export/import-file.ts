@@ -6,8 +6,8 @@ import { ApiError } from '../errors';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { decodeImportFile } from './text-input';
-import { openIcs, type IcsFile } from './ics-import';
-import { openIcsThreaded } from './ics-threaded';
+import { openIcs, type IcsFile } from '../icalendar/import';
+import { openIcsThreaded } from '../icalendar/read-threaded';
 import { parseCsv } from './csv-import';
 import { restoreBackup, trialRestore } from './json-backup';
 import { importRecords, ImportRefused, type ImportItem, type ImportKind, type ItemSource } from './import-records';
@@ -43,7 +43,7 @@ export function sniffFormat(text: string): ImportFormat {
 
 /**
  * From this size on (about 2,500 events) an iCalendar file is read on a worker thread while the
- * import writes (ics-threaded.ts); below it, starting the thread costs more than it saves.
+ * import writes (icalendar/read-threaded.ts); below it, starting the thread costs more than it saves.
  */
 export const THREADED_READING_CHARS = 1_000_000;
 

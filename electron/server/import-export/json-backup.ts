@@ -13,12 +13,29 @@ import { ApiError } from '../errors';
 import { STATUSES } from '../../../shared/schema/kinds';
 import { LANGUAGES } from '../../../shared/i18n/languages';
 import { isValidTimeZone } from '../../../shared/dates/zones';
+import { HIDDEN_STATUS } from '../store/series-fields';
 
 export const BACKUP_FORMAT = 'almanac-backup';
 export const BACKUP_VERSION = 1;
 
 /** Tables in the order a restore inserts them (parents before children). */
-export const BACKUP_TABLES = ['users', 'settings', 'posts', 'images', 'venues', 'organizers', 'events', 'terms', 'event_terms', 'event_organizers'] as const;
+export const BACKUP_TABLES = [
+  'users',
+  'settings',
+  'posts',
+  'images',
+  'venues',
+  'organizers',
+  'events',
+  'event_series',
+  'series_windows',
+  'terms',
+  'event_terms',
+  'event_organizers',
+] as const;
+
+/** Tables a later schema added: a backup made before them has none, which means empty. */
+const LATER_TABLES = new Set<string>(['event_series', 'series_windows']);
 
 /** Columns that are derived from others and rebuilt on restore rather than stored. */
 const DERIVED: Record<string, string[]> = { terms: ['count'] };
@@ -89,6 +106,7 @@ export function checkBackup(db: DB, data: unknown): BackupFile {
   if (b.schema > schemaVersion(db)) throw invalid('The backup was made by a newer Almanac.');
   if (!b.tables || typeof b.tables !== 'object') throw invalid('The backup has no tables.');
   for (const table of BACKUP_TABLES) {
+    if (!b.tables[table] && LATER_TABLES.has(table)) b.tables[table] = { columns: [], rows: [] };
     const t = b.tables[table];
     if (!t || !Array.isArray(t.columns) || !Array.isArray(t.rows)) throw invalid(`The backup has no "${table}" table.`);
     const known = new Set(columnsOf(db, table));
@@ -155,9 +173,10 @@ function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: Restor
     for (const table of [...BACKUP_TABLES].reverse()) db.prepare(`DELETE FROM ${table}`).run();
     for (const table of BACKUP_TABLES) {
       const { columns, rows } = b.tables[table];
+      report.counts[table] = rows.length;
+      if (!rows.length) continue;
       const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
       for (const row of rows) insert.run(...row);
-      report.counts[table] = rows.length;
     }
     checkValues(db);
     // Links are checked at commit; a trial checks them here, as it will not commit.
@@ -182,7 +201,9 @@ function checkValues(db: DB): void {
   const rules: Record<string, Array<{ column: string; valid: string; expected: string }>> = {};
   const rule = (table: string, column: string, valid: string, expected: string) => (rules[table] ??= []).push({ column, valid, expected });
   for (const table of ['venues', 'organizers', 'events']) {
-    rule(table, 'status', `status IN (${inList(STATUSES)})`, `one of ${STATUSES.join(', ')}`);
+    // A series' first event whose own date was deleted for good keeps a hidden status.
+    const statuses = table === 'events' ? [...STATUSES, HIDDEN_STATUS] : STATUSES;
+    rule(table, 'status', `status IN (${inList(statuses)})`, `one of ${STATUSES.join(', ')}`);
     for (const column of table === 'events' ? [...POST_DATES, 'start_local', 'end_local', 'start_utc', 'end_utc'] : POST_DATES) {
       rule(table, column, `${column} GLOB '${STORED_DATE}'`, 'a date stored as YYYY-MM-DD HH:MM:SS');
     }

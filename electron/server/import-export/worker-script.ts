@@ -10,10 +10,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export type WorkerName = 'import-worker' | 'ics-read-worker' | 'ics-export-worker';
 
+/** Each worker's source, from this folder: the built entries all sit in out/main, the sources do not. */
+const SOURCES: Record<WorkerName, string> = {
+  'import-worker': 'import-worker.ts',
+  'ics-read-worker': '../icalendar/read-worker.ts',
+  'ics-export-worker': '../icalendar/export-worker.ts',
+};
+
 export function startWorker(name: WorkerName, workerData: object, transferList: TransferListItem[] = []): Worker {
   const here = dirname(fileURLToPath(import.meta.url));
   const built = join(here, `${name}.js`);
   if (existsSync(built)) return new Worker(built, { workerData, transferList });
-  const tsEntry = pathToFileURL(join(here, `${name}.ts`)).href;
+  const tsEntry = pathToFileURL(join(here, SOURCES[name])).href;
   return new Worker(join(here, 'ts-worker.mjs'), { workerData: { ...workerData, tsEntry }, transferList });
 }

@@ -8,7 +8,7 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
 import { eventQuery } from './events';
-import { icsExportChunks } from '../import-export/ics-export-threaded';
+import { icsExportChunks } from '../icalendar/export-threaded';
 import { backupChunks } from '../import-export/json-backup';
 import { importFile, type ImportFormat } from '../import-export/import-file';
 import type { ImportKind } from '../import-export/import-records';

@@ -1,6 +1,6 @@
 /**
  * An event as the iCalendar export reads it, apart from the store: the export's worker thread
- * (ics-export-worker.ts) parses rows too, and must not load the database for it.
+ * (icalendar/export-worker.ts) parses rows too, and must not load the database for it.
  */
 import type { EventRow } from './events';
 
@@ -20,7 +20,7 @@ export type EventExportRow = Pick<EventRow, (typeof EXPORT_COLUMNS)[number]> & {
   term_ids: string | null;
 };
 
-/** What the export reads first of a row: what it links to (ics-rows.ts loads those). */
+/** What the export reads first of a row: what it links to (icalendar/export-rows.ts loads those). */
 export type ExportRowLinks = Pick<EventExportRow, 'venue_id' | 'image_id' | 'organizer_ids' | 'term_ids'>;
 
 /** A batch of the export's rows: each as JSON text and its links (together, `parseExportRow`). */

@@ -511,7 +511,7 @@ export function createEventStore(
      * rescanned all the rows before it (2.5 s of CPU for 100,000 events), and a filter that is not
      * index-ordered would re-sort the whole selection per batch. Only this connection's reads may
      * run while a batch is out: the statement stays open until the generator ends. Each row comes
-     * as JSON text (`parseExportRow`) with its links beside: the export (ics-export-threaded.ts)
+     * as JSON text (`parseExportRow`) with its links beside: the export (icalendar/export-threaded.ts)
      * loads the links and hands the texts to its thread as they are.
      */
     *exportBatchTexts(q: EventListQuery, size = 1000): Generator<EventExportBatch> {

@@ -157,11 +157,13 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
       const dup = findDuplicate(values, ctx.lang);
       if (dup !== undefined) return { id: dup, reused: true };
       const id = registry.allocate(kind);
+      if (kind === 'venue') values = withStateProvince(values);
       insert({ id, ...writer.columns(kind, fields, values, id, ctx.siteZone, ctx) });
       return { id, reused: false };
     },
     update(id: number, values: Values, ctx: WriteContext): void {
       const existing = byId.get(id)!;
+      if (kind === 'venue') values = withStateProvince(values, existing);
       const cols = writer.columns(kind, fields, values, id, ctx.siteZone, ctx, existing);
       updateColumns(id, cols);
       if (cols.status === 'trash' && existing.status !== 'trash') this.unlink(id);
@@ -198,3 +200,26 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
 }
 
 export type LinkedPostStore = ReturnType<typeof createLinkedPostStore>;
+
+/** "United States" as the original compares it, in its translations and ours. */
+const UNITED_STATES = new Set(['', 'us', 'usa', 'united states', 'estados unidos', 'estados unidos da américa', 'eua', 'ee. uu.', 'ee.uu.']);
+
+/**
+ * A venue's `stateprovince` as the original derives it when a write leaves it out or empty: the
+ * state for a venue in the United States (or with no country), else the province. An update that
+ * touches none of state, province and country keeps the stored one (Almanac's updates are partial).
+ */
+function withStateProvince(values: Values, existing?: LinkedRow): Values {
+  const given = values.stateprovince;
+  if (typeof given === 'string' && given.trim() !== '') return values;
+  if (existing && given === undefined && !('state' in values) && !('province' in values) && !('country' in values)) return values;
+  const text = (field: 'state' | 'province' | 'country') => {
+    const v = field in values ? values[field] : (existing as VenueRow | undefined)?.[field];
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const state = text('state');
+  const province = text('province');
+  const derived = state && UNITED_STATES.has(text('country').toLowerCase()) ? state : province;
+  if (!derived && given === undefined && !existing) return values;
+  return { ...values, stateprovince: derived };
+}

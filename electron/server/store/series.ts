@@ -177,9 +177,17 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   }
 
   /** Rows up to the horizon for one series (after a create or a rule change). */
+  /**
+   * How far a series' rows reach when it is written: the horizon, or its first horizon's worth
+   * when it starts after today, and never past its last occurrence.
+   */
+  function rowsUntil(s: SeriesRow): string {
+    const until = [horizonEnd(), addMonths(s.start_local, settings.get().recurrence_horizon_months || 24)].sort()[1];
+    return s.last_start !== null && s.last_start < until ? addSeconds(s.last_start, 1) : until;
+  }
+
   function fill(s: SeriesRow): void {
-    const until = horizonEnd();
-    const to = s.last_start !== null && s.last_start < until ? addSeconds(s.last_start, 1) : until;
+    const to = rowsUntil(s);
     generate(s, s.start_local, to);
     s.generated_until = to > s.generated_until ? to : s.generated_until;
     saveSeries(s);
@@ -194,7 +202,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   function regenerate(s: SeriesRow): void {
     const timing = timingOf(s);
     const rec = recurrenceOf(s);
-    const until = s.generated_until;
+    const until = rowsUntil(s);
     const wanted = new Set(expand(rec, timing, s.start_local, until).starts);
     for (const w of stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>) {
       for (const start of expand(rec, timing, w.from_local, w.to_local).starts) wanted.add(start);
@@ -400,10 +408,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     if (changedTiming || recurrence !== undefined) {
       s.recurrence = JSON.stringify(rec);
       s.last_start = checked(() => lastStart(rec, timing));
-      const anchorKey = s.start_local;
-      stmt('UPDATE events SET recurrence_id = ? WHERE id = ?').run(anchorKey, s.id);
-      const until = horizonEnd();
-      if (s.generated_until < until) s.generated_until = until;
+      stmt('UPDATE events SET recurrence_id = ? WHERE id = ?').run(s.start_local, s.id);
       regenerate(s);
     }
   }

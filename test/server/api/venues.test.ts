@@ -32,6 +32,24 @@ linkedSuite('venue', ({ t, mk }) => {
       });
     });
 
+    it('stateprovince left out is set from the state (United States or no country) or else the province, as the original does', async () => {
+      const us = await mk({ state: 'IL', province: 'Prov', country: 'United States' });
+      expect(us.stateprovince).toBe('IL');
+      expect((await mk({ state: 'TX' })).stateprovince).toBe('TX');
+      const abroad = await mk({ state: 'SP', province: 'São Paulo', country: 'Brazil' });
+      expect(abroad.stateprovince).toBe('São Paulo');
+      expect((await mk({ province: 'Ontario', country: 'Canada' })).stateprovince).toBe('Ontario');
+      expect((await mk({ stateprovince: 'Given', state: 'IL' })).stateprovince).toBe('Given');
+      expect((await mk({ city: 'Nowhere' })).stateprovince).toBeUndefined();
+
+      // An update of the region derives it again; one that leaves the region alone keeps it.
+      const moved = await t().api('put', `venues/${us.id}`).send({ state: 'WI' });
+      expect(moved.body.stateprovince).toBe('WI');
+      expect((await t().api('put', `venues/${us.id}`).send({ city: 'Madison' })).body.stateprovince).toBe('WI');
+      expect((await t().api('put', `venues/${us.id}`).send({ stateprovince: 'Dairy State' })).body.stateprovince).toBe('Dairy State');
+      expect((await t().api('put', `venues/${us.id}`).send({ zip: '53703' })).body.stateprovince).toBe('Dairy State');
+    });
+
     it('show_map and show_map_link default to true and come after the other fields', async () => {
       const v = await mk();
       expect([v.show_map, v.show_map_link]).toEqual([true, true]);

@@ -3,7 +3,7 @@ import { describe, it, expect, beforeEach } from 'vitest';
 import { openDatabase } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
 import { importFile } from '../../../electron/server/import-export/import-file';
-import { exportIcs } from '../../../electron/server/import-export/ics-export';
+import { exportIcs } from '../../../electron/server/icalendar/export';
 import { event as record, term } from '../import-export/records';
 
 const ctx = { lang: 'en' as const, now: new Date('2026-05-01T12:00:00Z'), siteZone: 'UTC' };

@@ -1,6 +1,6 @@
 /**
  * A large iCalendar export written on two cores. The server's thread reads the events and what
- * they link to (SQL, about 45% of an export); a worker thread (ics-export-worker.ts) turns them
+ * they link to (SQL, about 45% of an export); a worker thread (export-worker.ts) turns them
  * into VEVENT text (the rest). Only the server's thread reads the database, so the file is one
  * snapshot with no coordination between connections: the worker gets plain data.
  *
@@ -16,9 +16,9 @@ import type { Store } from '../store';
 import type { EventListQuery } from '../store/events';
 import type { EventExportBatch } from '../store/event-export-row';
 import type { UrlContext } from '../serialize/context';
-import { createBatchWriter, createLinkLoader, type LinkedData } from './ics-rows';
-import { icsHead, zonesUsed, ICS_END } from './ics-export';
-import { startWorker } from './worker-script';
+import { createBatchWriter, createLinkLoader, type LinkedData } from './export-rows';
+import { icsHead, zonesUsed, ICS_END } from './export';
+import { startWorker } from '../import-export/worker-script';
 
 /** Below this many events an export is written on the server's thread alone (a thread costs its start). */
 export const THREADED_EXPORT_EVENTS = 5000;

@@ -1,11 +1,11 @@
 /**
- * The thread that reads an iCalendar file for an import (see ics-threaded.ts): it scans the file,
+ * The thread that reads an iCalendar file for an import (see read-threaded.ts): it scans the file,
  * then makes its events and posts them in batches while the importing thread writes the ones
  * before. Reading and writing each take about half of an import's time.
  */
 import { workerData } from 'node:worker_threads';
-import { openIcs, type ImportedEvent } from './ics-import';
-import { BATCH, MAX_AHEAD, SIGNAL, type ReadWorkerData, type ReadWorkerMessage } from './ics-threaded';
+import { openIcs, type ImportedEvent } from './import';
+import { BATCH, MAX_AHEAD, SIGNAL, type ReadWorkerData, type ReadWorkerMessage } from './read-threaded';
 
 const input = workerData as ReadWorkerData;
 const signal = new Int32Array(input.signal);
@@ -20,7 +20,7 @@ function post(m: ReadWorkerMessage) {
 class Stopped extends Error {}
 
 try {
-  // Progress also tells the importing thread that this one is alive (ics-threaded.ts SILENCE_LIMIT_MS).
+  // Progress also tells the importing thread that this one is alive (read-threaded.ts SILENCE_LIMIT_MS).
   const file = openIcs(input.text, { ...input.options, onProgress: (done, total) => post({ type: 'progress', done, total }) });
   if (file.broken) {
     const result = file.read(() => {});

@@ -3,7 +3,7 @@
  * give exactly what asking Intl for every instant gives, on the days the clocks change too.
  */
 import { describe, expect, it } from 'vitest';
-import { epochOfWall, epochOfWallWith, offsetFinder, wallOfEpoch, wallOfEpochWith } from '../../../electron/server/import-export/ics-export';
+import { epochOfWall, epochOfWallWith, offsetFinder, wallOfEpoch, wallOfEpochWith } from '../../../electron/server/icalendar/zone-times';
 
 const ZONES = ['America/New_York', 'Europe/Lisbon', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Africa/Casablanca', 'Asia/Kathmandu', 'America/St_Johns', 'Europe/Amsterdam'];
 

@@ -1,11 +1,11 @@
 /**
- * The events of a database export, read for ics-export.ts: the fields a VEVENT writes, made from
+ * The events of a database export, read for export.ts: the fields a VEVENT writes, made from
  * the rows of one query per batch. Building whole API records (serializeEvents) for this took 90%
  * of an export's time: every record's JSON-LD-ready dates, links, term objects and translations,
  * and each batch's venues and organizers serialised again.
  *
  * Each field is what the API record has (serialize/event.ts), made with the same helpers; a test
- * (ics-rows.test.ts) checks that the file is the same as one written from API records. Venues,
+ * (export-rows.test.ts) checks that the file is the same as one written from API records. Venues,
  * organizers and terms are serialised once per export, when an event first names them: a
  * calendar has far fewer of them than events.
  */
@@ -18,7 +18,7 @@ import { renderContent } from '../serialize/content';
 import { permalink, type UrlContext } from '../serialize/context';
 import { linkedObjects } from '../serialize/linked-posts';
 import { eventCost, eventFlags } from '../serialize/event';
-import { veventsText, type IcsEvent } from './ics-export';
+import { veventsText, type IcsEvent } from './record-to-vevent';
 import { BoundedMemo } from '../store/bounded-memo';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
@@ -75,7 +75,7 @@ export function createLinkLoader(store: Store, ctx: UrlContext) {
 
 /**
  * Writes batches of the export's rows as VEVENT text, with the linked data given so far. It reads
- * nothing itself: the server's thread and the export's thread (ics-export-worker.ts) each have one
+ * nothing itself: the server's thread and the export's thread (export-worker.ts) each have one
  * and write the same text for the same batch.
  */
 export function createBatchWriter(ctx: UrlContext, uidHost: string) {

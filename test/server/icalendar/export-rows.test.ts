@@ -1,5 +1,5 @@
 /**
- * The database export writes its events from SQL rows (ics-rows.ts), not from API records. The
+ * The database export writes its events from SQL rows (icalendar/export-rows.ts), not from API records. The
  * file must be what exportIcs writes from the API records of the same events, byte for byte, and
  * must not depend on where its batches end, nor on which thread wrote them.
  */
@@ -11,16 +11,17 @@ import { openDatabase, closeDatabase, type DB } from '../../../electron/server/s
 import { createStore, type Store } from '../../../electron/server/store';
 import type { EventListQuery } from '../../../electron/server/store/events';
 import { importFile } from '../../../electron/server/import-export/import-file';
-import { exportIcs, htmlToText } from '../../../electron/server/import-export/ics-export';
-import { createBatchWriter, createLinkLoader } from '../../../electron/server/import-export/ics-rows';
-import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/import-export/ics-export-threaded';
+import { exportIcs } from '../../../electron/server/icalendar/export';
+import { htmlToText } from '../../../electron/server/icalendar/text';
+import { createBatchWriter, createLinkLoader } from '../../../electron/server/icalendar/export-rows';
+import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/icalendar/export-threaded';
 import { startWorker } from '../../../electron/server/import-export/worker-script';
 import { MessageChannel } from 'node:worker_threads';
 import { serializeEvents } from '../../../electron/server/serialize/event';
 import type { UrlContext } from '../../../electron/server/serialize/context';
 import type { Language } from '../../../shared/i18n/languages';
 import type { Event } from '../../../shared/api/records';
-import { event, organizer, term, venue } from './records';
+import { event, organizer, term, venue } from '../import-export/records';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 let dir: string;
@@ -167,7 +168,7 @@ describe('htmlToText', () => {
   });
 });
 
-describe('the export on two threads (ics-export-threaded.ts)', () => {
+describe('the export on two threads (icalendar/export-threaded.ts)', () => {
   it.each(['en', 'pt-br'] as const)('writes the %s file the one-thread export writes, whichever thread writes each batch', (lang) => {
     const q = query(lang);
     const expected = fromRows(q);

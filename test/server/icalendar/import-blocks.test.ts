@@ -2,7 +2,8 @@
 // are). These check that how the events are laid out in the file does not change what is read.
 import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { jcalOfLines, parseIcs, type IcsImportOptions, type IcsImportResult } from '../../../electron/server/import-export/ics-import';
+import { parseIcs, type IcsImportOptions, type IcsImportResult } from '../../../electron/server/icalendar/import';
+import { jcalOfLines } from '../../../electron/server/icalendar/vevent-jcal';
 
 const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-01-15T12:00:00Z') };
 

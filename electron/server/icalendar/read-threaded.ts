@@ -8,8 +8,8 @@
  * stays at most MAX_AHEAD batches ahead, so a large file is never held whole in messages.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import type { IcsFile, IcsImportOptions, ImportedEvent, ImportProblem } from './ics-import';
-import { startWorker } from './worker-script';
+import type { IcsFile, IcsImportOptions, ImportedEvent, ImportProblem } from './import';
+import { startWorker } from '../import-export/worker-script';
 
 /** Events per message. */
 export const BATCH = 200;

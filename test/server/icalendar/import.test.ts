@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import {
-  WINDOWS_ZONES,
-  ianaZoneFor,
-  parseIcs,
-  type IcsImportOptions,
-  type ImportedEvent,
-} from '../../../electron/server/import-export/ics-import';
+import { parseIcs, type IcsImportOptions, type ImportedEvent } from '../../../electron/server/icalendar/import';
+import { ianaZoneFor } from '../../../electron/server/icalendar/zones';
+import { WINDOWS_ZONES } from '../../../electron/server/icalendar/windows-zones';
 import { decodeImportFile } from '../../../electron/server/import-export/text-input';
 
 const fixture = (name: string) => {

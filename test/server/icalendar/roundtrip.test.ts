@@ -3,9 +3,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../shared/api/records';
-import { exportIcs } from '../../../electron/server/import-export/ics-export';
-import { parseIcs, type EventBody } from '../../../electron/server/import-export/ics-import';
-import { event, organizer, term, venue } from './records';
+import { exportIcs } from '../../../electron/server/icalendar/export';
+import { parseIcs, type EventBody } from '../../../electron/server/icalendar/import';
+import { event, organizer, term, venue } from '../import-export/records';
 
 const cases: { event: Event; body: EventBody }[] = [
   {

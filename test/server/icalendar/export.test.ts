@@ -2,8 +2,10 @@ import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../shared/api/records';
-import { exportIcs, foldLine, vtimezoneLines } from '../../../electron/server/import-export/ics-export';
-import { event, organizer, term, venue } from './records';
+import { exportIcs } from '../../../electron/server/icalendar/export';
+import { foldLine } from '../../../electron/server/icalendar/text';
+import { vtimezoneLines } from '../../../electron/server/icalendar/vtimezone';
+import { event, organizer, term, venue } from '../import-export/records';
 
 const exportText = (events: Event[], opts: Partial<Parameters<typeof exportIcs>[1]> = {}) =>
   exportIcs(events, { uidHost: 'almanac.test', ...opts });

@@ -1,10 +1,10 @@
 /**
- * The thread that writes VEVENT text for a large export (see ics-export-threaded.ts): it is given
+ * The thread that writes VEVENT text for a large export (see export-threaded.ts): it is given
  * events as JSON texts and what they link to, and answers each batch with its text.
  */
 import { workerData } from 'node:worker_threads';
-import { createBatchWriter } from './ics-rows';
-import type { ExportWorkerData, ExportWorkerInput, ExportWorkerOutput } from './ics-export-threaded';
+import { createBatchWriter } from './export-rows';
+import type { ExportWorkerData, ExportWorkerInput, ExportWorkerOutput } from './export-threaded';
 
 const input = workerData as ExportWorkerData;
 const writer = createBatchWriter(input.ctx, input.uidHost);

@@ -1,12 +1,12 @@
 /**
- * An iCalendar file read on a worker thread while the import writes (ics-threaded.ts): it must give
+ * An iCalendar file read on a worker thread while the import writes (icalendar/read-threaded.ts): it must give
  * exactly what reading it on the importing thread gives, the same events in the same order, the
  * same problems and the same progress.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openIcs, type IcsFile, type IcsImportOptions, type ImportedEvent } from '../../../electron/server/import-export/ics-import';
-import { openIcsThreaded, BATCH, MAX_AHEAD } from '../../../electron/server/import-export/ics-threaded';
+import { openIcs, type IcsFile, type IcsImportOptions, type ImportedEvent } from '../../../electron/server/icalendar/import';
+import { openIcsThreaded, BATCH, MAX_AHEAD } from '../../../electron/server/icalendar/read-threaded';
 import { decodeImportFile } from '../../../electron/server/import-export/text-input';
 
 const opts: IcsImportOptions = { siteZone: 'Europe/Lisbon', now: new Date('2025-01-15T12:00:00Z') };

@@ -1,0 +1,279 @@
+/**
+ * An API event record as a VEVENT: every field an event body can express goes out either as a
+ * standard property or, where iCalendar has no slot for it, as an `X-ALMANAC-*` property, so that
+ * importing the file again (import.ts) gives back the same events.
+ */
+import type { Event, Organizer, Venue } from '../../../shared/api/records';
+import { contentLine, decodeEntities, escapeText, foldLine, htmlToText, paramValue, type Params } from './text';
+import { exportZone } from './zone-times';
+
+
+/**
+ * What of an event the export writes. An API record has it all; the database export builds just
+ * these fields from its rows (export-rows.ts), because making whole API records cost ten times more.
+ */
+export type IcsEvent = Pick<
+  Event,
+  | 'id'
+  | 'status'
+  | 'date_utc'
+  | 'modified_utc'
+  | 'url'
+  | 'title'
+  | 'description'
+  | 'excerpt'
+  | 'slug'
+  | 'all_day'
+  | 'start_date'
+  | 'end_date'
+  | 'utc_start_date'
+  | 'utc_end_date'
+  | 'timezone'
+  | 'cost'
+  | 'cost_details'
+  | 'website'
+  | 'show_map'
+  | 'show_map_link'
+  | 'hide_from_listings'
+  | 'sticky'
+  | 'featured'
+  | 'venue'
+  | 'organizer'
+  | 'i18n_language'
+> & {
+  image: { url: string } | false;
+  categories: ReadonlyArray<{ name: string }>;
+  tags: ReadonlyArray<{ name: string }>;
+};
+
+export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
+  calendarName?: string;
+  /** Host part of generated UIDs (`almanac-<id>@<uidHost>`); keep it stable so UIDs survive re-exports. */
+  uidHost: string;
+  /** UID the event was imported with, if any: re-exporting it keeps the other calendar's identity. */
+  uidOf?: (e: E) => string | null | undefined;
+}
+
+/** Prefix of our own properties; import.ts reads them back. */
+export const X = 'X-ALMANAC-';
+
+/** The VEVENTs of these events, in order. */
+export function veventsText<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>): string {
+  let text = '';
+  for (const event of events) text += veventText(event, opts);
+  return text;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * VEVENT
+ *
+ * Written straight into one string, line by line as folded text: an export of 100,000 events
+ * writes three million lines, and arrays of lines and parameter objects per event were a good
+ * part of its time. What many events share (a venue, an organizer) is written once and reused.
+ * ---------------------------------------------------------------------------------------------- */
+
+const CRLF = '\r\n';
+const line = (name: string, value: string) => foldLine(`${name}:${value}`) + CRLF;
+const flagLine = (name: string) => [`${X}${name}:FALSE${CRLF}`, `${X}${name}:TRUE${CRLF}`];
+const FLAGS = {
+  featured: flagLine('FEATURED'),
+  sticky: flagLine('STICKY'),
+  hide: flagLine('HIDE-FROM-LISTINGS'),
+  map: flagLine('SHOW-MAP'),
+  mapLink: flagLine('SHOW-MAP-LINK'),
+};
+
+function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): string {
+  let out = `BEGIN:VEVENT${CRLF}`;
+  out += line('UID', escapeText(opts.uidOf?.(e) || `almanac-${e.id}@${opts.uidHost}`));
+  // Without METHOD semantics DTSTAMP is "last revised in the store", so the record's own time keeps
+  // repeated exports identical (and diffable).
+  const created = utcStamp(e.date_utc);
+  const modified = utcStamp(e.modified_utc) ?? created ?? nowStamp();
+  out += `DTSTAMP:${modified}${CRLF}`;
+  if (created) out += `CREATED:${created}${CRLF}`;
+  out += `LAST-MODIFIED:${modified}${CRLF}`;
+
+  out += dateLines(e);
+  out += line(`${X}TIMEZONE`, escapeText(e.timezone));
+
+  out += line('SUMMARY', escapeText(decodeEntities(e.title)));
+  if (e.description.trim()) {
+    out += line('DESCRIPTION', escapeText(htmlToText(e.description)));
+    out += line('X-ALT-DESC;FMTTYPE=text/html', escapeText(e.description));
+  }
+  if (e.excerpt.trim()) out += line(`${X}EXCERPT`, escapeText(e.excerpt));
+
+  if (!Array.isArray(e.venue)) out += venueText(e.venue);
+
+  const withEmail = e.organizer.find((o) => o.email);
+  if (withEmail) out += organizerText(withEmail).organizer;
+  // iCalendar allows one ORGANIZER; ours can be several and carry phone and website too.
+  for (const o of e.organizer) out += organizerText(o).almanac;
+
+  // Other programs only know CATEGORIES, so tags go there as well; X-ALMANAC-TAGS says which are tags.
+  if (e.categories.length + e.tags.length) {
+    let names = '';
+    for (const t of e.categories) names += (names ? ',' : '') + escapeText(t.name);
+    for (const t of e.tags) names += (names ? ',' : '') + escapeText(t.name);
+    out += line('CATEGORIES', names);
+  }
+  if (e.tags.length) out += line(`${X}TAGS`, e.tags.map((t) => escapeText(t.name)).join(','));
+
+  // `website` falls back to the permalink when unset; a localhost permalink is useless elsewhere.
+  if (e.website && e.website !== e.url) out += line('URL', e.website);
+  if (e.image) out += line('IMAGE;VALUE=URI;DISPLAY=BADGE', e.image.url);
+
+  out += `STATUS:${icalStatus(e.status)}${CRLF}`;
+  if (e.status === 'private') out += `CLASS:PRIVATE${CRLF}`;
+  out += line(`${X}STATUS`, escapeText(e.status));
+  if (e.slug) out += line(`${X}SLUG`, escapeText(e.slug));
+  if (e.i18n_language) out += line(`${X}LANGUAGE`, escapeText(e.i18n_language));
+
+  const cost = costValues(e);
+  if (cost.length) out += line(`${X}COST`, cost.map(escapeText).join(','));
+  out += FLAGS.featured[+e.featured] + FLAGS.sticky[+e.sticky] + FLAGS.hide[+e.hide_from_listings] + FLAGS.map[+e.show_map] + FLAGS.mapLink[+e.show_map_link];
+
+  return out + `END:VEVENT${CRLF}`;
+}
+
+function dateLines(e: IcsEvent): string {
+  if (e.all_day) {
+    const start = dateOf(e.start_date, e, 'start_date');
+    const end = dateOf(e.end_date, e, 'end_date');
+    // DTEND of a DATE event is exclusive: the day after the last day.
+    const endExclusive = addDays(end < start ? start : end, 1);
+    return `DTSTART;VALUE=DATE:${compactDate(start)}${CRLF}DTEND;VALUE=DATE:${compactDate(endExclusive)}${CRLF}`;
+  }
+  const zone = exportZone(e.timezone);
+  if (zone === 'utc') {
+    return line('DTSTART', utcStampOrThrow(e.utc_start_date, e, 'utc_start_date')) + line('DTEND', utcStampOrThrow(e.utc_end_date, e, 'utc_end_date'));
+  }
+  const tzid = `;TZID=${paramValue(zone.tzid)}`;
+  return line(`DTSTART${tzid}`, wallStamp(e.start_date, e, 'start_date')) + line(`DTEND${tzid}`, wallStamp(e.end_date, e, 'end_date'));
+}
+
+/**
+ * A venue's lines, kept with the venue object: an export's events share a few venue records (the
+ * database export hands out one object per venue). Records are never modified once made (json-cache.ts).
+ */
+const venueTexts = new WeakMap<object, string>();
+
+function venueText(venue: Venue): string {
+  let text = venueTexts.get(venue);
+  if (text !== undefined) return text;
+  text = '';
+  const location = venueAddressLine(venue);
+  if (location) text += line('LOCATION', escapeText(location));
+  if (typeof venue.geo_lat === 'number' && typeof venue.geo_lng === 'number') {
+    text += line('GEO', `${venue.geo_lat};${venue.geo_lng}`);
+  }
+  text += foldLine(contentLine(X + 'VENUE', venueParams(venue), escapeText(venue.venue ?? ''))) + CRLF;
+  venueTexts.set(venue, text);
+  return text;
+}
+
+const organizerTexts = new WeakMap<object, { organizer: string; almanac: string }>();
+
+function organizerText(o: Organizer): { organizer: string; almanac: string } {
+  let text = organizerTexts.get(o);
+  if (text) return text;
+  text = {
+    organizer: o.email ? foldLine(contentLine('ORGANIZER', { CN: o.organizer }, `mailto:${o.email}`)) + CRLF : '',
+    almanac: foldLine(contentLine(X + 'ORGANIZER', organizerParams(o), escapeText(o.organizer ?? ''))) + CRLF,
+  };
+  organizerTexts.set(o, text);
+  return text;
+}
+
+function icalStatus(status: string): string {
+  if (status === 'trash') return 'CANCELLED';
+  if (status === 'draft' || status === 'pending') return 'TENTATIVE';
+  return 'CONFIRMED';
+}
+
+/** "Town Hall, 1 Main St, Springfield, IL 62701, United States": what other programs show and map. */
+function venueAddressLine(v: Venue): string {
+  const region = [v.state || v.province || v.stateprovince, v.zip].filter(Boolean).join(' ');
+  return [v.venue, v.address, v.city, region, v.country]
+    .map((s) => (s ?? '').trim())
+    .filter(Boolean)
+    .join(', ');
+}
+
+function venueParams(v: Venue): Params {
+  return {
+    ADDRESS: v.address,
+    CITY: v.city,
+    STATE: v.state,
+    PROVINCE: v.province,
+    ZIP: v.zip,
+    COUNTRY: v.country,
+    PHONE: v.phone,
+    WEBSITE: v.website,
+  };
+}
+
+function organizerParams(o: Organizer): Params {
+  return { EMAIL: o.email, PHONE: o.phone, WEBSITE: o.website };
+}
+
+/**
+ * The cost as the strings an event body takes back (`"$20"`, `"20€"`), one per value, so a range
+ * ("Free – $30") survives as its values rather than as display text.
+ */
+function costValues(e: IcsEvent): string[] {
+  const { currency_symbol: symbol, currency_position: position, values } = e.cost_details;
+  if (!values.length) return e.cost ? [e.cost] : [];
+  return values.map((value) => {
+    if (!symbol || !/\d/.test(value)) return value;
+    return position === 'postfix' ? `${value}${symbol}` : `${symbol}${value}`;
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Dates
+ * ---------------------------------------------------------------------------------------------- */
+
+const API_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+export function parts(s: string): string[] | undefined {
+  const m = API_DATE.exec(s.trim());
+  return m ? [m[1], m[2], m[3], m[4] ?? '00', m[5] ?? '00', m[6] ?? '00'] : undefined;
+}
+
+function dateOf(s: string, e: IcsEvent, field: string): string {
+  const p = parts(s);
+  if (!p) throw new Error(`Event ${e.id} has an invalid ${field} "${s}"`);
+  return `${p[0]}-${p[1]}-${p[2]}`;
+}
+
+function compactDate(isoDate: string): string {
+  return isoDate.replaceAll('-', '');
+}
+
+function addDays(isoDate: string, days: number): string {
+  const [y, m, d] = isoDate.split('-').map(Number);
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+function wallStamp(s: string, e: IcsEvent, field: string): string {
+  const p = parts(s);
+  if (!p) throw new Error(`Event ${e.id} has an invalid ${field} "${s}"`);
+  return `${p[0]}${p[1]}${p[2]}T${p[3]}${p[4]}${p[5]}`;
+}
+
+function utcStamp(s: string | undefined): string | undefined {
+  const p = s ? parts(s) : undefined;
+  return p && p[0] !== '0000' ? `${p[0]}${p[1]}${p[2]}T${p[3]}${p[4]}${p[5]}Z` : undefined;
+}
+
+function utcStampOrThrow(s: string, e: IcsEvent, field: string): string {
+  const stamp = utcStamp(s);
+  if (!stamp) throw new Error(`Event ${e.id} has an invalid ${field} "${s}"`);
+  return stamp;
+}
+
+function nowStamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
+}

@@ -1,0 +1,313 @@
+/**
+ * A VEVENT as an event body for the API: its dates (span, zone, all-day) and its fields (title,
+ * description, status, venue, organizers, categories and tags, Almanac's own X- properties).
+ */
+import ICAL from 'ical.js';
+import { X } from './record-to-vevent';
+import { unescapeText } from './text';
+import type { EventBody, IcsImportOptions, OrganizerBody, VenueBody } from './import-types';
+import { EventProblem } from './problems';
+import { property, type Entry } from './entries';
+import { addDays, epochOfWall, formatWall, isoDate, sourceOf, utcWall, wallOfEpoch } from './ical-times';
+import { allProps, booleanOf, compact, firstProp, firstValue, hasProp, listProperty, param, stringProperty, textOf, unique, type Prop } from './props';
+import { apiZone, type Zones } from './zones';
+
+type IcalComponent = InstanceType<typeof ICAL.Component>;
+type IcalTime = InstanceType<typeof ICAL.Time>;
+
+const UNTITLED = '(No title)';
+
+export interface Span {
+  start: string;
+  end: string;
+  zone: string;
+  allDay: boolean;
+  startMs: number;
+}
+
+export type EventFields = Omit<EventBody, 'start_date' | 'end_date' | 'timezone' | 'all_day'>;
+
+/** Occurrences share their VEVENT's fields; each body gets its own copy so that editing one is safe. */
+function copyFields<T extends object>(fields: T): T {
+  const copy = (value: unknown): unknown =>
+    Array.isArray(value) ? value.map(copy) : value && typeof value === 'object' ? { ...value } : value;
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, copy(value)])) as T;
+}
+
+/** Makes event bodies of one file's VEVENTs; a VEVENT's fields are read once for all its occurrences. */
+export class VeventToRecord {
+  private readonly fieldCache = new Map<IcalComponent, EventFields>();
+
+  constructor(
+    private readonly opts: Pick<IcsImportOptions, 'siteZone'>,
+    private readonly zones: Zones,
+    private readonly warn: (entry: Entry, message: string) => void,
+  ) {}
+
+  /** Forgets the fields read so far (their VEVENTs are done with). */
+  forget(): void {
+    this.fieldCache.clear();
+  }
+
+  /** Where the event starts and ends, as local times in the zone the body will carry. */
+  span(entry: Entry, getStart: () => IcalTime | undefined, getEnd: () => IcalTime | undefined): Span {
+    const start = property(entry, 'DTSTART', getStart);
+    if (!start) throw new EventProblem('it has no DTSTART', 'DTSTART');
+    const end = property(entry, hasProp(entry.component, 'dtend') ? 'DTEND' : 'DURATION', getEnd) ?? undefined;
+    const almanacZone = apiZone(stringProperty(entry.component, `${X}TIMEZONE`));
+
+    if (start.isDate) {
+      const zone = almanacZone ?? this.opts.siteZone;
+      const firstDay = isoDate(start);
+      let lastDay = firstDay;
+      if (end) {
+        // DTEND of a date event is exclusive; the API's end is the last day itself.
+        const endsAtMidnight = end.isDate || (end.hour === 0 && end.minute === 0 && end.second === 0);
+        lastDay = endsAtMidnight ? addDays(isoDate(end), -1) : isoDate(end);
+        if (lastDay < firstDay) lastDay = firstDay;
+      }
+      const [year, month, day] = firstDay.split('-').map(Number);
+      const startMs = epochOfWall({ year, month, day, hour: 0, minute: 0, second: 0 }, zone);
+      return { start: `${firstDay} 00:00:00`, end: `${lastDay} 23:59:59`, zone, allDay: true, startMs };
+    }
+
+    const zone = almanacZone ?? this.zoneOf(start, entry);
+    const from = this.place(start, zone);
+    let to = end ? this.place(end, zone) : from;
+    if (to.ms < from.ms) to = from;
+    return { start: from.local, end: to.local, zone, allDay: false, startMs: from.ms };
+  }
+
+  /** The zone an event is shown in when the file does not say (X-ALMANAC-TIMEZONE). */
+  private zoneOf(start: IcalTime, entry: Entry): string {
+    const source = sourceOf(start);
+    if (source.kind === 'tz') {
+      const resolution = this.zones.resolve(source.tzid);
+      if ('zone' in resolution) return resolution.zone;
+    }
+    if (source.kind === 'utc') return entry.calendarZone ?? this.opts.siteZone;
+    return this.opts.siteZone;
+  }
+
+  /** A time as a local wall time in `zone`; wall times already in that zone are kept as written. */
+  private place(t: IcalTime, zone: string): { local: string; ms: number } {
+    const wall = { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second };
+    const source = sourceOf(t);
+    let instant: number | undefined;
+    if (source.kind === 'utc') instant = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+    else if (source.kind === 'tz') {
+      const resolution = this.zones.resolve(source.tzid);
+      if ('zone' in resolution && resolution.zone !== zone) {
+        instant = epochOfWall(wall, resolution.zone);
+      } else if ('custom' in resolution) {
+        instant = t.toUnixTime() * 1000;
+      }
+    }
+    if (instant === undefined) return { local: formatWall(wall), ms: epochOfWall(wall, zone) };
+    return { local: wallOfEpoch(instant, zone), ms: instant };
+  }
+
+  /** `shared`: other occurrences of the VEVENT use its fields too (a single event's are its own). */
+  body(entry: Entry, span: Span, shared = true): EventBody {
+    const { title, ...rest } = this.fields(entry, shared);
+    const dates = { start_date: span.start, end_date: span.end, timezone: span.zone, all_day: span.allDay };
+    return { title, ...dates, ...(shared ? copyFields(rest) : rest) };
+  }
+
+  /** Everything but the dates, read once per VEVENT however many occurrences share it. */
+  fields(entry: Entry, shared: boolean): EventFields {
+    const cached = this.fieldCache.get(entry.component);
+    if (cached) return cached;
+    const c = entry.component;
+    const title = stringProperty(c, 'summary')?.trim();
+    if (!title) this.warn(entry, `Line ${entry.info.line}: the event has no title (SUMMARY); it was imported as "${UNTITLED}".`);
+
+    const fields: EventFields = { title: title || UNTITLED };
+    const description = descriptionOf(c);
+    if (description) fields.description = description;
+    const excerpt = stringProperty(c, `${X}EXCERPT`);
+    if (excerpt) fields.excerpt = excerpt;
+    const slug = stringProperty(c, `${X}SLUG`);
+    if (slug) fields.slug = slug;
+    const status = statusOf(c);
+    if (status) fields.status = status;
+    const created = property(entry, 'CREATED', () => firstValue(c, 'created'));
+    if (created instanceof ICAL.Time && !created.isDate) fields.date_utc = utcWall(created);
+
+    const website = stringProperty(c, 'url')?.trim();
+    if (website) fields.website = website;
+    const image = imageOf(c);
+    if (image) fields.image = image;
+
+    const cost = listProperty(c, `${X}COST`).filter(Boolean);
+    if (cost.length) fields.cost = cost.length === 1 ? cost[0] : cost;
+    for (const [flag, name] of FLAGS) {
+      const value = booleanOf(stringProperty(c, X + name));
+      if (value !== undefined) fields[flag] = value;
+    }
+
+    const { categories, tags } = termsOf(c);
+    if (categories.length) fields.categories = categories;
+    if (tags.length) fields.tags = tags;
+    const venue = venueOf(c);
+    if (venue) fields.venue = venue;
+    const organizers = organizersOf(c);
+    if (organizers.length) fields.organizer = organizers;
+    const language = stringProperty(c, `${X}LANGUAGE`);
+    if (language) fields.i18n_language = language;
+
+    if (shared) this.fieldCache.set(c, fields);
+    return fields;
+  }
+
+}
+
+const FLAGS = [
+  ['featured', 'FEATURED'],
+  ['sticky', 'STICKY'],
+  ['hide_from_listings', 'HIDE-FROM-LISTINGS'],
+  ['show_map', 'SHOW-MAP'],
+  ['show_map_link', 'SHOW-MAP-LINK'],
+] as const;
+
+const STATUSES = new Set(['publish', 'future', 'draft', 'pending', 'private', 'trash']);
+
+export function isRecurring(c: IcalComponent): boolean {
+  return hasProp(c, 'rrule') || hasProp(c, 'rdate');
+}
+
+/** Cancelled in another program; Almanac's own export says CANCELLED for trash and keeps the status. */
+export function isCancelled(c: IcalComponent): boolean {
+  return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && !hasProp(c, `${X}STATUS`.toLowerCase());
+}
+
+function statusOf(c: IcalComponent): string | undefined {
+  const own = stringProperty(c, `${X}STATUS`)?.trim().toLowerCase();
+  if (own && STATUSES.has(own)) return own;
+  const access = stringProperty(c, 'class')?.toUpperCase();
+  if (access === 'PRIVATE' || access === 'CONFIDENTIAL') return 'private';
+  return undefined;
+}
+
+/**
+ * The HTML description: X-ALT-DESC (Outlook, Almanac) when present, else DESCRIPTION, which is
+ * plain text by the standard but carries HTML in Google's exports.
+ */
+function descriptionOf(c: IcalComponent): string | undefined {
+  const alternative = allProps(c, 'x-alt-desc').find((p) => /html/i.test(param(p, 'fmttype') ?? ''));
+  if (alternative) {
+    const html = htmlBody(textOf(alternative));
+    if (html) return html;
+  }
+  const plain = stringProperty(c, 'description');
+  if (!plain?.trim()) return undefined;
+  if (/<\/?(p|br|a|b|i|u|em|strong|ul|ol|li|div|span|h[1-6])\b[^>]*>/i.test(plain)) return plain.trim();
+  return plain.trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The content of a full HTML document (Outlook writes one), or the fragment as it is. */
+function htmlBody(html: string): string {
+  const inner = /<body\b[^>]*>([\s\S]*?)<\/body>/i.exec(html)?.[1] ?? html;
+  return inner
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<\/?o:p>/gi, '')
+    .trim();
+}
+
+function imageOf(c: IcalComponent): string | undefined {
+  const isUrl = (v: unknown): v is string => typeof v === 'string' && /^(https?|file):/i.test(v.trim());
+  const image = firstValue(c, 'image');
+  if (isUrl(image)) return image.trim();
+  const attachment = allProps(c, 'attach')
+    .find((p) => /^image\//i.test(param(p, 'fmttype') ?? '') && isUrl(p.getFirstValue()));
+  return attachment ? String(attachment.getFirstValue()).trim() : undefined;
+}
+
+/**
+ * Categories and tags. Almanac writes both into CATEGORIES (other programs know nothing else) and
+ * lists the tags again in X-ALMANAC-TAGS; one CATEGORIES entry per tag is taken back out.
+ */
+function termsOf(c: IcalComponent): { categories: string[]; tags: string[] } {
+  const all = listProperty(c, 'categories').filter(Boolean);
+  const tags = unique(listProperty(c, `${X}TAGS`).filter(Boolean));
+  const remaining = [...all];
+  // Tags were written after the categories, so a name that is both is removed from the end.
+  for (const tag of tags) {
+    const at = remaining.lastIndexOf(tag);
+    if (at >= 0) remaining.splice(at, 1);
+  }
+  return { categories: unique(remaining), tags };
+}
+
+function venueOf(c: IcalComponent): VenueBody | undefined {
+  const geo = geoOf(c);
+  const own = firstProp(c, `${X}VENUE`.toLowerCase());
+  if (own) {
+    const venue = compact<VenueBody>({
+      venue: textOf(own).trim(),
+      address: param(own, 'address'),
+      city: param(own, 'city'),
+      country: param(own, 'country'),
+      state: param(own, 'state'),
+      province: param(own, 'province'),
+      zip: param(own, 'zip'),
+      phone: param(own, 'phone'),
+      website: param(own, 'website'),
+      ...geo,
+    });
+    if (venue.venue) return venue;
+  }
+
+  const location = stringProperty(c, 'location')?.trim() ?? '';
+  const apple = firstProp(c, 'x-apple-structured-location');
+  const appleTitle = apple ? param(apple, 'x-title') : undefined;
+  // Apple and others write "Name\nStreet\nCity": the first line names the place.
+  const [firstLine, ...otherLines] = location.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const name = appleTitle ?? firstLine;
+  if (!name) return undefined;
+  // Apple escapes the newlines of X-ADDRESS as in a TEXT value, although it is a parameter.
+  const appleAddress = apple ? param(apple, 'x-address') : undefined;
+  const addressLines = appleTitle
+    ? (appleAddress ? unescapeText(appleAddress).replace(/\\n/gi, '\n') : location).split(/\r?\n/)
+    : otherLines;
+  const address = addressLines.map((s) => s.trim()).filter((s) => s && s !== name).join(', ');
+  return compact<VenueBody>({ venue: name, address, ...geo, ...(geo ? {} : appleGeo(apple)) });
+}
+
+function geoOf(c: IcalComponent): { geo_lat: number; geo_lng: number } | undefined {
+  const value = firstValue(c, 'geo') as unknown;
+  if (Array.isArray(value) && value.length === 2) {
+    const [lat, lng] = value.map(Number);
+    if (Number.isFinite(lat) && Number.isFinite(lng)) return { geo_lat: lat, geo_lng: lng };
+  }
+  return undefined;
+}
+
+function appleGeo(p: Prop | null | undefined): { geo_lat?: number; geo_lng?: number } {
+  const match = p ? /^geo:(-?[\d.]+),(-?[\d.]+)/i.exec(String(p.getFirstValue() ?? '')) : null;
+  return match ? { geo_lat: Number(match[1]), geo_lng: Number(match[2]) } : {};
+}
+
+function organizersOf(c: IcalComponent): OrganizerBody[] {
+  const own = allProps(c, `${X}ORGANIZER`.toLowerCase());
+  if (own.length) {
+    return own
+      .map((p) =>
+        compact<OrganizerBody>({
+          organizer: textOf(p).trim(),
+          email: param(p, 'email'),
+          phone: param(p, 'phone'),
+          website: param(p, 'website'),
+        }),
+      )
+      .filter((o) => o.organizer);
+  }
+  return allProps(c, 'organizer')
+    .map((p) => {
+      const address = String(p.getFirstValue() ?? '').trim();
+      const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;
+      const validEmail = email && /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
+      return compact<OrganizerBody>({ organizer: param(p, 'cn') ?? validEmail ?? '', email: validEmail });
+    })
+    .filter((o) => o.organizer);
+}
