@@ -124,7 +124,7 @@ export function RepeatControl({ value, onChange, start, errors = {}, serverError
           </div>
 
           {choice.freq === 'weekly' && (
-            <fieldset className={`field repeat-days ${errors.weekdays ? 'field-invalid' : ''}`} {...(errors.weekdays ? { 'aria-describedby': ids.error('weekdays') } : {})}>
+            <fieldset className={`field repeat-days ${errors.weekdays ? 'field-invalid' : ''}`}>
               <legend className="field-label">{t('repeat.on_days')}</legend>
               <div className="repeat-day-list">
                 {WEEKDAYS.map((d) => {
@@ -134,6 +134,7 @@ export function RepeatControl({ value, onChange, start, errors = {}, serverError
                       <input
                         type="checkbox"
                         aria-label={weekdayName(d, locale)}
+                        {...invalid('weekdays')}
                         checked={on}
                         onChange={() => setChoice({ weekdays: on ? choice.weekdays.filter((x) => x !== d) : WEEKDAYS.filter((x) => x === d || choice.weekdays.includes(x)) })}
                       />

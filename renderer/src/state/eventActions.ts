@@ -96,6 +96,8 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
   if ('recurrence' in body) back.recurrence = before.recurrence ?? null;
   const first = before.series_id ?? before.id;
   const splitRule = scope === 'following' && 'recurrence' in body && first !== before.id;
+  // A single event that was given a rule is a series now: its rule can only be taken back series-wide.
+  const undoScope = scope ?? ('recurrence' in body ? 'all' : undefined);
   useUndo.getState().push({
     label: t('undo.edit', { title: titleOf(after) }),
     undo: async () => {
@@ -107,7 +109,7 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
         showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
         return;
       }
-      const restored = await api().updateEvent(after.id, back, scope);
+      const restored = await api().updateEvent(after.id, back, undoScope);
       if (wide) showSeriesChange(restored);
       else showAndRevalidate(restored);
     },

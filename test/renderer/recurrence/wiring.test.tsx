@@ -177,6 +177,37 @@ describe('the editor', () => {
     expect(api.to('PATCH', 'events/12')[1].body).toEqual({ recurrence: null });
   });
 
+  it('makes a single event repeat without asking; undo takes the rule back series-wide', async () => {
+    const e = makeEvent({ id: 5, title: 'Talk', start_date: '2031-03-11 10:00:00', end_date: '2031-03-11 11:00:00', recurrence: null, series_id: null });
+    const api = mockApi({ 'PATCH events/5': (c) => ({ body: { ...e, ...(c.body as object), series_id: 5 } }), 'GET events': noEvents });
+    openEditor(e);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Repeat' }), { target: { value: 'daily' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('PATCH', 'events/5')).toHaveLength(1));
+    expect(screen.queryByRole('dialog', { name: 'Edit repeating event' })).toBeNull();
+    expect(api.to('PATCH', 'events/5')[0].body).toEqual({ recurrence: { rules: ['FREQ=DAILY'], rdates: [], exdates: [] } });
+    expect(scopeOf(api.to('PATCH', 'events/5')[0])).toBeNull();
+    await act(() => undoLast());
+    // The server refuses a rule change for one occurrence (the default scope).
+    expect(api.to('PATCH', 'events/5')[1].body).toEqual({ recurrence: null });
+    expect(scopeOf(api.to('PATCH', 'events/5')[1])).toBe('all');
+  });
+
+  it('shows the server’s word on the rule next to the Repeat control', async () => {
+    const e = occurrence();
+    mockApi({
+      'PATCH events/12': { status: 400, body: { code: 'rest_invalid_param', message: 'Invalid parameter(s): recurrence', data: { status: 400, params: { recurrence: 'More than 1,000 occurrences a day.' } } } },
+    });
+    openEditor(e);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Repeat' }), { target: { value: 'daily' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    fireEvent.click(within(await scopeDialog()).getByRole('button', { name: 'All events' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid parameter(s): recurrence');
+    expect(screen.getByText('More than 1,000 occurrences a day.')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Repeat' }).getAttribute('aria-invalid')).toBe('true');
+    expect(useUi.getState().editor).not.toBeNull();
+  });
+
   it('does not ask for a single event', async () => {
     const e = makeEvent({ id: 5, title: 'Talk', recurrence: null, series_id: null });
     const api = mockApi({ 'PATCH events/5': (c) => ({ body: { ...e, ...(c.body as object) } }), 'GET events': noEvents });
