@@ -252,6 +252,61 @@ describe.skipIf(!runBrowserSuites)('repeating events (e2e)', () => {
     expect(await occurrences('trash')).toEqual([]);
   });
 
+  it('undoes each choice with Ctrl+Z: this event, this and following, all events', async () => {
+    const published = async () => (await occurrences()).map((e) => [e.start_date, e.title]);
+    const before = await published();
+    expect(before.length).toBe(10);
+    const answer = async (dialog: string, scope: string) => {
+      const question = page.getByRole('dialog', { name: dialog });
+      await question.getByRole('button', { name: scope }).click();
+      await question.waitFor({ state: 'detached' });
+    };
+
+    // Delete one occurrence, then undo: it is back and no longer a deleted date.
+    await yogaIn('March 20, 2031').focus();
+    await page.keyboard.press('Delete');
+    await answer('Delete repeating event', 'This event');
+    await expect.poll(async () => (await occurrences()).length).toBe(9);
+    expect((await occurrences())[0].recurrence.exdates).toEqual(['20310320T180000']);
+    await page.keyboard.press('Control+z');
+    await expect.poll(published).toEqual(before);
+    expect((await occurrences())[0].recurrence.exdates).toEqual([]);
+
+    // Retitle all, then undo.
+    await yogaIn('March 18, 2031').click();
+    const editor = page.getByRole('dialog', { name: 'Edit event' });
+    await editor.getByLabel('Title', { exact: true }).fill('Yoga flow');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await answer('Edit repeating event', 'All events');
+    // The moved one changed its time on its own, not its title: it takes the new title too.
+    await expect.poll(async () => (await occurrences()).filter((e) => e.title === 'Yoga flow').length).toBe(10);
+    await page.keyboard.press('Control+z');
+    await expect.poll(published).toEqual(before);
+
+    // Move this and the following ones an hour later, then undo.
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('heading', { name: 'April 2031' }).waitFor();
+    await yogaIn('April 8, 2031').click();
+    await editor.getByLabel('Start time', { exact: true }).fill('19:00');
+    await editor.getByLabel('End time', { exact: true }).fill('20:00');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await answer('Edit repeating event', 'This and following events');
+    await expect.poll(async () => (await occurrences()).filter((e) => e.start_date.endsWith('19:00:00')).map((e) => e.start_date.slice(0, 10))).toEqual(['2031-04-08', '2031-04-10']);
+    await page.keyboard.press('Control+z');
+    await expect.poll(published).toEqual(before);
+
+    // Delete the whole series, then undo.
+    await yogaIn('April 3, 2031').click();
+    await editor.getByRole('button', { name: 'Delete' }).click();
+    await answer('Delete repeating event', 'All events');
+    await expect.poll(async () => (await occurrences()).length).toBe(0);
+    await page.keyboard.press('Control+z');
+    await expect.poll(published).toEqual(before);
+    await yogaIn('April 3, 2031').waitFor();
+    await page.getByRole('button', { name: 'Previous', exact: true }).click();
+    await page.getByRole('heading', { name: 'March 2031' }).waitFor();
+  });
+
   it('offers the Repeat control in quick create too (screenshot)', async () => {
     await dismissToasts();
     const cell = dayCell('March 19, 2031');

@@ -95,15 +95,18 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
   const back = reverseBody(eventFields, before, Object.keys(body));
   if ('recurrence' in body) back.recurrence = before.recurrence ?? null;
   const first = before.series_id ?? before.id;
-  const splitRule = scope === 'following' && 'recurrence' in body && first !== before.id;
+  // "This and following" from a later occurrence split the series in two.
+  const split = scope === 'following' && first !== before.id;
   // A single event that was given a rule is a series now: its rule can only be taken back series-wide.
   const undoScope = scope ?? ('recurrence' in body ? 'all' : undefined);
   useUndo.getState().push({
     label: t('undo.edit', { title: titleOf(after) }),
     undo: async () => {
-      if (splitRule) {
-        // The old rule on the new series would count again from here (COUNT, BYSETPOS…): join
-        // the two back instead: the old series gets its whole rule again, the new one goes.
+      // Joined back, the two are one series again ("All events" reaches them all, as before): the
+      // old series gets its whole rule back and the new one goes. The old rule put on the new
+      // series instead would count again from here (COUNT, BYSETPOS…). Occurrences changed on their
+      // own since would lose their changes in the join, so then the values are put back instead.
+      if (split && ('recurrence' in body || !(await hasExceptions(after.id)))) {
         await api().trash('events', after.id, 'all');
         await api().deleteForever('events', after.id);
         showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
@@ -115,6 +118,11 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
     },
   });
   return after;
+}
+
+async function hasExceptions(seriesId: number): Promise<boolean> {
+  const members = await api().listAll<Event>('events', 'events', { post_parent: seriesId, start_date: '1970-01-01', end_date: '2200-12-31' });
+  return members.some((m) => m.is_exception);
 }
 
 /** An occurrence's original start as RFC 5545 writes it in EXDATE (`20270105T180000`, or a date). */

@@ -260,6 +260,33 @@ describe('moving and deleting an occurrence', () => {
     fireEvent.click(within(await screen.findByRole('dialog', { name: kind })).getByRole('button', { name }));
   }
 
+  it('undoing a move of this and following joins the two series again, unless the new one has changes of its own', async () => {
+    for (const exception of [false, true]) {
+      const e = occurrence();
+      const api = mockApi({
+        'PATCH events/12': (c) => ({ body: { ...e, ...(c.body as object), series_id: 12 } }),
+        'PATCH events/10': { body: occurrence({ id: 10 }) },
+        'DELETE events/12': { body: occurrence({ status: 'trash' }) },
+        'GET events': (c) =>
+          c.url.searchParams.get('post_parent') === '12' ? { body: { events: [occurrence({ id: 13, is_exception: exception })], total: 1, total_pages: 1 } } : noEvents,
+      });
+      render(<ScopeDialogHost />);
+      const done = moveEvent(e, to, () => {});
+      await answerWith('This and following events');
+      await done;
+      expect(scopeOf(api.to('PATCH', 'events/12')[0])).toBe('following');
+      await act(() => undoLast());
+      if (!exception) {
+        expect(api.to('DELETE', 'events/12').map((c) => [scopeOf(c), c.url.searchParams.get('force')])).toEqual([['all', null], [null, 'true']]);
+        expect(api.to('PATCH', 'events/10').map((c) => [c.body, scopeOf(c)])).toEqual([[{ recurrence: series }, 'all']]);
+      } else {
+        expect(api.to('DELETE', 'events/12')).toEqual([]);
+        expect(api.to('PATCH', 'events/12').map((c) => [c.body, scopeOf(c)])[1]).toEqual([{ start_date: '2031-03-18 10:00:00', end_date: '2031-03-18 11:00:00', all_day: false }, 'following']);
+      }
+      cleanup();
+    }
+  });
+
   it('a drag asks first; Cancel puts the occurrence back and sends nothing', async () => {
     const api = mockApi({});
     render(<ScopeDialogHost />);
