@@ -88,15 +88,15 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     }
     const body = formToBody(eventFields, values, target.kind === 'edit' ? initial : undefined);
     if (target.kind === 'create' ? repeat.kind !== 'none' : repeatChanged(values)) body.recurrence = toRecurrence(repeat, start, original);
+    // An occurrence of a series: which ones? A new rule cannot apply to one occurrence alone.
+    const scope =
+      target.kind === 'edit' && Object.keys(body).length ? await scopeFor(target.event, 'edit', 'recurrence' in body ? ['following', 'all'] : undefined) : undefined;
+    if (scope === null) return;
     setSaving(true);
     setFormError(null);
     try {
-      if (target.kind === 'edit') {
-        // A new rule cannot apply to one occurrence alone.
-        const scope = Object.keys(body).length ? await scopeFor(target.event, 'edit', 'recurrence' in body ? ['following', 'all'] : undefined) : undefined;
-        if (scope === null) return;
-        await updateEvent(target.event, body, scope);
-      } else await createEvent(body);
+      if (target.kind === 'edit') await updateEvent(target.event, body, scope);
+      else await createEvent(body);
       close();
     } catch (err) {
       const message = err instanceof ApiError ? err.message : String((err as Error).message ?? err);
@@ -233,9 +233,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
               <button
                 type="button"
                 className="button button-danger-quiet"
-                onClick={() => {
+                onClick={async () => {
+                  // Asked while the editor is still open, so Cancel comes back to it.
+                  const scope = await scopeFor(target.event, 'delete');
+                  if (scope === null) return;
                   close();
-                  void trashEvent(target.event);
+                  void trashEvent(target.event, scope);
                 }}
               >
                 {t('action.delete')}

@@ -194,8 +194,8 @@ export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): P
  * one occurrence is restored (the server takes it off the series' deleted dates); a series cut
  * short gets its rule back; a whole series is restored through its first event.
  */
-export async function trashEvent(e: Event): Promise<void> {
-  const scope = await scopeFor(e, 'delete');
+export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
+  const scope = answered ?? (await scopeFor(e, 'delete'));
   if (scope === null) return;
   try {
     await api().trash('events', e.id, scope);

@@ -208,6 +208,23 @@ describe('the editor', () => {
     expect(useUi.getState().editor).not.toBeNull();
   });
 
+  it('Delete asks while the editor is open: Cancel comes back to it, an answer deletes with that scope', async () => {
+    const e = occurrence();
+    const api = mockApi({ 'DELETE events/12': { body: occurrence({ status: 'trash' }) }, 'GET events': noEvents });
+    openEditor(e);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    const question = await screen.findByRole('dialog', { name: 'Delete repeating event' });
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete repeating event' })).toBeNull());
+    expect(useUi.getState().editor).not.toBeNull();
+    expect(api.calls).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('dialog', { name: 'Delete repeating event' })).getByRole('button', { name: 'All events' }));
+    await waitFor(() => expect(api.to('DELETE', 'events/12')).toHaveLength(1));
+    expect(scopeOf(api.to('DELETE', 'events/12')[0])).toBe('all');
+    expect(useUi.getState().editor).toBeNull();
+  });
+
   it('does not ask for a single event', async () => {
     const e = makeEvent({ id: 5, title: 'Talk', recurrence: null, series_id: null });
     const api = mockApi({ 'PATCH events/5': (c) => ({ body: { ...e, ...(c.body as object) } }), 'GET events': noEvents });
