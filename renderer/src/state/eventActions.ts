@@ -82,8 +82,9 @@ export async function createEvent(body: Record<string, unknown>): Promise<Event>
 
 /**
  * `scope` is the answer to the scope question for an occurrence of a series (undefined for a
- * single event). With "this and following" the answer is the new series' first event, which keeps
- * this occurrence's id, so undo sends the old values to that same id with the same scope.
+ * single event). Undo sends the old values back with the same scope; "this and following" from a
+ * later occurrence split the series (the answer is the new series' first event, keeping this
+ * occurrence's id), and its undo joins the two again where it can (below).
  */
 export async function updateEvent(before: Event, body: Record<string, unknown>, scope?: Scope): Promise<Event> {
   if (Object.keys(body).length === 0) return before;
