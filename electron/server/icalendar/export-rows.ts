@@ -9,7 +9,7 @@
  * organizers and terms are serialised once per export, when an event first names them: a
  * calendar has far fewer of them than events.
  */
-import type { Image, Organizer, Venue } from '../../../shared/api/records';
+import type { Image, Organizer, Recurrence, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
 import { parseExportRow, type EventExportBatch, type EventExportRow, type ExportRowLinks } from '../store/event-export-row';
 import type { LinkedKind } from '../store/linked-posts';
@@ -20,6 +20,7 @@ import { linkedObjects } from '../serialize/linked-posts';
 import { eventCost, eventFlags } from '../serialize/event';
 import { veventsText, type IcsEvent } from './record-to-vevent';
 import { BoundedMemo } from '../store/bounded-memo';
+import { isHidden } from '../store/series-fields';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
 
@@ -143,6 +144,7 @@ function createIcsEventMaker(ctx: UrlContext) {
         organizer: e.organizer_ids === null ? [] : organizersOf(e.organizer_ids),
         i18n_language: e.lang,
         ics_uid: e.ics_uid,
+        ...seriesFields(e),
       };
     },
   };
@@ -164,3 +166,19 @@ function newIds(lists: Array<string | null>, seen: Set<string>): number[] {
   }
   return ids;
 }
+
+/** What tells the export an event belongs to a series (record-to-vevent.ts writes series whole). */
+function seriesFields(e: EventExportRow): Partial<IcsRowEvent> {
+  if (e.recurrence_id === null) return {};
+  const base = { recurrence_id: e.recurrence_id, is_exception: e.own_fields !== 0, series_id: e.parent_id ?? e.id, series_uid: e.series_uid };
+  if (e.parent_id !== null) return { ...base, recurrence: NOT_A_MASTER };
+  if (e.series === null) return {};
+  const [recurrence, start, durationS] = e.series;
+  const end = new Date(Date.parse(`${start.replace(' ', 'T')}Z`) + durationS * 1000).toISOString().slice(0, 19).replace('T', ' ');
+  // A first event in the trash on its own (its date is excluded) still carries the series.
+  const status = e.status === 'trash' || isHidden(e.status) ? (e.status_before_trash ?? 'publish') : e.status;
+  return { ...base, status, recurrence: JSON.parse(recurrence) as Recurrence, series_start: start, series_end: end, is_exception: base.is_exception || start !== e.start_local };
+}
+
+/** Occurrences only need to know they are in a series; the rule is on their first event. */
+const NOT_A_MASTER: Recurrence = { rules: [], rdates: [], exdates: [] };

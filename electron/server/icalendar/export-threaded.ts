@@ -98,7 +98,7 @@ function* icsBody(store: Store, q: EventListQuery, ctx: UrlContext, opts: IcsExp
     return { text: write(item.batch), by: 'here' };
   }
 
-  for (const batch of store.events.exportBatchTexts(q, opts.batchSize ?? BATCH)) {
+  for (const batch of store.events.exportBatchTexts(q, opts.batchSize ?? BATCH, { seriesFirstEvents: store.series.selectionMayMissFirstEvents(q) })) {
     const linked = loader.load(batch.links);
     writer.add(linked);
     if (helper?.canTake()) {

@@ -52,17 +52,18 @@ export interface EventBody {
   venue?: VenueBody;
   organizer?: OrganizerBody[];
   i18n_language?: string;
+  /** A series' rule (the master VEVENT's RRULE, RDATE and EXDATE), as the API takes it. */
+  recurrence?: { rules: string[]; rdates: string[]; exdates: string[] };
 }
 
 export interface ImportedEvent {
-  /**
-   * What a re-import matches on: the VEVENT's UID, or for an occurrence of a recurring series
-   * `<UID>#<occurrence key>` where the key is the RECURRENCE-ID value (`20240105T090000`,
-   * `20240105` for dates, a trailing `Z` for UTC series).
-   */
+  /** What a re-import matches on: the VEVENT's UID (for an occurrence changed on its own, its series'). */
   uid: string;
-  /** For the second and later occurrences of a series: the `uid` of its first imported occurrence. */
-  recurrenceOf?: string;
+  /**
+   * For an occurrence changed on its own (a VEVENT with RECURRENCE-ID): its original start as a
+   * wall time of its series (`Y-m-d H:i:s`); `uid` is then the series' UID.
+   */
+  recurrenceId?: string;
   /** Line of the VEVENT's BEGIN in the file (of the override, for a replaced occurrence). */
   line: number;
   body: EventBody;
@@ -77,12 +78,10 @@ export interface IcsImportResult {
 export interface IcsImportOptions {
   /** Zone for floating times and dates, and for UTC times when the calendar names no zone. */
   siteZone: string;
-  /** Occurrences of recurring events starting in [start, end) are imported. */
+  /** Single occurrences whose series is not in the file are imported when they start in [start, end). */
   window?: { start: Date; end: Date };
-  /** "Today" for the default window (series start … two years from now). */
+  /** "Today": time zones are prepared up to two years after it. */
   now?: Date;
-  /** Most occurrences imported per series (default 1000). */
-  maxOccurrences?: number;
   /** Called about every 1% of the VEVENTs scanned, and at the end with the exact count (`openIcs`). */
   onProgress?: (done: number, total: number) => void;
 }

@@ -5,9 +5,10 @@
  * The file is first read line by line by our own scanner, which unfolds lines, checks the
  * BEGIN/END structure and the syntax of every line, and remembers where each VEVENT starts: ical.js
  * parses well but reports neither line numbers nor truncation, and a user with a broken file needs
- * to be told where to look. The checked text then goes to ical.js, whose recurrence engine expands
- * RRULE/RDATE/EXDATE and applies RECURRENCE-ID overrides: the calendars and time zones first, then
- * each VEVENT on its own when its UID's turn comes, so that the file is never held parsed whole.
+ * to be told where to look. The checked text then goes to ical.js: the calendars and time zones
+ * first, then each VEVENT on its own when its UID's turn comes, so that the file is never held
+ * parsed whole. A recurring VEVENT and its RECURRENCE-ID overrides stay one series (its rule is
+ * checked and expanded by recurrence.ts, the engine the API uses too).
  *
  * Dates come out as local `Y-m-d H:i:s` in the body's IANA `timezone`: a TZID keeps its wall time
  * (Windows zone names are mapped to IANA), UTC times are shown in the calendar's zone, floating
@@ -20,7 +21,9 @@ import { unfoldLines } from './lines';
 import { scanCalendar, scanProgress, type Scan } from './scan';
 import { apiZone, Zones } from './zones';
 import { collectEntries, load, property, unload, type Entry } from './entries';
-import { occurrenceKey } from './ical-times';
+import { isoDate } from './ical-times';
+import { allProps } from './props';
+import { icalValue, normalizeRecurrence, RecurrenceProblem, type Recurrence, type SeriesTiming } from './recurrence';
 import { stringProperty } from './props';
 import { VeventToRecord, isCancelled, isRecurring, type Span } from './vevent-to-record';
 
@@ -28,11 +31,7 @@ export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, Impor
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 type IcalTime = InstanceType<typeof ICAL.Time>;
-type IcalEvent = InstanceType<typeof ICAL.Event>;
 
-const DEFAULT_MAX_OCCURRENCES = 1000;
-/** Recurrence steps examined per series; stops runaway rules (FREQ=SECONDLY since 1970). */
-const MAX_RECURRENCE_STEPS = 200_000;
 
 export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult {
   const file = openIcs(text, opts);
@@ -104,7 +103,7 @@ function readEvents(
   const zones = new Zones(roots, scan, opts.siteZone, result.warnings);
   zones.register(scan.years.min - 1, Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1);
   try {
-    const importer = new Importer(opts, windowEnd, zones, result, onEvent);
+    const importer = new Importer(opts, zones, result, onEvent);
     importer.run(collectEntries(text, roots, scan, result), onRead);
   } catch (err) {
     if (err instanceof Unreadable) return unreadable(err.reason);
@@ -127,17 +126,9 @@ function wholeFileError(text: string): unknown {
   return undefined;
 }
 
-interface Occurrence {
-  key: string;
-  startMs: number;
-  line: number;
-  body: EventBody;
-}
-
 const EMPTY_GROUP: { master?: Entry; overrides: Entry[] } = { overrides: [] };
 
 class Importer {
-  private readonly maxOccurrences: number;
   /** Turns VEVENTs into event bodies (dates and fields: vevent-to-record.ts). */
   private readonly records: VeventToRecord;
   /** The events of the UID being read, handed over once it is done (not from inside `guard`). */
@@ -145,12 +136,10 @@ class Importer {
 
   constructor(
     private readonly opts: IcsImportOptions,
-    private readonly windowEnd: Date,
     private readonly zones: Zones,
     private readonly result: IcsImportResult,
     private readonly onEvent: (event: ImportedEvent) => void,
   ) {
-    this.maxOccurrences = opts.maxOccurrences ?? DEFAULT_MAX_OCCURRENCES;
     this.records = new VeventToRecord(opts, zones, (entry, message) => this.warn(entry, message));
   }
 
@@ -213,81 +202,93 @@ class Importer {
     this.made.push({ uid: entry.uid, line: entry.info.line, body });
   }
 
+  /**
+   * A recurring VEVENT and its overrides become one series: the master's fields and its rule
+   * (RRULE, RDATE, EXDATE as wall times of its zone), and one item per occurrence changed on its
+   * own, keyed by its original start. The store expands the rule (recurrence.ts, the same engine
+   * as the API's), so the file's series stays a series.
+   */
   private series(uid: string, master: Entry, overrides: Entry[]): void {
     const event = new ICAL.Event(master.component, { strictExceptions: false, exceptions: [] });
     const first = property(master, 'DTSTART', () => event.startDate);
     if (!first) throw new EventProblem('it has no DTSTART', 'DTSTART');
+    const span = this.span(master, () => event.startDate, () => event.endDate);
+    const body = this.body(master, span, false);
+    const name = body.title;
+    const at = `Line ${master.info.line}`;
+    const timing: SeriesTiming = { start: span.start, zone: span.zone, allDay: span.allDay };
+    const key = (t: IcalTime) => (span.allDay ? `${isoDate(t)} 00:00:00` : this.records.place(t, span.zone).local);
+    // A DATE in a timed series' RDATE or EXDATE names that day (at the series' time of day, as
+    // recurrence.ts reads a bare date).
+    const dateValue = (t: IcalTime) => (t.isDate ? isoDate(t).replace(/-/g, '') : icalValue(key(t), span.allDay));
 
-    const overrideOf = new Map<IcalEvent, Entry>();
+    const rules = allProps(master.component, 'rrule').map((p) => property(master, 'RRULE', () => String(p.getFirstValue())));
+    const rdates: string[] = [];
+    const periods: Array<{ start: string; end: string }> = [];
+    for (const p of allProps(master.component, 'rdate')) {
+      for (const v of property(master, 'RDATE', () => p.getValues()) as unknown[]) {
+        if (v instanceof ICAL.Period) {
+          // A period is an occurrence with its own end: the start joins the set, the end is an override.
+          const start = key(v.start);
+          const endTime = v.end ?? v.getEnd();
+          rdates.push(icalValue(start, span.allDay));
+          periods.push({ start, end: key(endTime) });
+        } else if (v instanceof ICAL.Time) rdates.push(dateValue(v));
+      }
+    }
+    const exdates: string[] = [];
+    for (const p of allProps(master.component, 'exdate')) {
+      for (const v of property(master, 'EXDATE', () => p.getValues()) as unknown[]) if (v instanceof ICAL.Time) exdates.push(dateValue(v));
+    }
+
+    const changed: ImportedEvent[] = [];
     for (const entry of overrides) {
       this.guard(entry, () => {
         const exception = new ICAL.Event(entry.component, { exceptions: [] });
-        property(entry, 'RECURRENCE-ID', () => exception.recurrenceId.toString());
-        event.relateException(exception);
-        overrideOf.set(exception, entry);
+        const recurrenceId = property(entry, 'RECURRENCE-ID', () => exception.recurrenceId);
+        if (!recurrenceId) throw new EventProblem('its RECURRENCE-ID is empty', 'RECURRENCE-ID');
+        // Matched by instant, in the master's zone, whatever zone the producer wrote it in.
+        const original = key(recurrenceId);
+        if (isCancelled(entry.component)) {
+          exdates.push(icalValue(original, span.allDay));
+          return;
+        }
+        const own = this.span(entry, () => exception.startDate, () => exception.endDate);
+        changed.push({ uid, recurrenceId: original, line: entry.info.line, body: this.body(entry, own, false) });
       });
     }
-
-    // By default the window opens at the series' first occurrence, which is where iteration
-    // starts anyway (and may precede DTSTART: Google lists earlier birthdays as RDATEs).
-    const windowStart = this.opts.window?.start.getTime() ?? -Infinity;
-    const name = stringProperty(master.component, 'summary') ?? uid;
-    const at = `Line ${master.info.line}`;
-    const windowEnd = this.windowEnd.getTime();
-    let stopAt = windowEnd;
-    const used = new Set<IcalEvent>();
-    const occurrences: Occurrence[] = [];
-    const iterator = property(master, 'RRULE', () => event.iterator());
-
-    let steps = 0;
-    for (let t = this.next(master, iterator); t; t = this.next(master, iterator)) {
-      const ms = t.toUnixTime() * 1000;
-      if (ms >= windowEnd) break;
-      if (++steps > MAX_RECURRENCE_STEPS) {
-        this.warn(master, `${at}: the rule of "${name}" produces too many occurrences before the import window; the rest were skipped.`);
-        stopAt = ms;
-        break;
-      }
-      if (ms < windowStart) continue;
-      if (occurrences.length >= this.maxOccurrences) {
-        this.warn(master, `${at}: only the first ${this.maxOccurrences} occurrences of "${name}" were imported.`);
-        stopAt = ms;
-        break;
-      }
-      const details = event.getOccurrenceDetails(t);
-      const override = details.item !== event ? overrideOf.get(details.item) : undefined;
-      if (override) used.add(details.item);
-      const source = override ?? master;
-      if (isCancelled(source.component)) continue;
-      this.guard(source, () => {
-        const span = this.span(source, () => details.startDate, () => details.endDate);
-        occurrences.push({ key: occurrenceKey(t), startMs: span.startMs, line: source.info.line, body: this.body(source, span) });
-      });
+    for (const period of periods) {
+      if (changed.some((c) => c.recurrenceId === period.start)) continue;
+      const length = Date.parse(`${period.end.replace(' ', 'T')}Z`) - Date.parse(`${period.start.replace(' ', 'T')}Z`);
+      const usual = Date.parse(`${span.end.replace(' ', 'T')}Z`) - Date.parse(`${span.start.replace(' ', 'T')}Z`);
+      if (length !== usual) changed.push({ uid, recurrenceId: period.start, line: master.info.line, body: { ...body, start_date: period.start, end_date: period.end } });
     }
 
-    // Overrides whose RECURRENCE-ID the rule does not produce (some producers also EXDATE them)
-    // are still occurrences the producer meant to show.
-    for (const [exception, entry] of overrideOf) {
-      if (used.has(exception) || isCancelled(entry.component)) continue;
-      const recurrenceId = exception.recurrenceId;
-      const ms = recurrenceId.toUnixTime() * 1000;
-      if (ms < windowStart || ms >= stopAt || occurrences.length >= this.maxOccurrences) continue;
-      this.guard(entry, () => {
-        const span = this.span(entry, () => exception.startDate, () => exception.endDate);
-        const key = occurrenceKey(recurrenceId.isDate ? recurrenceId : recurrenceId.convertToZone(first.zone));
-        occurrences.push({ key, startMs: span.startMs, line: entry.info.line, body: this.body(entry, span) });
-      });
+    const input = { rules, rdates, exdates };
+    let recurrence: Recurrence;
+    try {
+      recurrence = normalizeRecurrence(input, timing);
+    } catch (err) {
+      if (!(err instanceof RecurrenceProblem)) throw err;
+      const line = master.info.propLines.get('RRULE') ?? master.info.line;
+      this.result.warnings.push({ line, message: `Line ${line}: the repeat rule of "${name}" cannot be kept (${err.message}); its first occurrence was imported as a single event.` });
+      if (isCancelled(master.component)) return;
+      this.made.push({ uid, line: master.info.line, body });
+      return;
     }
-
-    if (!occurrences.length) {
-      this.warn(master, `${at}: the recurring event "${name}" has no occurrences in the import window.`);
+    if (isCancelled(master.component)) {
+      this.warn(master, `${at}: the repeating event "${name}" is cancelled (STATUS:CANCELLED); it was not imported.`);
+      return;
     }
-    this.link(uid, occurrences);
+    this.made.push({ uid, line: master.info.line, body: { ...body, recurrence } });
+    this.made.push(...changed);
   }
 
-  /** Occurrences whose series is not in the file (Google shares single instances this way). */
+  /**
+   * Occurrences whose series is not in the file (Google shares single instances this way): each
+   * updates its occurrence when the calendar has the series, else comes in as an event of its own.
+   */
   private orphans(uid: string, entries: Entry[]): void {
-    const occurrences: Occurrence[] = [];
     for (const entry of entries) {
       if (isCancelled(entry.component)) continue;
       this.guard(entry, () => {
@@ -296,34 +297,11 @@ class Importer {
         const span = this.span(entry, () => event.startDate, () => event.endDate);
         const window = this.opts.window;
         if (window && (span.startMs < window.start.getTime() || span.startMs >= window.end.getTime())) return;
-        occurrences.push({ key: occurrenceKey(recurrenceId), startMs: span.startMs, line: entry.info.line, body: this.body(entry, span) });
+        const original = recurrenceId.isDate ? `${isoDate(recurrenceId)} 00:00:00` : this.records.place(recurrenceId, span.zone).local;
+        this.made.push({ uid, recurrenceId: original, line: entry.info.line, body: this.body(entry, span, false) });
       });
     }
-    this.link(uid, occurrences);
   }
-
-  private link(uid: string, occurrences: Occurrence[]): void {
-    occurrences.sort((a, b) => a.startMs - b.startMs);
-    const seen = new Set<string>();
-    let firstUid: string | undefined;
-    for (const occurrence of occurrences) {
-      const occurrenceUid = `${uid}#${occurrence.key}`;
-      if (seen.has(occurrenceUid)) continue;
-      seen.add(occurrenceUid);
-      this.made.push({
-        uid: occurrenceUid,
-        ...(firstUid ? { recurrenceOf: firstUid } : {}),
-        line: occurrence.line,
-        body: occurrence.body,
-      });
-      firstUid ??= occurrenceUid;
-    }
-  }
-
-  private next(entry: Entry, iterator: ReturnType<IcalEvent['iterator']>): IcalTime | undefined {
-    return property(entry, 'RRULE', () => iterator.next()) ?? undefined;
-  }
-
 
   private span(entry: Entry, getStart: () => IcalTime | undefined, getEnd: () => IcalTime | undefined): Span {
     return this.records.span(entry, getStart, getEnd);

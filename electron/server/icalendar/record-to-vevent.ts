@@ -6,6 +6,7 @@
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
 import { contentLine, decodeEntities, escapeText, foldLine, htmlToText, paramValue, type Params } from './text';
 import { exportZone } from './zone-times';
+import { localToUtc } from '../../../shared/dates/format';
 
 
 /**
@@ -44,6 +45,12 @@ export type IcsEvent = Pick<
   image: { url: string } | false;
   categories: ReadonlyArray<{ name: string }>;
   tags: ReadonlyArray<{ name: string }>;
+} & Partial<Pick<Event, 'recurrence' | 'series_id' | 'recurrence_id' | 'is_exception'>> & {
+  /** For an occurrence: the UID of its series (its first event's), when known. */
+  series_uid?: string | null;
+  /** For a series' first event: where the series starts and how long an occurrence lasts, when it moved on its own. */
+  series_start?: string;
+  series_end?: string;
 };
 
 export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
@@ -52,6 +59,8 @@ export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
   uidHost: string;
   /** UID the event was imported with, if any: re-exporting it keeps the other calendar's identity. */
   uidOf?: (e: E) => string | null | undefined;
+  /** The UID of a series by its id (its first event's), for occurrences that do not carry it. */
+  seriesUidOf?: (seriesId: number) => string | null | undefined;
 }
 
 /** Prefix of our own properties; import.ts reads them back. */
@@ -60,8 +69,66 @@ export const X = 'X-ALMANAC-';
 /** The VEVENTs of these events, in order. */
 export function veventsText<E extends IcsEvent>(events: Iterable<E>, opts: IcsExportOptions<E>): string {
   let text = '';
-  for (const event of events) text += veventText(event, opts);
+  for (const event of events) text += seriesAwareText(event, opts);
   return text;
+}
+
+/**
+ * A series goes out as RFC 5545 has it: its first event as the master VEVENT (DTSTART at the
+ * series' start, with RRULE, RDATE and EXDATE), and only the occurrences changed on their own as
+ * VEVENTs of their own with the master's UID and a RECURRENCE-ID; the others the rule makes.
+ */
+function seriesAwareText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): string {
+  if (!e.recurrence || e.series_id === null || e.series_id === undefined || !e.recurrence_id) return veventText(e, opts);
+  const uid = (e.series_id === e.id ? opts.uidOf?.(e) : (e.series_uid ?? opts.seriesUidOf?.(e.series_id))) || `almanac-${e.series_id}@${opts.uidHost}`;
+  const recurrenceId = recurrenceIdLine(e);
+  if (e.series_id !== e.id) return e.is_exception ? veventText(e, opts, { uid, extra: recurrenceId }) : '';
+  const start = e.series_start ?? e.recurrence_id;
+  const end = e.series_end ?? shiftedEnd(e, start);
+  const master = veventText({ ...e, start_date: start, end_date: end, ...utcDates(e, start, end) }, opts, { uid, extra: ruleLines(e) });
+  // The first event moved or changed on its own: the master keeps the series' values and the
+  // first occurrence is an override of it, like any other.
+  return e.is_exception ? master + veventText(e, opts, { uid, extra: recurrenceId }) : master;
+}
+
+/** The end of the first event moved to `start`, keeping its length (wall time). */
+function shiftedEnd(e: IcsEvent, start: string): string {
+  const ms = (s: string) => {
+    const p = parts(s)!;
+    return Date.UTC(+p[0], +p[1] - 1, +p[2], +p[3], +p[4], +p[5]);
+  };
+  const d = new Date(ms(start) + (ms(e.end_date) - ms(e.start_date)));
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** UTC dates for a timed event written in UTC (a `UTC` or fixed-offset zone). */
+function utcDates(e: IcsEvent, start: string, end: string): Pick<IcsEvent, 'utc_start_date' | 'utc_end_date'> {
+  if (start === e.start_date && end === e.end_date) return { utc_start_date: e.utc_start_date, utc_end_date: e.utc_end_date };
+  return { utc_start_date: localToUtc(start, e.timezone), utc_end_date: localToUtc(end, e.timezone) };
+}
+
+/** How a wall time of the event's zone is written for DTSTART-like properties (RECURRENCE-ID, RDATE, EXDATE). */
+function datePropertyValue(e: IcsEvent, name: string, values: string[]): string {
+  if (e.all_day) return `${name};VALUE=DATE:${values.map((v) => v.replace(/[-: ]/g, '').slice(0, 8)).join(',')}${CRLF}`;
+  const zone = exportZone(e.timezone);
+  const stamp = (v: string) => v.replace(/[-:]/g, '').replace(' ', 'T').slice(0, 15);
+  if (zone === 'utc') return line(name, values.map((v) => `${stamp(localToUtc(v, e.timezone))}Z`).join(','));
+  return line(`${name};TZID=${paramValue(zone.tzid)}`, values.map(stamp).join(','));
+}
+
+function recurrenceIdLine(e: IcsEvent): string {
+  return datePropertyValue(e, 'RECURRENCE-ID', [e.recurrence_id!]);
+}
+
+/** RRULE, RDATE and EXDATE lines of a series' master, typed like its DTSTART. */
+function ruleLines(e: IcsEvent): string {
+  const rec = e.recurrence!;
+  const wall = (v: string) => (v.length === 8 ? `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)} 00:00:00` : `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)} ${v.slice(9, 11)}:${v.slice(11, 13)}:${v.slice(13, 15)}`);
+  let out = '';
+  for (const rule of rec.rules) out += line('RRULE', rule);
+  if (rec.rdates.length) out += datePropertyValue(e, 'RDATE', rec.rdates.map(wall));
+  if (rec.exdates.length) out += datePropertyValue(e, 'EXDATE', rec.exdates.map(wall));
+  return out;
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -83,9 +150,10 @@ const FLAGS = {
   mapLink: flagLine('SHOW-MAP-LINK'),
 };
 
-function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): string {
+function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>, series?: { uid: string; extra: string }): string {
   let out = `BEGIN:VEVENT${CRLF}`;
-  out += line('UID', escapeText(opts.uidOf?.(e) || `almanac-${e.id}@${opts.uidHost}`));
+  out += line('UID', escapeText(series?.uid ?? (opts.uidOf?.(e) || `almanac-${e.id}@${opts.uidHost}`)));
+  if (series) out += series.extra;
   // Without METHOD semantics DTSTAMP is "last revised in the store", so the record's own time keeps
   // repeated exports identical (and diffable).
   const created = utcStamp(e.date_utc);

@@ -90,7 +90,7 @@ export class VeventToRecord {
   }
 
   /** A time as a local wall time in `zone`; wall times already in that zone are kept as written. */
-  private place(t: IcalTime, zone: string): { local: string; ms: number } {
+  place(t: IcalTime, zone: string): { local: string; ms: number } {
     const wall = { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second };
     const source = sourceOf(t);
     let instant: number | undefined;

@@ -123,7 +123,7 @@ function icsItems(file: IcsFile, onWarnings: (warnings: Array<{ line?: number; m
       const result = file.read(
         (e) => {
           made++;
-          emit({ line: e.line, uid: e.uid, recurrenceOf: e.recurrenceOf, body: { ...e.body } });
+          emit({ line: e.line, uid: e.uid, recurrenceId: e.recurrenceId, body: { ...e.body } });
         },
         (n) => (read += n),
       );

@@ -28,8 +28,11 @@ export interface ImportItem {
   line?: number;
   row?: number;
   uid?: string;
-  /** UID of the first occurrence of the series this item belongs to. */
-  recurrenceOf?: string;
+  /**
+   * An occurrence changed on its own: its original start (a wall time of its series), `uid` being
+   * the series'. Items of a series come after its master item.
+   */
+  recurrenceId?: string;
   body: Record<string, unknown>;
 }
 
@@ -105,6 +108,8 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
   // The file's own problems come first in the report; they are known once every item is made.
   const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: 0, items: [], errors: [], warnings: [] };
   const idByUid = new Map<string, number>();
+  // Series this import created: their occurrences changed on their own are new to the user too.
+  const newSeries = new Set<number>();
   const fields = kind === 'events' ? eventFields : FIELDS[kind === 'venues' ? 'venue' : 'organizer'];
   const memo = new LinkMemo();
   // Languages of Almanac's own exports: one context each instead of a copy per item.
@@ -130,19 +135,42 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       return;
     }
     const uid = item.uid ?? csvRowUid(raw);
-    const parentUid = item.recurrenceOf;
-    const parentId = parentUid ? (idByUid.get(parentUid) ?? store.events.getByIcsUid(parentUid)?.id ?? null) : null;
-    const existing = store.events.getByIcsUid(uid);
+    if (item.recurrenceId !== undefined) {
+      // An occurrence changed on its own: it updates its series' occurrence when the calendar has
+      // the series, and is an event of its own otherwise (a single shared instance).
+      const seriesId = idByUid.get(uid) ?? store.events.getByIcsUid(uid)?.id;
+      const series = seriesId === undefined ? undefined : store.series.get(seriesId);
+      if (series) {
+        const { id, created } = store.series.importException(series, item.recurrenceId, values, ctx, memo);
+        const isNew = created || newSeries.has(series.id);
+        report[isNew ? 'created' : 'updated']++;
+        report.items.push({ line: item.line, row: item.row, action: isNew ? 'create' : 'update', id, title: own(values.title) });
+        return;
+      }
+    }
+    const ownUid = item.recurrenceId !== undefined ? `${uid}#${item.recurrenceId.replace(/[-: ]/g, '')}` : uid;
+    const { recurrence, ...fieldValues } = values;
+    // A calendar imported before series existed has `<UID>#<key>` rows: they become the series.
+    const existing = store.events.getByIcsUid(ownUid) ?? (recurrence ? store.series.adoptLegacyRows(uid) : undefined);
     let id: number;
     if (existing) {
-      store.events.update(existing.id, values, ctx, { icsUid: uid, parentId, memo });
       id = existing.id;
+      if (store.series.seriesOf(existing)) {
+        store.series.update(existing, { ...fieldValues, ...(recurrence !== undefined ? { recurrence } : {}) }, 'all', ctx);
+      } else {
+        store.events.update(existing.id, fieldValues, ctx, { icsUid: ownUid, memo });
+        if (recurrence) store.series.create(existing.id, recurrence, { uid });
+      }
       report.updated++;
     } else {
-      id = store.events.create(values, ctx, { icsUid: uid, parentId, memo });
+      id = store.events.create(fieldValues, ctx, { icsUid: ownUid, memo });
+      if (recurrence) {
+        store.series.create(id, recurrence, { uid });
+        newSeries.add(id);
+      }
       report.created++;
     }
-    idByUid.set(uid, id);
+    idByUid.set(ownUid, id);
     report.items.push({ line: item.line, row: item.row, action: existing ? 'update' : 'create', id, title: own(values.title) });
   };
 

@@ -47,6 +47,7 @@ function columnsOf(db: DB, table: string): string[] {
 function orderBy(table: string): string {
   if (table === 'settings') return 'key';
   if (table === 'event_terms' || table === 'event_organizers') return 'event_id, position';
+  if (table === 'series_windows') return 'series_id, from_local, to_local';
   return 'id';
 }
 

@@ -7,7 +7,7 @@ import { eventListParams } from '../../../shared/schema/queries';
 import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
-import { eventQuery } from './events';
+import { eventQuery, prepareOccurrences } from './events';
 import { icsExportChunks } from '../icalendar/export-threaded';
 import { backupChunks } from '../import-export/json-backup';
 import { importFile, type ImportFormat } from '../import-export/import-file';
@@ -58,6 +58,7 @@ function exportCalendar(req: ApiRequest): ApiResponse {
   }
   // Checked before streaming starts, so a bad filter is still a plain 400.
   const q = eventQuery(req, { defaultWindow: false });
+  prepareOccurrences(req, q);
   const events = req.store.events.count(q);
   const options = { uidHost: req.url.settings.global_id_host, calendarName: 'Almanac', events };
   return {

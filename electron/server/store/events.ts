@@ -21,7 +21,7 @@ import { ApiError, invalidParam, invalidParams } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
 import { BoundedMemo } from './bounded-memo';
-import { EXPORT_COLUMNS, type EventExportBatch } from './event-export-row';
+import { EXPORT_COLUMNS, SERIES_EXPORT_SQL, type EventExportBatch } from './event-export-row';
 
 export interface EventRow extends PostRow {
   parent_id: number | null;
@@ -394,14 +394,24 @@ export function createEventStore(
       writeLinks(id, values, ctx, true, internals.memo);
       return id;
     },
+    /**
+     * Call before changing the title, excerpt or description of these events by other means than
+     * `update` (a whole series' change): while a bulk write defers the search index, it keeps it right.
+     */
+    beforeTextChange(ids: Iterable<number>): void {
+      if (!deferred) return;
+      for (const id of ids) {
+        if (id <= deferred.before && !deferred.updated.has(id)) {
+          // What the update trigger would remove: the text indexed now.
+          unindexEvent.run(id);
+          deferred.updated.add(id);
+        }
+      }
+    },
     /** Partial update: fields left out stay as they are (decisions page). Call in a transaction. */
     update(id: number, values: Values, ctx: WriteContext, internals: EventInternals = {}): void {
       const existing = byId.get(id)!;
-      if (deferred && id <= deferred.before && !deferred.updated.has(id)) {
-        // What the update trigger would remove: the text indexed now.
-        unindexEvent.run(id);
-        deferred.updated.add(id);
-      }
+      this.beforeTextChange([id]);
       const cols = { ...eventColumns(values, existing, id, ctx, internals.memo), ...internalColumns(internals) };
       const keys = Object.keys(cols);
       stmt(`UPDATE events SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...keys.map((k) => cols[k]), id);
@@ -514,18 +524,25 @@ export function createEventStore(
      * as JSON text (`parseExportRow`) with its links beside: the export (icalendar/export-threaded.ts)
      * loads the links and hands the texts to its thread as they are.
      */
-    *exportBatchTexts(q: EventListQuery, size = 1000): Generator<EventExportBatch> {
+    *exportBatchTexts(q: EventListQuery, size = 1000, opts: { seriesFirstEvents?: boolean } = {}): Generator<EventExportBatch> {
       const f = filterSql(q);
       const links = (table: string, column: string) => `(SELECT group_concat(${column} ORDER BY position) FROM ${table} WHERE event_id = e.id)`;
+      // A series is written as its first event's rule (icalendar/record-to-vevent.ts), so a
+      // selection holding some of its occurrences holds its first event too, whatever that one's
+      // status or dates.
+      const withSeries = opts.seriesFirstEvents
+        ? `events e WHERE e.id IN (SELECT e.id FROM ${f.from} WHERE ${f.where} UNION SELECT e.parent_id FROM ${f.from} WHERE ${f.where} AND e.parent_id IS NOT NULL)`
+        : `${f.from} WHERE ${f.where}`;
+      const params = opts.seriesFirstEvents ? [...f.params, ...f.params] : f.params;
       const rows = stmt(
-        `SELECT json_array(${EXPORT_COLUMNS.map((c) => `e.${c}`).join(', ')}),
+        `SELECT json_array(${EXPORT_COLUMNS.map((c) => `e.${c}`).join(', ')}, ${SERIES_EXPORT_SQL.join(', ')}),
           e.venue_id, e.image_id, ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')}
-        FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local, e.id`,
+        FROM ${withSeries} ORDER BY e.start_local, e.id`,
       )
         // One JSON text per row: better-sqlite3 makes a JS value per column, and 27 columns cost
         // 15% more that way (JSON.parse gives back the same strings and numbers).
         .raw(true)
-        .iterate(...f.params) as IterableIterator<[string, number | null, number | null, string | null, string | null]>;
+        .iterate(...params) as IterableIterator<[string, number | null, number | null, string | null, string | null]>;
       let batch: EventExportBatch = { texts: [], links: [] };
       for (const [text, venue_id, image_id, organizer_ids, term_ids] of rows) {
         batch.texts.push(text);

@@ -21,15 +21,16 @@ import {
   shiftRecurrence,
   splitAt,
   icalValue,
+  wallOfValue,
   type Recurrence,
   type SeriesTiming,
 } from '../icalendar/recurrence';
 import { statementCache, type DB } from './db';
-import type { EventRow, EventStore } from './events';
+import type { EventListQuery, EventRow, EventStore, LinkMemo } from './events';
 import type { PostRegistry } from './posts';
 import type { Values, WriteContext } from './post-fields';
 import type { SettingsStore } from './settings';
-import { COPIED_COLUMNS, GROUP_COLUMNS, HIDDEN_STATUS, OWN, groupsOf, isHidden, type OwnGroup } from './series-fields';
+import { ALL_GROUPS, COPIED_COLUMNS, GROUP_COLUMNS, HIDDEN_STATUS, OWN, groupsOf, isHidden, type OwnGroup } from './series-fields';
 
 export interface SeriesRow {
   id: number;
@@ -104,6 +105,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const lowestGenerated = db.prepare<[], { g: string | null }>(
     'SELECT min(generated_until) AS g FROM event_series WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until)',
   );
+  const anySeries = db.prepare('SELECT 1 FROM event_series LIMIT 1');
   const windowCovers = db.prepare<[number, string, string], { n: number }>('SELECT count(*) AS n FROM series_windows WHERE series_id = ? AND from_local <= ? AND to_local >= ?');
 
   const timingOf = (s: SeriesRow): SeriesTiming => ({ start: s.start_local, zone: s.timezone, allDay: !!s.all_day });
@@ -186,9 +188,16 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return s.last_start !== null && s.last_start < until ? addSeconds(s.last_start, 1) : until;
   }
 
+  /** Where a series' occurrences begin: its start, or an earlier RDATE (Google writes birthdays so). */
+  function firstStart(s: SeriesRow): string {
+    const rdates = recurrenceOf(s).rdates;
+    const earliest = rdates.length ? wallOfValue(rdates[0], timingOf(s)) : undefined;
+    return earliest && earliest < s.start_local ? earliest : s.start_local;
+  }
+
   function fill(s: SeriesRow): void {
     const to = rowsUntil(s);
-    generate(s, s.start_local, to);
+    generate(s, firstStart(s), to);
     s.generated_until = to > s.generated_until ? to : s.generated_until;
     saveSeries(s);
   }
@@ -203,7 +212,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     const timing = timingOf(s);
     const rec = recurrenceOf(s);
     const until = rowsUntil(s);
-    const wanted = new Set(expand(rec, timing, s.start_local, until).starts);
+    const wanted = new Set(expand(rec, timing, firstStart(s), until).starts);
     for (const w of stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>) {
       for (const start of expand(rec, timing, w.from_local, w.to_local).starts) wanted.add(start);
     }
@@ -222,7 +231,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     }
     s.generated_until = s.start_local; // regenerate the rest from the rule
     const windows = stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>;
-    generate(s, s.start_local, until);
+    generate(s, firstStart(s), until);
     for (const w of windows) generate(s, w.from_local, w.to_local);
     s.generated_until = until;
     saveSeries(s);
@@ -230,6 +239,19 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
 
   function removeRow(id: number): void {
     events.deleteForever(id);
+  }
+
+  /** An occurrence's values, group by group, as comparable text. */
+  function groupValues(id: number): Record<string, string> {
+    const row = events.get(id)! as unknown as Record<string, unknown>;
+    const out: Record<string, string> = {};
+    for (const [group, cols] of Object.entries(GROUP_COLUMNS)) out[group] = JSON.stringify(cols.map((c) => row[c]));
+    out.when = JSON.stringify([row.start_local, row.end_local, row.timezone, row.all_day]);
+    out.organizers = JSON.stringify(events.organizersFor([id]).get(id) ?? []);
+    for (const [group, taxonomy] of [['categories', 'category'], ['tags', 'tag']] as const) {
+      out[group] = JSON.stringify(stmt('SELECT et.term_id FROM event_terms et JOIN terms t ON t.id = et.term_id WHERE et.event_id = ? AND t.taxonomy = ? ORDER BY et.position').pluck().all(id, taxonomy));
+    }
+    return out;
   }
 
   function checked<T>(work: () => T): T {
@@ -310,6 +332,12 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   function propagate(s: SeriesRow, bits: number): void {
     const template = templateOf(s);
     const live = "parent_id = ? AND own_fields & ? = 0 AND status NOT IN ('trash', 'inherit')";
+    const textBits = OWN.title | OWN.description | OWN.excerpt;
+    if (bits & textBits) {
+      for (const bit of [OWN.title, OWN.description, OWN.excerpt]) {
+        if (bits & bit) events.beforeTextChange(stmt(`SELECT id FROM events WHERE ${live}`).pluck().all(s.id, bit) as number[]);
+      }
+    }
     for (const [group, cols] of Object.entries(GROUP_COLUMNS)) {
       const bit = OWN[group as OwnGroup];
       if (!(bits & bit)) continue;
@@ -619,6 +647,61 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
           if (!progressed) break;
         }
       });
+    },
+    /**
+     * An occurrence changed on its own, from an imported file (a VEVENT with RECURRENCE-ID): the
+     * occurrence at `key` takes the values, and owns the groups in which they differ from the
+     * series'. An original start the rule does not make becomes an occurrence of its own.
+     */
+    importException(s: SeriesRow, key: string, values: Values, ctx: WriteContext, memo?: LinkMemo): { id: number; created: boolean } {
+      const row = stmt('SELECT * FROM events WHERE (id = ? OR parent_id = ?) AND recurrence_id = ?').get(s.id, s.id, key) as EventRow | undefined;
+      if (!row) {
+        const id = events.create(values, ctx, { parentId: s.id, memo });
+        stmt('UPDATE events SET recurrence_id = ?, own_fields = ? WHERE id = ?').run(key, ALL_GROUPS, id);
+        return { id, created: true };
+      }
+      const before = groupValues(row.id);
+      events.update(row.id, values, ctx, { memo });
+      const after = groupValues(row.id);
+      let bits = 0;
+      for (const [group, value] of Object.entries(after)) if (value !== before[group]) bits |= OWN[group as OwnGroup];
+      if (bits) stmt('UPDATE events SET own_fields = own_fields | ? WHERE id = ?').run(bits, row.id);
+      return { id: row.id, created: false };
+    },
+    /**
+     * Rows of a series imported before series existed (each keyed `<UID>#<original start>`, the
+     * others' post_parent the first): made the occurrences of a series of `uid`, whose first event
+     * is returned (its series is then started by the caller). Their ids stay.
+     */
+    adoptLegacyRows(uid: string): EventRow | undefined {
+      const rows = stmt("SELECT id, parent_id, ics_uid FROM events WHERE ics_uid > ? AND ics_uid < ? ORDER BY parent_id IS NOT NULL, id").all(`${uid}#`, `${uid}$`) as Array<{
+        id: number;
+        parent_id: number | null;
+        ics_uid: string;
+      }>;
+      const anchor = rows.length ? events.get(rows[0].id) : undefined;
+      if (!anchor || anchor.parent_id !== null) return undefined;
+      const timing: SeriesTiming = { start: anchor.start_local, zone: anchor.timezone, allDay: !!anchor.all_day };
+      const setKey = stmt('UPDATE events SET recurrence_id = ?, ics_uid = NULL, parent_id = ? WHERE id = ?');
+      for (const r of rows.slice(1)) {
+        const key = wallOfValue(r.ics_uid.slice(uid.length + 1), timing);
+        if (key && r.parent_id === anchor.id) setKey.run(key, anchor.id, r.id);
+      }
+      stmt('UPDATE events SET ics_uid = ? WHERE id = ?').run(uid, anchor.id);
+      return events.get(anchor.id);
+    },
+    /**
+     * Whether a selection of events (an export's) may hold occurrences of a series without its
+     * first event: it filters on more than language and status, or some first event has a status
+     * it leaves out (trashed on its own, or hidden).
+     */
+    selectionMayMissFirstEvents(q: EventListQuery): boolean {
+      if (!anySeries.get()) return false;
+      const { lang, statuses, page, perPage, ...filters } = q;
+      void page;
+      void perPage;
+      if (Object.values(filters).some((v) => v !== undefined)) return true;
+      return !!stmt(`SELECT 1 FROM event_series s JOIN events e ON e.id = s.id WHERE e.lang = ? AND e.status NOT IN (${statuses.map(() => '?').join(',')}) LIMIT 1`).get(lang, ...statuses);
     },
     /** Extends every series' rows to the horizon (at start-up and daily), a batch per transaction. */
     extendHorizon(write: <T>(fn: () => T) => T): number {

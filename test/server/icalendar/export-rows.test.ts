@@ -117,7 +117,7 @@ function fromApiRecords(q: EventListQuery): string {
   const { ids } = store.events.list({ ...q, perPage: 1_000_000 });
   const rows = store.events.byIds(ids);
   const events = serializeEvents(ids.map((id) => rows.get(id)!), ctx, store);
-  return exportIcs(events, { ...options, uidOf: (e) => rows.get(e.id)!.ics_uid });
+  return exportIcs(events, { ...options, uidOf: (e) => rows.get(e.id)!.ics_uid, seriesUidOf: (id) => store.events.get(id)?.ics_uid });
 }
 
 const decode = (chunks: Iterable<string | Uint8Array>) => [...chunks].map((c) => (typeof c === 'string' ? c : Buffer.from(c).toString('utf8'))).join('');
