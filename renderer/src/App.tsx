@@ -16,6 +16,7 @@ import { useDeepLinks } from './deepLink';
 import { useDesktopCommands } from './desktop';
 import { useColorScheme } from './lib/useColorScheme';
 import { ImportDialog } from './transfer/ImportDialog';
+import { ScopeDialogHost } from './recurrence/ScopeDialog';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -73,6 +74,7 @@ export function App() {
       {dayList && <DayList day={dayList} />}
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
       {importDialog && <ImportDialog preset={importDialog} />}
+      <ScopeDialogHost />
       <Toasts />
     </div>
   );

@@ -190,8 +190,8 @@ export class ApiClient {
   post<T>(path: string, body: unknown, query?: Query) {
     return this.request<T>('POST', path, { body, query });
   }
-  patch<T>(path: string, body: unknown) {
-    return this.request<T>('PATCH', path, { body });
+  patch<T>(path: string, body: unknown, query?: Query) {
+    return this.request<T>('PATCH', path, { body, query });
   }
   del<T>(path: string, query?: Query) {
     return this.request<T>('DELETE', path, { query });
@@ -262,13 +262,14 @@ export class ApiClient {
   createEvent(body: Record<string, unknown>) {
     return this.post<Event>('events', body);
   }
-  updateEvent(id: number, body: Record<string, unknown>) {
-    return this.patch<Event>(`events/${id}`, body);
+  /** `scope` is the API's `recurrence_scope` for an occurrence of a series (omitted: that occurrence only). */
+  updateEvent(id: number, body: Record<string, unknown>, scope?: 'this' | 'following' | 'all') {
+    return this.patch<Event>(`events/${id}`, body, { recurrence_scope: scope });
   }
 
   // --- posts (events, venues, organizers): trash, restore, delete for good ---
-  trash<T = unknown>(kind: PostKind, id: number) {
-    return this.del<T>(`${kind}/${id}`);
+  trash<T = unknown>(kind: PostKind, id: number, scope?: 'this' | 'following' | 'all') {
+    return this.del<T>(`${kind}/${id}`, { recurrence_scope: scope });
   }
   restore<T = unknown>(kind: PostKind, id: number) {
     return this.post<T>(`${kind}/${id}`, { status: 'publish' });

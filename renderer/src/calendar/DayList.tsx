@@ -9,6 +9,7 @@ import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { eventsOnDay } from './monthCollapse';
 import { colourFor, decodeEntities } from './toEventInput';
+import { Icon } from '../components/Icon';
 
 export function DayList({ day }: { day: string }) {
   const { t } = useTranslation();
@@ -42,6 +43,12 @@ export function DayList({ day }: { day: string }) {
                   <span className="ev-badge ev-badge-featured">
                     <span aria-hidden="true">★</span>
                     <span className="visually-hidden">{t('event.featured')}</span>
+                  </span>
+                )}
+                {e.recurrence && (
+                  <span className="ev-badge ev-badge-repeat">
+                    <Icon name="repeat" size={12} />
+                    <span className="visually-hidden"> {t('repeat.mark')}</span>
                   </span>
                 )}
               </span>

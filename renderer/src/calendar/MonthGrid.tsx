@@ -50,9 +50,11 @@ function formatShortTime(ms: number, locale: string): string {
 export interface EventLabels {
   featured: string;
   sticky: string;
+  /** The mark of an occurrence of a repeating event. */
+  repeats: string;
 }
 
-/** The featured star and sticky pin after a title, named for screen readers. */
+/** The featured star, sticky pin and repeat mark after a title, named for screen readers. */
 export function Badges({ event, labels }: { event: Event | undefined; labels: EventLabels }) {
   return (
     <>
@@ -65,6 +67,12 @@ export function Badges({ event, labels }: { event: Event | undefined; labels: Ev
         <span className="ev-badge ev-badge-sticky" title={labels.sticky}>
           <Icon name="pushpin" size={12} />
           <span className="visually-hidden"> {labels.sticky}</span>
+        </span>
+      )}
+      {event?.recurrence && (
+        <span className="ev-badge ev-badge-repeat" title={labels.repeats}>
+          <Icon name="repeat" size={12} />
+          <span className="visually-hidden"> {labels.repeats}</span>
         </span>
       )}
     </>

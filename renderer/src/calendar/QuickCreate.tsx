@@ -13,6 +13,8 @@ import { fromApi } from '../lib/dates';
 import { createEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi, type EventDraft } from '../state/ui';
+import { RepeatControl } from '../recurrence/RepeatControl';
+import { fromRecurrence, toRecurrence, validateRepeat, type RepeatErrors, type RepeatValue } from '../recurrence/rule';
 
 export function describeSpan(d: EventDraft, locale: string, allDayText: string): string {
   const s = fromApi(d.start_date, d.timezone).setLocale(locale);
@@ -33,6 +35,9 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
   const [title, setTitle] = useState(draft.title ?? '');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const start = { start: draft.start_date, allDay: draft.all_day, zone: draft.timezone };
+  const [repeat, setRepeat] = useState<RepeatValue>(() => fromRecurrence(draft.recurrence, start));
+  const [repeatErrors, setRepeatErrors] = useState<RepeatErrors>({});
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -40,6 +45,10 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
       setError(t('errors.title_required'));
       return;
     }
+    const problems = validateRepeat(repeat, start);
+    setRepeatErrors(problems);
+    if (Object.keys(problems).length) return;
+    const recurrence = toRecurrence(repeat, start, draft.recurrence);
     setSaving(true);
     setError(null);
     try {
@@ -50,6 +59,7 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
         all_day: draft.all_day,
         timezone: draft.timezone,
         status: 'publish',
+        ...(recurrence ? { recurrence } : {}),
       });
       closeQuick();
     } catch (err) {
@@ -84,8 +94,24 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
           <Icon name="clock" size={16} />
           {describeSpan(draft, localeTag(uiLanguage), t('field.all_day'))}
         </p>
+        <RepeatControl
+          value={repeat}
+          onChange={(v) => {
+            setRepeat(v);
+            setRepeatErrors({});
+          }}
+          start={start}
+          errors={repeatErrors}
+        />
         <footer className="dialog-footer">
-          <button type="button" className="button button-quiet" onClick={() => openEditor({ kind: 'create', draft: { ...draft, title } })}>
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={() => {
+              const recurrence = toRecurrence(repeat, start, draft.recurrence);
+              openEditor({ kind: 'create', draft: { ...draft, title, ...(recurrence ? { recurrence } : {}) } });
+            }}
+          >
             {t('quick.more')}
           </button>
           <span className="spacer" />

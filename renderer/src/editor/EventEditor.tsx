@@ -20,6 +20,9 @@ import { changedFields, draftToForm, eventToForm, formFields, formToBody, localE
 import { localeTag } from '../i18n';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
+import { RepeatControl } from '../recurrence/RepeatControl';
+import { fromRecurrence, sameRepeat, toRecurrence, validateRepeat, type RepeatErrors, type RepeatStart, type RepeatValue } from '../recurrence/rule';
+import { scopeFor } from '../state/eventActions';
 
 /** Where each field goes; the order inside a group is the order on screen. */
 const MAIN_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
@@ -33,7 +36,11 @@ const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> 
   { key: 'classify', fields: ['categories', 'tags'] },
   { key: 'extra', fields: ['cost', 'website', 'image'] },
 ];
-const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields));
+/** Fields the Repeat control stands for (under "When"), never drawn as plain fields. */
+const REPEAT_FIELDS = ['recurrence', 'recurrence_scope'];
+const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields).concat(REPEAT_FIELDS));
+
+const repeatStartOf = (v: FormValues): RepeatStart => ({ start: String(v.start_date ?? ''), allDay: !!v.all_day, zone: String(v.timezone ?? '') });
 
 export function EventEditor({ target }: { target: EditorTarget }) {
   const { t } = useTranslation();
@@ -44,6 +51,10 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     [target],
   );
   const [values, setValues] = useState<FormValues>(initial);
+  const original = target.kind === 'edit' ? target.event.recurrence : target.draft.recurrence;
+  const initialRepeat = useMemo<RepeatValue>(() => fromRecurrence(original, repeatStartOf(initial)), [original, initial]);
+  const [repeat, setRepeat] = useState<RepeatValue>(initialRepeat);
+  const [repeatErrors, setRepeatErrors] = useState<RepeatErrors>({});
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -51,7 +62,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const formRef = useRef<HTMLFormElement>(null);
   const errorId = 'event-editor-error';
 
-  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0;
+  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0 || !sameRepeat(initialRepeat, repeat);
   const advanced = formFields(eventFields).filter(([name]) => !PLACED.has(name));
 
   const set = (name: string, v: unknown) => {
@@ -66,17 +77,25 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     e?.preventDefault();
     if (saving) return;
     const local = localErrors(eventFields, values, { required: t('errors.required'), endBeforeStart: t('errors.end_before_start') });
-    if (Object.keys(local).length) {
+    const start = repeatStartOf(values);
+    const repeatProblems = validateRepeat(repeat, start);
+    setRepeatErrors(repeatProblems);
+    if (Object.keys(local).length || Object.keys(repeatProblems).length) {
       setErrors(local);
       setFormError(t('errors.fix_fields'));
       focusFirstInvalid();
       return;
     }
     const body = formToBody(eventFields, values, target.kind === 'edit' ? initial : undefined);
+    if (target.kind === 'create' ? repeat.kind !== 'none' : repeatChanged(values)) body.recurrence = toRecurrence(repeat, start, original);
+    // An occurrence of a series: which ones? A new rule cannot apply to one occurrence alone.
+    const scope =
+      target.kind === 'edit' && Object.keys(body).length ? await scopeFor(target.event, 'edit', 'recurrence' in body ? ['following', 'all'] : undefined) : undefined;
+    if (scope === null) return;
     setSaving(true);
     setFormError(null);
     try {
-      if (target.kind === 'edit') await updateEvent(target.event, body);
+      if (target.kind === 'edit') await updateEvent(target.event, body, scope);
       else await createEvent(body);
       close();
     } catch (err) {
@@ -89,6 +108,16 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     } finally {
       setSaving(false);
     }
+  }
+
+  /**
+   * Whether to send `recurrence` on update: the choices changed, or an end date must be typed
+   * again because the event became all-day (a date) or timed (a UTC time) or changed zone.
+   */
+  function repeatChanged(v: FormValues): boolean {
+    if (!sameRepeat(initialRepeat, repeat)) return true;
+    const retyped = v.all_day !== initial.all_day || v.timezone !== initial.timezone;
+    return retyped && repeat.kind === 'choice' && repeat.choice.ends === 'until';
   }
 
   const requestClose = () => {
@@ -164,6 +193,18 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                 )}
                 {g.fields.map((f) => control(f, f === 'title'))}
                 {g.key === 'when' && zoneHint && <p className="field-hint zone-hint">{zoneHint}</p>}
+                {g.key === 'when' && (
+                  <RepeatControl
+                    value={repeat}
+                    onChange={(v) => {
+                      setRepeat(v);
+                      setRepeatErrors({});
+                    }}
+                    start={repeatStartOf(values)}
+                    errors={repeatErrors}
+                    serverError={errors.recurrence}
+                  />
+                )}
               </section>
             ))}
             {advanced.length > 0 && (
@@ -192,9 +233,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
               <button
                 type="button"
                 className="button button-danger-quiet"
-                onClick={() => {
+                onClick={async () => {
+                  // Asked while the editor is still open, so Cancel comes back to it.
+                  const scope = await scopeFor(target.event, 'delete');
+                  if (scope === null) return;
                   close();
-                  void trashEvent(target.event);
+                  void trashEvent(target.event, scope);
                 }}
               >
                 {t('action.delete')}

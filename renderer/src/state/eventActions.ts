@@ -2,6 +2,11 @@
  * Changes to events, each one: call the API, update what is on screen, say what happened, and
  * remember how to take it back. Failures are rethrown as ApiError for the caller to show where the
  * user is looking (the editor keeps its dialog open; a drag is put back and a toast explains).
+ *
+ * An occurrence of a repeating event is changed with a scope (this one, this and following, the
+ * whole series); a change beyond one occurrence re-reads the range, since other rows changed too.
+ * Undo puts back the previous values with the same scope, so a series-wide change is undone
+ * series-wide.
  */
 import type { Event } from '@shared/api/records';
 import { eventFields } from '@shared/schema/resources';
@@ -16,6 +21,7 @@ import { useLookups } from './lookups';
 import { toastError, toastInfo, useToasts } from './toasts';
 import { useUndo } from './undo';
 import { useUi } from './ui';
+import { askScope, type Scope } from '../recurrence/ScopeDialog';
 
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
 const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
@@ -37,36 +43,107 @@ function showAndRevalidate(e: Event) {
   void ev.refresh().catch(() => {});
 }
 
+export const isSeries = (e: Pick<Event, 'recurrence'>) => !!e.recurrence;
+
+/** After a write that may have touched other rows of a series: drop every cached range too. */
+function showSeriesChange(e: Event) {
+  const ev = useEvents.getState();
+  ev.upsert(e);
+  void ev.reload().catch(() => {});
+}
+
+/** Whether a write reaches beyond the one record it was sent to. */
+const widens = (body: Record<string, unknown>, scope: Scope | undefined) => (scope !== undefined && scope !== 'this') || 'recurrence' in body;
+
+/** Asks which occurrences a change is for, when `e` belongs to a series; null: the user cancelled. */
+export async function scopeFor(e: Event, kind: 'edit' | 'delete', scopes?: Scope[]): Promise<Scope | undefined | null> {
+  if (!isSeries(e)) return undefined;
+  return askScope(kind, titleOf(e), scopes);
+}
+
 export async function createEvent(body: Record<string, unknown>): Promise<Event> {
   const created = await api().createEvent(body);
-  showAndRevalidate(created);
+  const series = isSeries(created);
+  if (series) showSeriesChange(created);
+  else showAndRevalidate(created);
   refreshLookupsAfter(body);
   const label = t('undo.create', { title: titleOf(created) });
   useUndo.getState().push({
     label,
     undo: async () => {
-      await api().trash('events', created.id);
+      await api().trash('events', created.id, series ? 'all' : undefined);
       useEvents.getState().remove(created.id);
+      if (series) void useEvents.getState().reload().catch(() => {});
     },
   });
   toastInfo(t('toast.created', { title: titleOf(created) }), { label: t('action.undo'), run: () => void undoLast() });
   return created;
 }
 
-export async function updateEvent(before: Event, body: Record<string, unknown>): Promise<Event> {
+/**
+ * `scope` is the answer to the scope question for an occurrence of a series (undefined for a
+ * single event). Undo sends the old values back with the same scope; "this and following" from a
+ * later occurrence split the series (the answer is the new series' first event, keeping this
+ * occurrence's id), and its undo joins the two again where it can (below).
+ */
+export async function updateEvent(before: Event, body: Record<string, unknown>, scope?: Scope): Promise<Event> {
   if (Object.keys(body).length === 0) return before;
-  const after = await api().updateEvent(before.id, body);
-  showAndRevalidate(after);
+  const after = await api().updateEvent(before.id, body, scope);
+  const wide = widens(body, scope);
+  if (wide) showSeriesChange(after);
+  else showAndRevalidate(after);
   refreshLookupsAfter(body);
   const back = reverseBody(eventFields, before, Object.keys(body));
+  if ('recurrence' in body) back.recurrence = before.recurrence ?? null;
+  const first = before.series_id ?? before.id;
+  // "This and following" from a later occurrence split the series in two.
+  const split = scope === 'following' && first !== before.id;
+  // A single event that was given a rule is a series now: its rule can only be taken back series-wide.
+  const undoScope = scope ?? ('recurrence' in body ? 'all' : undefined);
   useUndo.getState().push({
     label: t('undo.edit', { title: titleOf(after) }),
     undo: async () => {
-      const restored = await api().updateEvent(before.id, back);
-      showAndRevalidate(restored);
+      // Joined back, the two are one series again ("All events" reaches them all, as before): the
+      // old series gets its whole rule back and the new one goes. The old rule put on the new
+      // series instead would count again from here (COUNT, BYSETPOS…). Occurrences changed on their
+      // own since would lose their changes in the join, so then the values are put back instead.
+      if (split && ('recurrence' in body || !(await hasExceptions(after.id)))) {
+        await api().trash('events', after.id, 'all');
+        await api().deleteForever('events', after.id);
+        showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
+        return;
+      }
+      const restored = await api().updateEvent(after.id, back, undoScope);
+      if (wide) showSeriesChange(restored);
+      else showAndRevalidate(restored);
     },
   });
   return after;
+}
+
+async function hasExceptions(seriesId: number): Promise<boolean> {
+  const members = await api().listAll<Event>('events', 'events', { post_parent: seriesId, start_date: '1970-01-01', end_date: '2200-12-31' });
+  return members.some((m) => m.is_exception);
+}
+
+/** An occurrence's original start as RFC 5545 writes it in EXDATE (`20270105T180000`, or a date). */
+const icalKey = (e: Pick<Event, 'recurrence_id' | 'all_day'>) => {
+  const compact = (e.recurrence_id ?? '').replace(/[-:]/g, '').replace(' ', 'T');
+  return e.all_day ? compact.slice(0, 8) : compact;
+};
+
+/**
+ * Undoes "delete this and following": the series gets its rule back, and the occurrences that
+ * went to the trash with it come back (the ones deleted one by one before stay deleted).
+ */
+async function restoreFollowing(e: Event, first: number) {
+  const trashed = await api().listAll<Event>('events', 'events', { status: 'trash', post_parent: first, start_date: '1970-01-01', end_date: '2200-12-31' });
+  showSeriesChange(await api().updateEvent(first, { recurrence: e.recurrence }, 'all'));
+  const deletedBefore = new Set(e.recurrence?.exdates ?? []);
+  for (const r of trashed) {
+    if (r.recurrence_id && e.recurrence_id && r.recurrence_id >= e.recurrence_id && !deletedBefore.has(icalKey(r))) await api().restore('events', r.id);
+  }
+  await useEvents.getState().reload().catch(() => {});
 }
 
 export interface MoveTarget {
@@ -104,28 +181,44 @@ export function moveBody(e: Event, to: MoveTarget): Record<string, unknown> {
  */
 export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): Promise<void> {
   try {
-    await updateEvent(e, moveBody(e, to));
+    const scope = await scopeFor(e, 'edit');
+    if (scope === null) return revert();
+    await updateEvent(e, moveBody(e, to), scope);
   } catch (err) {
     revert();
     toastError(err instanceof ApiError ? err.message : String(err));
   }
 }
 
-export async function trashEvent(e: Event): Promise<void> {
+/**
+ * Moves an event to the trash; for an occurrence of a series, after asking which ones. Undo:
+ * one occurrence is restored (the server takes it off the series' deleted dates); a series cut
+ * short gets its rule back; a whole series is restored through its first event.
+ */
+export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
+  const scope = answered ?? (await scopeFor(e, 'delete'));
+  if (scope === null) return;
   try {
-    await api().trash('events', e.id);
+    await api().trash('events', e.id, scope);
   } catch (err) {
     toastError((err as Error).message);
     return;
   }
   useEvents.getState().remove(e.id);
+  if (widens({}, scope)) void useEvents.getState().reload().catch(() => {});
   const ui = useUi.getState();
   if (ui.selectedEventId === e.id) ui.select(null);
   const label = t('undo.trash', { title: titleOf(e) });
+  const first = e.series_id ?? e.id;
+  const wholeSeries = scope === 'all' || (scope === 'following' && first === e.id);
   useUndo.getState().push({
     label,
     undo: async () => {
-      await restoreEvent(e.id, { quiet: true });
+      if (wholeSeries) {
+        await restoreEvent(first, { quiet: true });
+        await useEvents.getState().reload().catch(() => {});
+      } else if (scope === 'following') await restoreFollowing(e, first);
+      else await restoreEvent(e.id, { quiet: true });
     },
   });
   toastInfo(t('toast.trashed', { title: titleOf(e) }), { label: t('action.undo'), run: () => void undoLast() });

@@ -1,6 +1,6 @@
 /** Which screen is open, which dialogs are up, which event is selected. */
 import { create } from 'zustand';
-import type { Event } from '@shared/api/records';
+import type { Event, Recurrence } from '@shared/api/records';
 import type { ImportRequest } from '../api/client';
 
 export type Screen = 'calendar' | 'trash' | 'venues' | 'organizers' | 'categories' | 'tags';
@@ -12,6 +12,8 @@ export interface EventDraft {
   end_date: string;
   all_day: boolean;
   timezone: string;
+  /** Chosen in quick create before "More options". */
+  recurrence?: Recurrence | null;
 }
 
 export type EditorTarget = { kind: 'edit'; event: Event } | { kind: 'create'; draft: EventDraft };
