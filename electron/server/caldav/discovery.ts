@@ -137,7 +137,8 @@ export async function listCalendars(homeUrl: string, transport: Transport): Prom
       components,
     });
   }
-  return out;
+  // Servers list members in no particular order (Radicale's follows its folder listing).
+  return out.sort((a, b) => a.displayName.localeCompare(b.displayName) || a.url.localeCompare(b.url));
 }
 
 /**

@@ -10,6 +10,7 @@ import { createLinkedPostStore } from './linked-posts';
 import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
+import { createCalDavAccountStore } from './caldav-accounts';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -34,6 +35,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const terms = createTermStore(db, stamp);
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
   const settings = createSettingsStore(db, stamps.watched);
+  const accounts = createCalDavAccountStore(db);
   return {
     db,
     registry,
@@ -43,6 +45,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     terms,
     events,
     settings,
+    /** CalDAV accounts and calendars (no passwords: those are in secrets.ts). */
+    accounts,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is
