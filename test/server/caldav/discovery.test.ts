@@ -5,6 +5,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { discoverAccount, normalizeColor, serverCandidates } from '../../../electron/server/caldav/discovery';
 import { CalDavError } from '../../../electron/server/caldav/errors';
 import { startRadicale, startXandikos, makeCalendar, putIcs, type CalDavTestServer } from '../../helpers/caldav-servers';
@@ -125,6 +127,28 @@ describe('Radicale with basic auth', () => {
     const account = await discoverAccount(radicale.url, { user: 'alice', password: 'pässwörd €uro' });
     // The data survived the restart.
     expect(account.calendars.map((c) => c.displayName).sort()).toEqual(['2024', 'Work']);
+  });
+});
+
+describe('Radicale with a calendar the user may only read', () => {
+  const OWNER_RULES = ['[owner]', 'user: .+', 'collection: {user}(/.*)?', 'permissions: RrWw', '', '[root]', 'user: .+', 'collection:', 'permissions: R', ''].join('\n');
+  let radicale: CalDavTestServer;
+  beforeAll(async () => {
+    radicale = await startRadicale({ user: 'alice', password: 'pw-alice', rights: OWNER_RULES });
+  });
+  afterAll(() => radicale?.stop());
+
+  it('marks it read-only, and the server does refuse writes to it', async () => {
+    const holidays = await makeCalendar(radicale, 'holidays', { displayName: 'Holidays' });
+    await makeCalendar(radicale, 'work', { displayName: 'Work' });
+    // The administrator shares the holidays read-only from now on (Radicale reads its rules at every request).
+    writeFileSync(join(radicale.dir, 'rights'), ['[holidays]', 'user: alice', 'collection: alice/holidays', 'permissions: r', '', OWNER_RULES].join('\n'));
+    const account = await discoverAccount(radicale.url, { user: 'alice', password: 'pw-alice' });
+    expect(account.calendars.map((c) => [c.displayName, c.readOnly])).toEqual([
+      ['Holidays', true],
+      ['Work', false],
+    ]);
+    expect((await putIcs(radicale, holidays, ics('read-only-1@example.com', 'Not allowed'))).status).toBe(403);
   });
 });
 
