@@ -84,6 +84,7 @@ const en = {
   caldav_tls: 'The secure connection to {host} failed ({reason}).',
   caldav_not_caldav: '{host} answered, but it is not a CalDAV server: no calendars were found from {url}. Check the address in your provider\'s help pages.',
   caldav_server_error: '{host} failed with an error (HTTP {status}). Try again later.',
+  caldav_too_large: '{host} sent an answer larger than {limit}; Almanac stopped reading it.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -165,6 +166,7 @@ const ptBr: Catalog = {
   caldav_tls: 'A conexão segura com {host} falhou ({reason}).',
   caldav_not_caldav: '{host} respondeu, mas não é um servidor CalDAV: nenhum calendário foi encontrado a partir de {url}. Confira o endereço nas páginas de ajuda do seu provedor.',
   caldav_server_error: '{host} falhou com um erro (HTTP {status}). Tente mais tarde.',
+  caldav_too_large: '{host} enviou uma resposta maior que {limit}; o Almanac parou de lê-la.',
 };
 
 const es: Catalog = {
@@ -243,6 +245,7 @@ const es: Catalog = {
   caldav_tls: 'La conexión segura con {host} falló ({reason}).',
   caldav_not_caldav: '{host} respondió, pero no es un servidor CalDAV: no se encontraron calendarios a partir de {url}. Revisa la dirección en las páginas de ayuda de tu proveedor.',
   caldav_server_error: '{host} falló con un error (HTTP {status}). Inténtalo más tarde.',
+  caldav_too_large: '{host} envió una respuesta mayor que {limit}; Almanac dejó de leerla.',
 };
 
 const catalogs: Record<Language, Catalog> = { en, 'pt-br': ptBr, es };

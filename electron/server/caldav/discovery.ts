@@ -218,6 +218,7 @@ function lastSegment(url: string): string {
  */
 function explain(transport: Transport, url: string, err: unknown, status?: number): CalDavError {
   if (err instanceof CalDavError) return err;
+  if (transport.tooLarge) return transport.tooLarge;
   const host = new URL(url).host;
   const seen = status === undefined ? transport.statuses : [...transport.statuses, status];
   if (seen.includes(401)) return new CalDavError('unauthorized', { host }, 401);

@@ -6,7 +6,7 @@
 import { message, type MessageKey } from '../../../shared/i18n/messages';
 import type { Language } from '../../../shared/i18n/languages';
 
-export type CalDavErrorKind = 'bad_url' | 'unauthorized' | 'forbidden' | 'unreachable' | 'timeout' | 'tls' | 'not_caldav' | 'server_error';
+export type CalDavErrorKind = 'bad_url' | 'unauthorized' | 'forbidden' | 'unreachable' | 'timeout' | 'tls' | 'not_caldav' | 'server_error' | 'too_large';
 
 const KEYS: Record<CalDavErrorKind, MessageKey> = {
   bad_url: 'caldav_bad_url',
@@ -17,6 +17,7 @@ const KEYS: Record<CalDavErrorKind, MessageKey> = {
   tls: 'caldav_tls',
   not_caldav: 'caldav_not_caldav',
   server_error: 'caldav_server_error',
+  too_large: 'caldav_too_large',
 };
 
 export class CalDavError extends Error {

@@ -3,13 +3,14 @@
  *
  * DONE (this folder)
  *   transport.ts  the one fetch of an account: UTF-8 Basic auth sent only to the typed origin (or
- *                 a well-known redirect's https target), a time limit on every request, a record
- *                 of the answers for telling failures in words.
+ *                 a well-known redirect's https target), a time and a size limit on every
+ *                 request, a record of the answers for telling failures in words.
  *   discovery.ts  URL or bare domain → RFC 6764 well-known → current-user-principal →
  *                 calendar-home-set (tsdav `createAccount`), then ONE PROPFIND depth 1 on the home:
  *                 name, colour, ctag, sync-token, sync-collection support, read-only.
  *   errors.ts     CalDavError: kind (unauthorized, unreachable, timeout, tls, not_caldav,
- *                 server_error, forbidden, bad_url) + message key (en/pt-br/es) + `transient`.
+ *                 server_error, forbidden, bad_url, too_large) + message key (en/pt-br/es) +
+ *                 `transient` (worth retrying with backoff, or the user must act).
  *   secrets       ../secrets.ts (password store interface; 0600 file for the headless server) and
  *                 ../../main/safe-storage-secrets.ts (Electron safeStorage).
  *

@@ -6,12 +6,12 @@
  *   Latin-1, so a password with "€" or "ł" could never log in.
  * - The password goes only where the user sent it: the origin they typed, or an https origin the
  *   server's well-known redirect named. An href pointing elsewhere gets no credentials.
- * - Every request has a time limit, so a server that accepts the connection and never answers
- *   cannot hold a sync (or the CLI) forever.
+ * - Every request has a time limit, and every answer a size limit, so a server that never answers
+ *   or never stops answering cannot hold a sync (or the CLI) forever, nor fill the memory.
  * - A record of the answers seen, from which a failure is told in words (wrong password, not a
  *   CalDAV server, unreachable) rather than tsdav's "cannot find principalUrl".
  */
-import { fromNetworkError, type CalDavError } from './errors';
+import { CalDavError, fromNetworkError } from './errors';
 
 export interface Credentials {
   user: string;
@@ -21,6 +21,8 @@ export interface Credentials {
 export interface TransportOptions {
   /** Per request, headers to last byte (default 30 s). */
   timeoutMs?: number;
+  /** Largest answer read (default 64 MiB: a home of hundreds of calendars, a multiget of 50 big events). */
+  maxResponseBytes?: number;
   /** The underlying fetch (tests); defaults to Node's. */
   fetch?: typeof fetch;
   userAgent?: string;
@@ -32,12 +34,15 @@ export interface Transport {
   readonly statuses: number[];
   /** Set while the latest request got no answer at all (refused, timed out), told as a CalDavError. */
   networkError?: CalDavError;
+  /** An answer cut off for being too large: the failure to report, whatever tsdav made of it. */
+  tooLarge?: CalDavError;
   readonly timeoutMs: number;
   /** Lets the password go to this origin too (a redirect target the user's server named). */
   trust(origin: string): void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const USER_AGENT = 'Almanac (CalDAV; +https://almanac.local)';
 
 export function basicAuth({ user, password }: Credentials): string {
@@ -46,6 +51,7 @@ export function basicAuth({ user, password }: Credentials): string {
 
 export function createTransport(typedUrl: string, credentials: Credentials, opts: TransportOptions = {}): Transport {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const base = opts.fetch ?? fetch;
   const trusted = new Set([new URL(typedUrl).origin]);
   const typedHost = new URL(typedUrl).hostname;
@@ -80,8 +86,39 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
         // A well-known redirect names where the service really is (often another host).
         if (location && url.pathname.startsWith('/.well-known/')) transport.trust(new URL(location, url).origin);
       }
-      return res;
+      return bounded(res, maxBytes, () => {
+        transport.tooLarge = new CalDavError('too_large', { host: url.host, limit: sizeLabel(maxBytes) }, res.status);
+        return transport.tooLarge;
+      });
     },
   };
   return transport;
+}
+
+/** The same answer, failing once more than `max` bytes of body have come (or are announced). */
+function bounded(res: Response, max: number, tooLarge: () => CalDavError): Response {
+  if (!res.body) return res;
+  const announced = Number(res.headers.get('content-length'));
+  if (Number.isFinite(announced) && announced > max) {
+    void res.body.cancel();
+    throw tooLarge();
+  }
+  let seen = 0;
+  const limited = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > max) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const out = new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+  // tsdav reports some failures with the response's URL, which a new Response does not have.
+  Object.defineProperty(out, 'url', { value: res.url });
+  return out;
+}
+
+function sizeLabel(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }

@@ -185,6 +185,29 @@ describe('servers that are not what the user thinks', () => {
     }
   });
 
+  it('stops reading a server that never stops answering', async () => {
+    const { url, server } = await plainServer((_req, res) => {
+      res.writeHead(207, { 'Content-Type': 'application/xml; charset=utf-8' });
+      res.write('<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/');
+      const chunk = 'x'.repeat(64 * 1024);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    try {
+      const started = Date.now();
+      const err = await failure(discoverAccount(url, { user: 'u', password: 'p' }, { maxResponseBytes: 1024 * 1024 }));
+      expect(err.kind).toBe('too_large');
+      expect(err.message).toMatch(/sent an answer larger than 1 MB/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('says a server that fails is failing, and gives up on one that never answers', async () => {
     const failing = await plainServer((_req, res) => res.writeHead(503).end('maintenance'));
     const silent = await plainServer(() => {
