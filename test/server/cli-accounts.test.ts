@@ -19,9 +19,9 @@ const command = ['--import', 'tsx', join(root, 'electron/cli.ts')];
 const PASSWORD = 'Zebra-€-pässwörd-7f3a';
 
 const outputs: string[] = [];
-function cli(args: string[], stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
+function cli(args: string[], stdin?: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((ok) => {
-    const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, ALMANAC_TOKEN: '' } });
+    const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, ALMANAC_TOKEN: '', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -54,8 +54,12 @@ describe('CLI accounts', { timeout: 90_000 }, () => {
   });
   afterAll(async () => {
     await radicale?.stop();
-    // Whatever happened in the tests, no command ever printed the password.
-    for (const text of outputs) expect(text).not.toContain(PASSWORD);
+    // Whatever happened in the tests, no command ever printed the password, nor the header it travels in.
+    const header = Buffer.from(`alice:${PASSWORD}`, 'utf8').toString('base64');
+    for (const text of outputs) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(header);
+    }
   });
 
   it('adds an account from a password file, lists its calendars with colours, and keeps the password out of the database', async () => {
@@ -115,8 +119,10 @@ describe('CLI accounts', { timeout: 90_000 }, () => {
 
   it('reads the password from standard input, and syncs only the calendars named', async () => {
     const dir = tempDir('almanac-accounts-');
-    const res = await cli(['accounts', 'add', '--url', `127.0.0.1:${radicale.port}`, '--user', 'alice', '--calendars', 'work', '--data-dir', dir], `${PASSWORD}\n`);
+    // With every debug log of the libraries turned on (tsdav logs through `debug`).
+    const res = await cli(['accounts', 'add', '--url', `127.0.0.1:${radicale.port}`, '--user', 'alice', '--calendars', 'work', '--data-dir', dir], `${PASSWORD}\n`, { DEBUG: '*' });
     expect(res.code, res.err).toBe(0);
+    expect(res.err).toMatch(/tsdav:/);
     // Named after the server's host when no --name is given.
     expect(res.out).toMatch(/Added account "127\.0\.0\.1:\d+"/);
     expect(res.out).toMatch(/Family\s+#1badf8\s+not synced/);

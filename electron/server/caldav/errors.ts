@@ -54,6 +54,17 @@ const NETWORK_REASONS: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
 };
 
+/** Certificate problems in words: a self-hosted server with a self-made certificate is the common one. */
+const TLS_REASONS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, so who answers cannot be checked',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate comes from an authority this computer does not know',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be checked',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate comes from an authority this computer does not know',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another name',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'it does not speak https on that port; try http://',
+};
+
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_SSL_WRONG_VERSION_NUMBER)/;
 
 /** The code of a failed fetch (undici wraps the socket's error in `cause`, sometimes twice). */
@@ -73,7 +84,7 @@ export function fromNetworkError(err: unknown, host: string, timeoutMs: number):
   const name = (err as { name?: string })?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return new CalDavError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
   const code = networkCode(err);
-  if (code && TLS_CODES.test(code)) return new CalDavError('tls', { host, reason: code });
+  if (code && TLS_CODES.test(code)) return new CalDavError('tls', { host, reason: TLS_REASONS[code] ? `${TLS_REASONS[code]}, ${code}` : code });
   const reason = code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
   return new CalDavError('unreachable', { host, reason });
 }

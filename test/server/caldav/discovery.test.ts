@@ -5,11 +5,14 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { discoverAccount, normalizeColor, serverCandidates } from '../../../electron/server/caldav/discovery';
 import { CalDavError } from '../../../electron/server/caldav/errors';
 import { startRadicale, startXandikos, makeCalendar, putIcs, type CalDavTestServer } from '../../helpers/caldav-servers';
+import { tempDir } from '../../helpers/temp-dir';
 
 const ics = (uid: string, summary: string) =>
   ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN', 'BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20260101T000000Z', 'DTSTART:20260110T090000Z', 'DTEND:20260110T100000Z', `SUMMARY:${summary}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
@@ -171,7 +174,57 @@ describe('Xandikos', () => {
   });
 });
 
+describe('RFC 6764: the domain the user knows points to the server', () => {
+  let radicale: CalDavTestServer;
+  let front: { url: string; server: Server };
+  const asked: string[] = [];
+  beforeAll(async () => {
+    radicale = await startRadicale({ user: 'bob', password: 'pw-bob' });
+    await makeCalendar(radicale, 'work', { displayName: 'Work' });
+    // The web site at the domain: it knows nothing of CalDAV but its well-known redirect.
+    front = await plainServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      if (req.url === '/.well-known/caldav') res.writeHead(301, { Location: `${radicale.url}` }).end();
+      else res.writeHead(404).end('Not found');
+    });
+  });
+  afterAll(async () => {
+    front?.server.close();
+    await radicale?.stop();
+  });
+
+  it('follows the well-known redirect to the CalDAV server and finds the calendars there', async () => {
+    const account = await discoverAccount(front.url, { user: 'bob', password: 'pw-bob' });
+    expect(account.rootUrl).toBe(radicale.url);
+    expect(account.homeUrl).toBe(`${radicale.url}bob/`);
+    expect(account.calendars.map((c) => c.url)).toEqual([`${radicale.url}bob/work/`]);
+    expect(asked[0]).toBe('PROPFIND /.well-known/caldav');
+  });
+});
+
 describe('servers that are not what the user thinks', () => {
+  it('says why a secure connection failed, in words', async () => {
+    const dir = tempDir('almanac-tls-');
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.writeHead(404).end());
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const port = (server.address() as AddressInfo).port;
+    const plain = await plainServer((_req, res) => res.writeHead(404).end());
+    try {
+      const selfSigned = await failure(discoverAccount(`https://127.0.0.1:${port}/`, { user: 'u', password: 'p' }));
+      expect(selfSigned.kind).toBe('tls');
+      expect(selfSigned.message).toMatch(/secure connection to 127\.0\.0\.1:\d+ failed \(its certificate is self-signed/);
+      const notHttps = await failure(discoverAccount(plain.url.replace('http:', 'https:'), { user: 'u', password: 'p' }));
+      expect(notHttps.kind).toBe('tls');
+      expect(notHttps.message).toMatch(/does not speak https on that port; try http:\/\//);
+    } finally {
+      server.close();
+      plain.server.close();
+    }
+  });
+
+
   it('says a web server that is not CalDAV is not one', async () => {
     const { url, server } = await plainServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html><body>Welcome to my blog</body></html>');
