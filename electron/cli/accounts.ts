@@ -73,6 +73,7 @@ async function addAccount(argv: string[]): Promise<void> {
   if (!values.url) throw new Error('which server? --url URL (or just the domain)');
   if (!values.user) throw new Error('which user? --user USER');
   const user = values.user;
+  if (user.includes(':')) throw new Error('a user name cannot contain ":" (HTTP Basic authentication has no way to send one)');
   const requestedName = values.name?.trim();
   if (requestedName !== undefined && !requestedName) throw new Error('--name cannot be empty');
   if (requestedName) withStore(ctx, (store) => {

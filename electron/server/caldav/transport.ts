@@ -53,8 +53,8 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const base = opts.fetch ?? fetch;
-  const trusted = new Set([new URL(typedUrl).origin]);
-  const typedHost = new URL(typedUrl).hostname;
+    const typed = new URL(typedUrl);
+  const trusted = new Set([typed.origin]);
   const authorization = basicAuth(credentials);
   const transport: Transport = {
     statuses: [],
@@ -62,8 +62,9 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
     timeoutMs,
     trust(origin: string) {
       const u = new URL(origin);
-      // Never hand the password to a plain-http origin the user did not type themselves.
-      if (u.protocol === 'https:' || u.hostname === typedHost) trusted.add(u.origin);
+      // Never hand the password to a plain-http origin the user did not choose: another host, or
+      // a downgrade of the https address they typed.
+      if (u.protocol === 'https:' || (typed.protocol === 'http:' && u.hostname === typed.hostname)) trusted.add(u.origin);
     },
     fetch: async (input, init = {}) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);

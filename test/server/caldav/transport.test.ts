@@ -33,15 +33,15 @@ describe('the CalDAV transport', () => {
   });
 
   it('trusts the https target of a well-known redirect, never a plain-http one on another host', async () => {
-    const follow = async (target: string) => {
+    const follow = async (target: string, typed = 'http://dav.example.org/') => {
       const calls: string[] = [];
-      const t = createTransport('http://dav.example.org/', { user: 'u', password: 'p' }, {
+      const t = createTransport(typed, { user: 'u', password: 'p' }, {
         fetch: async (input, init) => {
           calls.push(`${String(input)} ${new Headers(init?.headers).has('authorization') ? 'with' : 'without'} password`);
           return String(input).endsWith('/.well-known/caldav') ? new Response(null, { status: 301, headers: { Location: target } }) : new Response('', { status: 207 });
         },
       });
-      await t.fetch('http://dav.example.org/.well-known/caldav', { redirect: 'manual' });
+      await t.fetch(new URL('/.well-known/caldav', typed).href, { redirect: 'manual' });
       await t.fetch(new URL('principal/', target).href, { method: 'PROPFIND' });
       return calls;
     };
@@ -53,5 +53,9 @@ describe('the CalDAV transport', () => {
       'http://dav.example.org/.well-known/caldav with password',
       'http://evil.example.net/dav/principal/ without password',
     ]);
+    // Typed as http: the same host on another port is the user's choice too.
+    expect((await follow('http://dav.example.org:5232/'))[1]).toBe('http://dav.example.org:5232/principal/ with password');
+    // Typed as https: a redirect down to plain http on the same host would send it in clear.
+    expect((await follow('http://dav.example.org:5232/', 'https://dav.example.org/'))[1]).toBe('http://dav.example.org:5232/principal/ without password');
   });
 });
