@@ -99,8 +99,10 @@ async function addAccount(argv: string[]): Promise<void> {
           url: c.url,
           name: c.displayName,
           color: c.color,
-          ctag: c.ctag,
-          syncToken: null, // the first sync is a full one; the token is saved by it, not now
+          // Neither is kept yet: saved now, they would tell the first sync that nothing changed
+          // and it would never pull what the calendar already holds. The first sync saves them.
+          ctag: null,
+          syncToken: null,
           hasSyncCollection: c.supportsSyncCollection,
           readOnly: c.readOnly,
           synced: chosen.has(c.url),

@@ -78,11 +78,12 @@ describe('CLI accounts', { timeout: 90_000 }, () => {
     assertPasswordOnlyIn(dir, [SECRETS_FILE]);
     const db = openDatabase(join(dir, DB_FILE));
     try {
-      const calendars = db.prepare('SELECT name, color, synced, account_id FROM calendars ORDER BY id').all();
+      const calendars = db.prepare('SELECT name, color, synced, account_id, has_sync_collection, ctag, sync_token FROM calendars ORDER BY id').all();
+      // No ctag or sync-token yet: the first sync must be a full one, not "nothing changed since".
       expect(calendars).toEqual([
-        { name: 'On this computer', color: null, synced: 1, account_id: null },
-        { name: 'Family', color: '#1badf8', synced: 1, account_id: 1 },
-        { name: 'Work', color: '#ff2968', synced: 1, account_id: 1 },
+        { name: 'On this computer', color: null, synced: 1, account_id: null, has_sync_collection: 0, ctag: null, sync_token: null },
+        { name: 'Family', color: '#1badf8', synced: 1, account_id: 1, has_sync_collection: 1, ctag: null, sync_token: null },
+        { name: 'Work', color: '#ff2968', synced: 1, account_id: 1, has_sync_collection: 1, ctag: null, sync_token: null },
       ]);
     } finally {
       closeDatabase(db);
