@@ -320,6 +320,8 @@ export interface PutResult {
   /** The resource's absolute URL. */
   href: string;
   etag: string | null;
+  /** The answer's body (an error element, or a multistatus: see the tests for what servers send). */
+  body: string;
 }
 
 /**
@@ -340,8 +342,7 @@ export async function putIcs(
   if (opts.ifMatch) headers['If-Match'] = opts.ifMatch;
   else headers['If-None-Match'] = '*';
   const res = await fetch(href, { method: 'PUT', headers, body: ics });
-  await res.arrayBuffer();
-  return { status: res.status, href, etag: res.headers.get('etag') };
+  return { status: res.status, href, etag: res.headers.get('etag'), body: await res.text() };
 }
 
 /** DELETEs a resource as a third client would (with its ETag when given). */
@@ -349,4 +350,44 @@ export async function deleteResource(server: CalDavTestServer, href: string, eta
   const res = await fetch(href, { method: 'DELETE', headers: { ...server.authHeader(), ...(etag ? { 'If-Match': etag } : {}) } });
   await res.arrayBuffer();
   return res.status;
+}
+
+/**
+ * A calendar file as a client stores it on a CalDAV server: one resource per UID (an event with
+ * its RECURRENCE-ID overrides), each a VCALENDAR with the file's calendar properties and its
+ * time zones. METHOD is left out: RFC 4791 §4.1 forbids it in stored resources. Lines are kept
+ * as they are (folding, escapes, unknown properties), with CRLF ends.
+ */
+export function resourcesOf(ics: string): Array<{ uid: string; text: string }> {
+  const lines = ics.replace(/\r\n|\r|\n/g, '\n').split('\n').filter((l) => l !== '');
+  const header: string[] = [];
+  const zones: string[] = [];
+  const byUid = new Map<string, string[]>();
+  let block: string[] | undefined;
+  let depth = 0;
+  for (const line of lines) {
+    if (/^BEGIN:/i.test(line)) depth++;
+    if (depth === 1 && !/^(BEGIN|END):VCALENDAR$/i.test(line) && !/^METHOD[:;]/i.test(line)) header.push(line);
+    if (depth >= 2) (block ??= []).push(line);
+    if (/^END:/i.test(line)) {
+      depth--;
+      if (depth === 1 && block) {
+        if (/^BEGIN:VTIMEZONE$/i.test(block[0])) zones.push(...block);
+        else {
+          // Unfolded only to read the UID; the block itself is kept folded as written.
+          const uid = /^UID:(.*)$/im.exec(block.join('\n').replace(/\n[ \t]/g, ''))?.[1].trim();
+          if (!uid) throw new Error(`a ${block[0].slice(6)} without a UID`);
+          byUid.set(uid, [...(byUid.get(uid) ?? []), ...block]);
+        }
+        block = undefined;
+      }
+    }
+  }
+  return [...byUid].map(([uid, body]) => ({ uid, text: ['BEGIN:VCALENDAR', ...header, ...zones, ...body, 'END:VCALENDAR', ''].join('\r\n') }));
+}
+
+/** GETs a resource as it is stored now: its text and ETag. */
+export async function getResource(server: CalDavTestServer, href: string): Promise<{ status: number; text: string; etag: string | null }> {
+  const res = await fetch(href, { headers: server.authHeader() });
+  return { status: res.status, text: await res.text(), etag: res.headers.get('etag') };
 }

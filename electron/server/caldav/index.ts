@@ -46,13 +46,26 @@
  *     unioned; both sides changed a field differently → server wins the event, the local version
  *     is kept in `event_conflicts` for the user to restore. Compare by mapped fields, never bytes
  *     (Radicale and Xandikos rewrite what they store).
- *   - Traps met while building discovery (keep in mind for the sync): tsdav's XML reader turns
- *     text that looks like a number/boolean into one (ctag "1.50" → 1.5), so only compare values
- *     read the same way; Xandikos omits <report> inside <supported-report>; Xandikos 0.2 ignores
- *     calendar-color in MKCALENDAR (PROPPATCH works); tsdav's basic auth throws on non-Latin-1.
+ *   - Traps met while building this (keep them in mind for the sync; the tests show each):
+ *     . tsdav's XML reader turns text that looks like a number/boolean into one (ctag "1.50" →
+ *       1.5): only compare values read the same way. Its Basic auth throws on non-Latin-1.
+ *     . Xandikos omits <report> inside <supported-report>; ignores calendar-color in MKCALENDAR
+ *       (PROPPATCH works).
+ *     . Xandikos answers a PUT whose UID exists under another name with **207** Multi-Status
+ *       holding a 412 no-uid-conflict; Radicale says 409. Success is 200/201/204 only, never
+ *       "any 2xx". Radicale answers 201 to an update as well as to a create.
+ *     . Both rewrite what they store: Radicale turns TRIGGER;VALUE=DURATION: into TRIGGER: and
+ *       cuts an X- property's value at an unescaped comma (Apple's X-APPLE-STRUCTURED-LOCATION
+ *       "geo:lat,lon" loses its longitude); Xandikos escapes that comma and quotes parameters.
+ *       So `base_ical` must be the copy fetched back after a PUT, and comparisons are by mapped
+ *       fields, never by text.
+ *     . The sync-token and ctag seen at discovery are NOT stored (cli/accounts.ts): the first
+ *       sync must be a full one.
  *   - Tests to write with it: convergence (a second sync right after writes nothing), Radicale
  *     with a tiny max_sync_token_age, a third client editing between our GET and PUT (412), kill -9
- *     between PUT and commit, against Radicale AND Xandikos (test/helpers/caldav-servers.ts).
+ *     between PUT and commit, against Radicale AND Xandikos. test/helpers/caldav-servers.ts starts
+ *     both (halt/resume for "offline"), writes as Thunderbird/Apple do (`putIcs`, `resourcesOf`
+ *     splits a calendar file into per-UID resources) and reads back (`getResource`).
  */
 export { discoverAccount, listCalendars, normalizeColor, serverCandidates, type DiscoveredAccount, type DiscoveredCalendar } from './discovery';
 export { CalDavError, type CalDavErrorKind } from './errors';
