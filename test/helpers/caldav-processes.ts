@@ -57,6 +57,13 @@ process.on('exit', () => {
 
 const live = new Set<CalDavTestServer>();
 
+/** What the servers need: Radicale with bcrypt support for htpasswd files, htpasswd, Xandikos. */
+export const CALDAV_PACKAGES = 'radicale apache2-utils python3-passlib python3-bcrypt xandikos';
+export const haveCalDavServers = (() => {
+  const ok = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+  return ok('radicale', ['--version']) && ok('xandikos', ['--version']) && ok('sh', ['-c', 'command -v htpasswd']) && ok('/usr/bin/python3', ['-c', 'from passlib.hash import bcrypt; bcrypt.hash("x")']);
+})();
+
 const hasPdeathsig = (() => {
   const r = spawnSync('setpriv', ['--help'], { encoding: 'utf8' });
   return r.status === 0 && r.stdout.includes('--pdeathsig');
@@ -91,6 +98,10 @@ interface Started {
 async function launch(command: string, args: string[], port: number | undefined, portFrom?: RegExp): Promise<Started> {
   const [cmd, argv] = guarded(command, args);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });
+  const notStarted = new Promise<never>((_, fail) =>
+    child.once('error', (err) => fail(new Error(`${command} could not be started (${err.message}); on Debian: apt-get install ${CALDAV_PACKAGES}`))),
+  );
+  notStarted.catch(() => {});
   const entry = { child };
   running.add(entry);
   child.once('exit', () => running.delete(entry));
@@ -101,9 +112,10 @@ async function launch(command: string, args: string[], port: number | undefined,
   };
   child.stdout!.on('data', collect);
   child.stderr!.on('data', collect);
-  const exited = new Promise<never>((_, fail) =>
-    child.once('exit', (code, signal) => fail(new Error(`${command} exited (${signal ?? code}) before answering:\n${out}`))),
-  );
+  const exited = Promise.race([
+    notStarted,
+    new Promise<never>((_, fail) => child.once('exit', (code, signal) => fail(new Error(`${command} exited (${signal ?? code}) before answering:\n${out}`)))),
+  ]);
   exited.catch(() => {});
   const deadline = Date.now() + READY_WITHIN_MS;
   try {
