@@ -92,10 +92,11 @@ interface Started {
 }
 
 /**
- * Spawns a server and resolves once it answers HTTP on its port. `portFrom` reads the port from
- * what the server prints (when it was asked for port 0); else `port` is the one it was given.
+ * Spawns a server and resolves once it has said it listens and answers HTTP on its port. With
+ * `port` undefined (it was asked for port 0), `listening` must capture the port it got. Waiting
+ * for its own words first matters: another process that took the port meanwhile would answer too.
  */
-async function launch(command: string, args: string[], port: number | undefined, portFrom?: RegExp): Promise<Started> {
+async function launch(command: string, args: string[], port: number | undefined, listening: RegExp): Promise<Started> {
   const [cmd, argv] = guarded(command, args);
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } });
   const notStarted = new Promise<never>((_, fail) =>
@@ -119,12 +120,12 @@ async function launch(command: string, args: string[], port: number | undefined,
   exited.catch(() => {});
   const deadline = Date.now() + READY_WITHIN_MS;
   try {
-    let actual = port;
+    let actual: number | undefined;
     while (actual === undefined) {
-      const m = portFrom && out.match(portFrom);
-      if (m) actual = Number(m[1]);
+      const m = out.match(listening);
+      if (m) actual = port ?? Number(m[1]);
       else await Promise.race([exited, pause(50)]);
-      if (Date.now() > deadline) throw new Error(`${command} did not say which port it listens on within ${READY_WITHIN_MS} ms:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`${command} did not say it listens within ${READY_WITHIN_MS} ms:\n${out}`);
     }
     for (;;) {
       if (await answers(actual)) break;
@@ -152,7 +153,8 @@ const pause = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /** SIGTERM, then SIGKILL if it has not gone within 5 s; resolves once the process is gone. */
 async function terminate(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  // No pid: it never started (spawn failed), so there is nothing to wait for.
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise<void>((ok) => child.once('exit', () => ok()));
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -163,6 +165,8 @@ async function terminate(child: ChildProcess): Promise<void> {
 function basic(user: string, password: string): Record<string, string> {
   return { Authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}` };
 }
+
+const RADICALE_LISTENING = /Listening on '\[127\.0\.0\.1\]:(\d+)'/;
 
 /**
  * Radicale with basic auth: an htpasswd file made with `htpasswd -B` (bcrypt) for `user`, storage
@@ -204,13 +208,13 @@ export async function startRadicale(opts: { user?: string; password?: string; co
   const args = ['--config', configFile];
   let started: Started;
   try {
-    started = await launch('radicale', args, undefined, /Listening on '\[127\.0\.0\.1\]:(\d+)'/);
+    started = await launch('radicale', args, undefined, RADICALE_LISTENING);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
   writeConfig(started.port);
-  return wrap('radicale', dir, started, user, password, `/${user}/`, () => launch('radicale', args, started.port));
+  return wrap('radicale', dir, started, user, password, `/${user}/`, () => launch('radicale', args, started.port, RADICALE_LISTENING));
 }
 
 /** Xandikos serving a temporary folder, with its default calendar (`/user/calendars/calendar/`). */
@@ -223,8 +227,10 @@ export async function startXandikos(): Promise<CalDavTestServer> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     try {
-      const started = await launch('xandikos', args(port), port);
-      return wrap('xandikos', dir, started, 'user', 'any-password', '/user/calendars/', () => launch('xandikos', args(port), port));
+      // aiohttp prints this once the socket is bound (Xandikos's own "Listening on" comes before).
+      const listening = new RegExp(`Running on http://127\\.0\\.0\\.1:${port}\\b`);
+      const started = await launch('xandikos', args(port), port, listening);
+      return wrap('xandikos', dir, started, 'user', 'any-password', '/user/calendars/', () => launch('xandikos', args(port), port, listening));
     } catch (err) {
       last = err;
       if (!/address already in use|Errno 98/i.test(String(err))) break;
