@@ -3,20 +3,23 @@
  *   npm run serve -- [options]                       the API and the calendar UI, headless
  *   npm run cli -- export --format ics|json [...]    export the calendar
  *   npm run cli -- import FILE [--dry-run] [...]     import an iCalendar, CSV or backup file
+ *   npm run cli -- accounts add|list|remove [...]    CalDAV accounts
  */
 import { serveCommand, SERVE_HELP } from './cli/serve';
 import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
+import { accountsCommand, ACCOUNTS_HELP } from './cli/accounts';
 
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
   export: exportCommand,
   import: importCommand,
+  accounts: accountsCommand,
 };
 
 async function main([name, ...rest]: string[]) {
   const command = name ? commands[name] : undefined;
   if (!command) {
-    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}`);
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }

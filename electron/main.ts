@@ -2,7 +2,7 @@
  * The Electron main process: hands the real Electron modules to the desktop app's lifecycle
  * (electron/main/lifecycle.ts), where all the logic lives and is tested under Node with a fake.
  */
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
 import { createServer } from './server';
 import { startDesktopApp } from './main/lifecycle';
 import { locateElectronAddon } from './main/native-sqlite';
@@ -17,6 +17,7 @@ startDesktopApp<BrowserWindow>({
   dialog,
   shell,
   clipboard,
+  safeStorage,
   createServer,
   argv: process.argv,
   env: process.env,

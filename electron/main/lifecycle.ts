@@ -22,6 +22,7 @@ import { installContentSecurityPolicy, type HeadersSession } from './content-sec
 import { menuTemplate, type MenuItemTemplate } from './menu';
 import { createTransfers, describeExport, describeImport, dialogsFor, showApiAccess, type DialogApi, type MessageBoxOptions } from './dialogs';
 import { createCommandRouter, registerBridgeIpc, type IpcMainLike } from './bridge-ipc';
+import { createSafeStorageSecrets, type SafeStorageLike } from './safe-storage-secrets';
 
 export interface AppLike {
   readonly isPackaged: boolean;
@@ -120,6 +121,8 @@ export interface DesktopDeps<W extends WindowLike = WindowLike> {
   /** `process.on` for SIGINT/SIGTERM, so Ctrl+C in a terminal quits cleanly too. */
   onSignal?: (signal: 'SIGINT' | 'SIGTERM', handler: () => void) => void;
   fetch?: typeof fetch;
+  /** Electron's safeStorage: account passwords go to the OS keychain when it offers one. */
+  safeStorage?: SafeStorageLike;
   /** After this long, a quit waiting for the server gives up and exits. */
   quitTimeoutMs?: number;
 }
@@ -279,6 +282,7 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
       nativeBinding,
       rendererDir: join(app.getAppPath(), 'out', 'renderer'),
       log,
+      ...(deps.safeStorage ? { secrets: createSafeStorageSecrets(deps.safeStorage, dataDir, { platform: deps.platform, log: (line) => log('warn', line) }) } : {}),
     });
     if (stopping) return;
     const srv = server;

@@ -15,6 +15,7 @@ import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { createImportJobs } from './import-export/import-jobs';
 import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery } from './data-dir';
+import { createFileSecretStore, type SecretStore } from './secrets';
 
 export type { Logger, LogLevel } from './app';
 
@@ -43,6 +44,11 @@ export interface ServerOptions {
   announce?: boolean;
   /** How long slow or stalled clients may hold a connection (ms); tests pass small ones. */
   timeouts?: Partial<ServerTimeouts>;
+  /**
+   * Where account passwords are kept: the desktop app passes its OS-keychain store; by default
+   * an owner-only file in the data directory (never the database).
+   */
+  secrets?: SecretStore;
 }
 
 export interface ServerTimeouts {
@@ -83,6 +89,8 @@ export interface AlmanacServer {
   dbPath: string;
   store: Store;
   db: DB;
+  /** Account passwords (undefined for a server without a data directory and none given). */
+  secrets?: SecretStore;
   close(): Promise<void>;
 }
 
@@ -220,6 +228,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     dbPath,
     store,
     db,
+    secrets: opts.secrets ?? (opts.dataDir ? createFileSecretStore(opts.dataDir) : undefined),
     close() {
       clearTimeout(firstExtension);
       clearInterval(laterExtensions);

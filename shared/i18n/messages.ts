@@ -78,6 +78,16 @@ const en = {
   invalid_slug_ref: 'No record has this slug.',
   invalid_id_ref: 'No record of this kind has this ID.',
   invalid_object: 'Must be an object.',
+  // CalDAV accounts
+  caldav_bad_url: 'Could not read "{url}" as a server address. Type the address your provider gives (https://…) or just the domain (example.com); the user name and password go in their own fields.',
+  caldav_unauthorized: '{host} refused the user name or password. Check them; some providers (iCloud, Fastmail, Google) need an app password instead of your usual one.',
+  caldav_forbidden: '{host} accepted the login but does not let this account read its calendars.',
+  caldav_unreachable: 'Could not reach {host} ({reason}). Check the address and the network connection.',
+  caldav_timeout: '{host} did not answer within {seconds} seconds. Try again later, or check the address.',
+  caldav_tls: 'The secure connection to {host} failed ({reason}).',
+  caldav_not_caldav: '{host} answered, but it is not a CalDAV server: no calendars were found from {url}. Check the address in your provider\'s help pages.',
+  caldav_server_error: '{host} failed with an error (HTTP {status}). Try again later.',
+  caldav_too_large: '{host} sent an answer larger than {limit}; Almanac stopped reading it.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -154,6 +164,15 @@ const ptBr: Catalog = {
   invalid_slug_ref: 'Nenhum registro tem este slug.',
   invalid_id_ref: 'Nenhum registro deste tipo tem este ID.',
   invalid_object: 'Deve ser um objeto.',
+  caldav_bad_url: 'Não foi possível ler "{url}" como endereço de servidor. Digite o endereço que seu provedor informa (https://…) ou só o domínio (exemplo.com); o usuário e a senha vão nos seus próprios campos.',
+  caldav_unauthorized: '{host} recusou o usuário ou a senha. Confira-os; alguns provedores (iCloud, Fastmail, Google) exigem uma senha de app em vez da sua senha habitual.',
+  caldav_forbidden: '{host} aceitou o login, mas não permite que esta conta leia seus calendários.',
+  caldav_unreachable: 'Não foi possível alcançar {host} ({reason}). Confira o endereço e a conexão de rede.',
+  caldav_timeout: '{host} não respondeu em {seconds} segundos. Tente mais tarde ou confira o endereço.',
+  caldav_tls: 'A conexão segura com {host} falhou ({reason}).',
+  caldav_not_caldav: '{host} respondeu, mas não é um servidor CalDAV: nenhum calendário foi encontrado a partir de {url}. Confira o endereço nas páginas de ajuda do seu provedor.',
+  caldav_server_error: '{host} falhou com um erro (HTTP {status}). Tente mais tarde.',
+  caldav_too_large: '{host} enviou uma resposta maior que {limit}; o Almanac parou de lê-la.',
 };
 
 const es: Catalog = {
@@ -227,6 +246,15 @@ const es: Catalog = {
   invalid_slug_ref: 'Ningún registro tiene este slug.',
   invalid_id_ref: 'Ningún registro de este tipo tiene este ID.',
   invalid_object: 'Debe ser un objeto.',
+  caldav_bad_url: 'No se pudo leer "{url}" como dirección de servidor. Escribe la dirección que da tu proveedor (https://…) o solo el dominio (ejemplo.com); el usuario y la contraseña van en sus propios campos.',
+  caldav_unauthorized: '{host} rechazó el usuario o la contraseña. Revísalos; algunos proveedores (iCloud, Fastmail, Google) piden una contraseña de aplicación en lugar de la habitual.',
+  caldav_forbidden: '{host} aceptó el inicio de sesión, pero no permite a esta cuenta leer sus calendarios.',
+  caldav_unreachable: 'No se pudo contactar con {host} ({reason}). Revisa la dirección y la conexión de red.',
+  caldav_timeout: '{host} no respondió en {seconds} segundos. Inténtalo más tarde o revisa la dirección.',
+  caldav_tls: 'La conexión segura con {host} falló ({reason}).',
+  caldav_not_caldav: '{host} respondió, pero no es un servidor CalDAV: no se encontraron calendarios a partir de {url}. Revisa la dirección en las páginas de ayuda de tu proveedor.',
+  caldav_server_error: '{host} falló con un error (HTTP {status}). Inténtalo más tarde.',
+  caldav_too_large: '{host} envió una respuesta mayor que {limit}; Almanac dejó de leerla.',
 };
 
 const catalogs: Record<Language, Catalog> = { en, 'pt-br': ptBr, es };

@@ -4,6 +4,7 @@
  * per userData folder (a refused second instance makes the first emit 'second-instance'), closing
  * the last window emits 'window-all-closed', and `quit()` emits a preventable 'will-quit'.
  */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -356,6 +357,37 @@ export class FakeDialog {
   }
 }
 
+/**
+ * Electron's safeStorage as an OS keychain behaves: the key stays with "the OS" (this object, shared
+ * across restarts of one test's app), so the ciphertext on disk is useless without it. Like
+ * Electron, encrypting throws when no encryption is available.
+ */
+export class FakeSafeStorage {
+  available = true;
+  /** Linux's answer to getSelectedStorageBackend(); 'basic_text' is Chromium's built-in key. */
+  backend = 'gnome_libsecret';
+  private readonly key = randomBytes(32);
+  isEncryptionAvailable() {
+    return this.available;
+  }
+  getSelectedStorageBackend() {
+    return this.backend;
+  }
+  encryptString(plainText: string): Buffer {
+    if (!this.available) throw new Error('Error while encrypting the text provided to safeStorage.encryptString. Encryption is not available.');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plainText, 'utf8'), cipher.final()]);
+    return Buffer.concat([Buffer.from('v11'), iv, cipher.getAuthTag(), body]);
+  }
+  decryptString(encrypted: Buffer): string {
+    if (!this.available) throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString. Decryption is not available.');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, encrypted.subarray(3, 15));
+    decipher.setAuthTag(encrypted.subarray(15, 31));
+    return Buffer.concat([decipher.update(encrypted.subarray(31)), decipher.final()]).toString('utf8');
+  }
+}
+
 export interface FakeElectronOptions {
   argv?: string[];
   env?: Record<string, string | undefined>;
@@ -363,6 +395,8 @@ export interface FakeElectronOptions {
   displays?: DisplayLike[];
   /** Shared with another FakeElectron to play a second launch. */
   locks?: LockTable;
+  /** The OS keychain; share one to play a restart of the app on the same computer. */
+  safeStorage?: FakeSafeStorage;
   appData?: string;
   /** The port the app asks for; 'default' leaves it to the app (4780). Default 0 (any free port). */
   port?: number | 'default';
@@ -377,6 +411,7 @@ export class FakeElectron {
   readonly ipcMain = new FakeIpcMain();
   readonly session = new FakeSession();
   readonly dialog = new FakeDialog();
+  readonly safeStorage: FakeSafeStorage;
   readonly opened: string[] = [];
   readonly openedPaths: string[] = [];
   clipboardText = '';
@@ -388,6 +423,7 @@ export class FakeElectron {
 
   constructor(readonly options: FakeElectronOptions = {}) {
     this.locks = options.locks ?? new LockTable();
+    this.safeStorage = options.safeStorage ?? new FakeSafeStorage();
     this.appData = options.appData ?? tempDir('almanac-appdata-');
     this.platform = options.platform ?? 'linux';
     this.app = new FakeApp(this.locks, options.argv ?? ['/usr/bin/electron', '.'], ROOT, this.appData);
@@ -423,6 +459,7 @@ export class FakeElectron {
         },
       },
       clipboard: { writeText: (text) => (this.clipboardText = text) },
+      safeStorage: this.safeStorage,
       createServer: (opts) => {
         this.serversStarted.push(opts);
         return createServer({ ...opts, log: silentLogger, ...this.options.serverOptions });

@@ -11,6 +11,7 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { createSeriesStore } from './series';
+import { createCalDavAccountStore } from './caldav-accounts';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -36,6 +37,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
   const settings = createSettingsStore(db, stamps.watched);
   const series = createSeriesStore(db, registry, events, settings);
+  const accounts = createCalDavAccountStore(db);
   return {
     db,
     registry,
@@ -46,6 +48,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     events,
     series,
     settings,
+    /** CalDAV accounts and calendars (no passwords: those are in secrets.ts). */
+    accounts,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is

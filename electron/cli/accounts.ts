@@ -1,0 +1,241 @@
+/**
+ * `npm run cli -- accounts add|list|remove`: CalDAV accounts of a data directory.
+ *
+ * These work on the data directory's files even while Almanac runs on it: the database takes
+ * the account (SQLite's locking makes the two writers safe, and the running server notices the
+ * change), the password goes to the owner-only secrets file, from which a running desktop app
+ * moves it into the OS keychain. The password is never printed, logged or put in the database.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
+import { openDatabase, closeDatabase } from '../server/store/db';
+import { createStore } from '../server/store';
+import { discoverAccount, CalDavError, type DiscoveredCalendar } from '../server/caldav';
+import { accountSecretKey, createFileSecretStore, SECRETS_FILE, type SecretStore } from '../server/secrets';
+import { DuplicateAccountError, type CalendarRow } from '../server/store/caldav-accounts';
+import { isLanguage, type Language } from '../../shared/i18n/languages';
+
+export const ACCOUNTS_HELP = `Usage: npm run cli -- accounts add --url URL --user USER [--name NAME] [--password-file FILE] [--calendars A,B]
+       npm run cli -- accounts list
+       npm run cli -- accounts remove NAME
+
+  --url URL            the CalDAV server: its address, or just the domain (example.com)
+  --user USER          the user name on that server
+  --name NAME          what Almanac calls the account (default: the server's host name)
+  --password-file FILE read the password from the first line of FILE; without it the password is
+                       read from standard input (typed without echo on a terminal)
+  --calendars A,B      sync only these calendars (names or URLs; default: all the account has)
+  --data-dir DIR       the calendar to work on (default: ${defaultDataDir()})
+  --lang LANG          language of the messages: en, pt-br, es (default en)
+`;
+
+interface Ctx {
+  dataDir: string;
+  lang: Language;
+}
+
+export async function accountsCommand(argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === 'add') return addAccount(rest);
+  if (sub === 'list') return listAccounts(rest);
+  if (sub === 'remove') return removeAccount(rest);
+  process.stdout.write(ACCOUNTS_HELP);
+  if (sub && sub !== 'help' && sub !== '--help' && sub !== '-h') throw new Error(`unknown accounts command "${sub}" (add, list or remove)`);
+}
+
+function common(values: { 'data-dir'?: string; lang?: string }): Ctx {
+  const lang = values.lang ?? 'en';
+  if (!isLanguage(lang)) throw new Error(`--lang must be en, pt-br or es, not "${lang}"`);
+  return { dataDir: values['data-dir'] ?? defaultDataDir(), lang };
+}
+
+const COMMON_OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' } } as const;
+
+function withStore<T>(ctx: Ctx, fn: (store: ReturnType<typeof createStore>, secrets: SecretStore) => T): T {
+  ensureDataDir(ctx.dataDir);
+  const db = openDatabase(join(ctx.dataDir, DB_FILE));
+  try {
+    return fn(createStore(db), createFileSecretStore(ctx.dataDir));
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+async function addAccount(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { ...COMMON_OPTIONS, url: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' }, 'password-file': { type: 'string' }, calendars: { type: 'string' } },
+    allowPositionals: false,
+  });
+  const ctx = common(values);
+  if (!values.url) throw new Error('which server? --url URL (or just the domain)');
+  if (!values.user) throw new Error('which user? --user USER');
+  const user = values.user;
+  if (user.includes(':')) throw new Error('a user name cannot contain ":" (HTTP Basic authentication has no way to send one)');
+  const requestedName = values.name?.trim();
+  if (requestedName !== undefined && !requestedName) throw new Error('--name cannot be empty');
+  if (requestedName) withStore(ctx, (store) => {
+    if (store.accounts.byName(requestedName)) throw new DuplicateAccountError(requestedName);
+  });
+
+  const password = values['password-file'] !== undefined ? passwordFromFile(values['password-file']) : await passwordFromStdin(`Password for ${user} at ${values.url}: `);
+  let found;
+  try {
+    found = await discoverAccount(values.url, { user, password });
+  } catch (err) {
+    if (err instanceof CalDavError) throw new Error(err.describe(ctx.lang));
+    throw err;
+  }
+  const name = requestedName || new URL(found.serverUrl).host;
+  const chosen = chooseCalendars(found.calendars, values.calendars);
+
+  const { account, calendars, secretsKind } = withStore(ctx, (store, secrets) => {
+    const account = store.write(() =>
+      store.accounts.add(
+        { name, serverUrl: found.serverUrl, username: user, principalUrl: found.principalUrl, homeUrl: found.homeUrl, createdUtc: new Date().toISOString() },
+        found.calendars.map((c) => ({
+          url: c.url,
+          name: c.displayName,
+          color: c.color,
+          // Neither is kept yet: saved now, they would tell the first sync that nothing changed
+          // and it would never pull what the calendar already holds. The first sync saves them.
+          ctag: null,
+          syncToken: null,
+          hasSyncCollection: c.supportsSyncCollection,
+          readOnly: c.readOnly,
+          synced: chosen.has(c.url),
+        })),
+      ),
+    );
+    try {
+      secrets.set(accountSecretKey(account.id), password);
+    } catch (err) {
+      // An account without its password would only fail at every sync: take it back out.
+      store.write(() => store.accounts.remove(account.id));
+      throw err;
+    }
+    return { account, calendars: store.accounts.list().find((a) => a.id === account.id)!.calendars, secretsKind: secrets.kind };
+  });
+
+  const w = (s: string) => process.stdout.write(`${s}\n`);
+  w(`Added account "${account.name}" (${account.username} at ${account.server_url}) with ${calendars.length} calendar${calendars.length === 1 ? '' : 's'}:`);
+  for (const line of calendarLines(calendars)) w(line);
+  if (calendars.length === 0) w('  (the account has no calendars of events yet)');
+  w(secretsKind === 'owner-only-file' ? `The password is kept in ${join(ctx.dataDir, SECRETS_FILE)}, readable by you only.` : 'The password is kept in the system keychain.');
+}
+
+/** The calendars `--calendars` names (by display name or URL), or all of them. */
+function chooseCalendars(calendars: DiscoveredCalendar[], wanted: string | undefined): Set<string> {
+  if (wanted === undefined) return new Set(calendars.map((c) => c.url));
+  const out = new Set<string>();
+  for (const raw of wanted.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const hit = calendars.find((c) => c.url === raw || c.displayName.toLowerCase() === raw.toLowerCase());
+    if (!hit) throw new Error(`The account has no calendar "${raw}". It has: ${calendars.map((c) => `"${c.displayName}"`).join(', ') || 'none'}.`);
+    out.add(hit.url);
+  }
+  return out;
+}
+
+function calendarLines(calendars: CalendarRow[]): string[] {
+  const width = Math.max(0, ...calendars.map((c) => c.name.length));
+  return calendars.map((c) => {
+    const notes = [c.synced ? 'synced' : 'not synced', ...(c.read_only ? ['read-only'] : [])];
+    return `  ${c.name.padEnd(width)}  ${(c.color ?? 'no colour').padEnd(9)}  ${notes.join(', ')}  ${c.url}`;
+  });
+}
+
+function passwordFromFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read the password file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (process.platform !== 'win32' && (statSync(file).mode & 0o077) !== 0) {
+    process.stderr.write(`Warning: ${file} can be read by other users of this computer (chmod 600 ${file}).\n`);
+  }
+  const password = text.split(/\r?\n/, 1)[0];
+  if (!password) throw new Error(`the password file ${file} is empty (the password is its first line)`);
+  return password;
+}
+
+/** The first line of standard input; on a terminal, asked for and typed without echo. */
+async function passwordFromStdin(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (stdin.isTTY) {
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.resume();
+    try {
+      const typed = await new Promise<string>((ok, fail) => {
+        let value = '';
+        const onData = (chunk: Buffer) => {
+          for (const ch of chunk.toString('utf8')) {
+            if (ch === '\r' || ch === '\n' || ch === '\u0004') return done(ok, value);
+            if (ch === '\u0003') return done(fail, new Error('cancelled'));
+            if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+            else value += ch;
+          }
+        };
+        const done = <T>(settle: (v: T) => void, v: T) => {
+          stdin.off('data', onData);
+          settle(v);
+        };
+        stdin.on('data', onData);
+      });
+      process.stderr.write('\n');
+      if (!typed) throw new Error('no password was typed');
+      return typed;
+    } finally {
+      stdin.setRawMode(false);
+      stdin.pause();
+    }
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    // Only the first line matters; a huge pipe is not read to its end.
+    if (size > 64 * 1024 || (chunk as Buffer).includes(10)) break;
+  }
+  const password = Buffer.concat(chunks).toString('utf8').split(/\r?\n/, 1)[0];
+  if (!password) throw new Error('no password on standard input (give it there, or use --password-file FILE)');
+  return password;
+}
+
+async function listAccounts(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: false });
+  const ctx = common(values);
+  const lines = withStore(ctx, (store, secrets) => {
+    const accounts = store.accounts.list();
+    if (accounts.length === 0) return ['No CalDAV accounts. Add one with: npm run cli -- accounts add --url URL --user USER'];
+    const stored = new Set(secrets.keys());
+    return accounts.flatMap((a) => [
+      `${a.name}: ${a.username} at ${a.server_url}${stored.has(accountSecretKey(a.id)) ? '' : ' (no password stored: remove the account and add it again)'}`,
+      ...(a.last_error ? [`  last error: ${a.last_error}`] : []),
+      ...calendarLines(a.calendars),
+    ]);
+  });
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function removeAccount(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: true });
+  const ctx = common(values);
+  const name = positionals.join(' ').trim();
+  if (!name) throw new Error('which account? npm run cli -- accounts remove NAME');
+  const removed = withStore(ctx, (store, secrets) => {
+    const account = store.accounts.byName(name);
+    if (!account) {
+      const names = store.accounts.list().map((a) => `"${a.name}"`);
+      throw new Error(`There is no account named "${name}".${names.length ? ` There are: ${names.join(', ')}.` : ''}`);
+    }
+    store.write(() => store.accounts.remove(account.id));
+    secrets.delete(accountSecretKey(account.id));
+    return account;
+  });
+  process.stdout.write(`Removed account "${removed.name}" and its calendars; its password is forgotten. Nothing was deleted on the server.\n`);
+}

@@ -1,0 +1,90 @@
+/**
+ * What went wrong talking to a CalDAV server, as a kind a program can branch on (retry later,
+ * ask for the password again, fix the address) and a message key the user reads in their
+ * language. Messages never carry the password, nor the Authorization header it travels in.
+ */
+import { message, type MessageKey } from '../../../shared/i18n/messages';
+import type { Language } from '../../../shared/i18n/languages';
+
+export type CalDavErrorKind = 'bad_url' | 'unauthorized' | 'forbidden' | 'unreachable' | 'timeout' | 'tls' | 'not_caldav' | 'server_error' | 'too_large';
+
+const KEYS: Record<CalDavErrorKind, MessageKey> = {
+  bad_url: 'caldav_bad_url',
+  unauthorized: 'caldav_unauthorized',
+  forbidden: 'caldav_forbidden',
+  unreachable: 'caldav_unreachable',
+  timeout: 'caldav_timeout',
+  tls: 'caldav_tls',
+  not_caldav: 'caldav_not_caldav',
+  server_error: 'caldav_server_error',
+  too_large: 'caldav_too_large',
+};
+
+export class CalDavError extends Error {
+  readonly messageKey: MessageKey;
+  constructor(
+    readonly kind: CalDavErrorKind,
+    readonly vars: Record<string, string | number>,
+    /** The HTTP status behind it, when there was an answer. */
+    readonly status?: number,
+  ) {
+    super(message('en', KEYS[kind], vars));
+    this.name = 'CalDavError';
+    this.messageKey = KEYS[kind];
+  }
+  /** True when trying again later may work (the network, the server), false when the user must act. */
+  get transient(): boolean {
+    return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'server_error';
+  }
+  describe(lang: Language): string {
+    return message(lang, this.messageKey, this.vars);
+  }
+}
+
+/** Node's network error codes in words (the `reason` of an unreachable server). */
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing answers on that port',
+  ENOTFOUND: 'no such host name',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ECONNRESET: 'the connection was cut',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'the network is unreachable',
+  ETIMEDOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection was cut',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+};
+
+/** Certificate problems in words: a self-hosted server with a self-made certificate is the common one. */
+const TLS_REASONS: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its certificate is self-signed, so who answers cannot be checked',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its certificate comes from an authority this computer does not know',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'its certificate cannot be checked',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'its certificate comes from an authority this computer does not know',
+  CERT_HAS_EXPIRED: 'its certificate has expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'its certificate is for another name',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'it does not speak https on that port; try http://',
+};
+
+const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_SSL_WRONG_VERSION_NUMBER)/;
+
+/** The code of a failed fetch (undici wraps the socket's error in `cause`, sometimes twice). */
+export function networkCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A failed request (no HTTP answer at all) as a CalDavError. */
+export function fromNetworkError(err: unknown, host: string, timeoutMs: number): CalDavError {
+  if (err instanceof CalDavError) return err;
+  const name = (err as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return new CalDavError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
+  const code = networkCode(err);
+  if (code && TLS_CODES.test(code)) return new CalDavError('tls', { host, reason: TLS_REASONS[code] ? `${TLS_REASONS[code]}, ${code}` : code });
+  const reason = code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
+  return new CalDavError('unreachable', { host, reason });
+}

@@ -1,0 +1,97 @@
+/**
+ * CalDAV accounts and the calendars they hold, as stored. Passwords are not here (secrets.ts):
+ * a copy of the database, a backup or an export never carries one.
+ */
+import type { DB } from './db';
+
+export interface AccountRow {
+  id: number;
+  name: string;
+  server_url: string;
+  username: string;
+  principal_url: string;
+  home_url: string;
+  created_utc: string;
+  last_sync_utc: string | null;
+  last_error: string | null;
+}
+
+export interface CalendarRow {
+  id: number;
+  account_id: number | null;
+  name: string;
+  color: string | null;
+  visible: number;
+  synced: number;
+  url: string | null;
+  ctag: string | null;
+  sync_token: string | null;
+  has_sync_collection: number;
+  read_only: number;
+  last_full_sync_utc: string | null;
+  last_error: string | null;
+}
+
+/** The calendar that is on this computer only: it always exists and belongs to no account. */
+export const LOCAL_CALENDAR_ID = 1;
+
+export interface NewAccount {
+  name: string;
+  serverUrl: string;
+  username: string;
+  principalUrl: string;
+  homeUrl: string;
+  createdUtc: string;
+}
+
+export interface NewCalendar {
+  url: string;
+  name: string;
+  color: string | null;
+  ctag: string | null;
+  syncToken: string | null;
+  hasSyncCollection: boolean;
+  readOnly: boolean;
+  synced: boolean;
+}
+
+export class DuplicateAccountError extends Error {
+  constructor(readonly accountName: string) {
+    super(`There is already an account named "${accountName}"; choose another name with --name.`);
+  }
+}
+
+export function createCalDavAccountStore(db: DB) {
+  const insertAccount = db.prepare<[string, string, string, string, string, string]>(
+    'INSERT INTO caldav_accounts (name, server_url, username, principal_url, home_url, created_utc) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const insertCalendar = db.prepare<[number, string, string | null, number, string, string | null, string | null, number, number]>(
+    'INSERT INTO calendars (account_id, name, color, synced, url, ctag, sync_token, has_sync_collection, read_only) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const selectAccounts = db.prepare<[], AccountRow>('SELECT * FROM caldav_accounts ORDER BY name COLLATE NOCASE, id');
+  const selectAccountByName = db.prepare<[string], AccountRow>('SELECT * FROM caldav_accounts WHERE name = ? COLLATE NOCASE');
+  const selectAccount = db.prepare<[number], AccountRow>('SELECT * FROM caldav_accounts WHERE id = ?');
+  const selectCalendars = db.prepare<[], CalendarRow>('SELECT * FROM calendars ORDER BY account_id IS NOT NULL, account_id, name COLLATE NOCASE, id');
+  const selectAccountCalendars = db.prepare<[number], CalendarRow>('SELECT * FROM calendars WHERE account_id = ? ORDER BY name COLLATE NOCASE, id');
+  const deleteAccount = db.prepare<[number]>('DELETE FROM caldav_accounts WHERE id = ?');
+
+  return {
+    /** Adds an account with its calendars, all or nothing. Call inside a write transaction. */
+    add(account: NewAccount, calendars: NewCalendar[]): AccountRow {
+      if (selectAccountByName.get(account.name)) throw new DuplicateAccountError(account.name);
+      const id = Number(insertAccount.run(account.name, account.serverUrl, account.username, account.principalUrl, account.homeUrl, account.createdUtc).lastInsertRowid);
+      for (const c of calendars) insertCalendar.run(id, c.name, c.color, c.synced ? 1 : 0, c.url, c.ctag, c.syncToken, c.hasSyncCollection ? 1 : 0, c.readOnly ? 1 : 0);
+      return selectAccount.get(id)!;
+    },
+    list(): Array<AccountRow & { calendars: CalendarRow[] }> {
+      return selectAccounts.all().map((a) => ({ ...a, calendars: selectAccountCalendars.all(a.id) }));
+    },
+    byName: (name: string): AccountRow | undefined => selectAccountByName.get(name),
+    /** Every calendar, the local one first. */
+    calendars: (): CalendarRow[] => selectCalendars.all(),
+    /** Removes the account and its calendars; false when there was none. */
+    remove: (id: number): boolean => deleteAccount.run(id).changes > 0,
+  };
+}
+
+export type CalDavAccountStore = ReturnType<typeof createCalDavAccountStore>;
