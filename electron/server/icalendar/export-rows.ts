@@ -145,6 +145,7 @@ function createIcsEventMaker(ctx: UrlContext) {
         i18n_language: e.lang,
         ics_uid: e.ics_uid,
         ...seriesFields(e),
+        ...(e.series ? { series_values: seriesValues(e.series[3], e, url) } : {}),
       };
     },
   };
@@ -178,6 +179,23 @@ function seriesFields(e: EventExportRow): Partial<IcsRowEvent> {
   // A first event in the trash on its own (its date is excluded) still carries the series.
   const status = e.status === 'trash' || isHidden(e.status) ? (e.status_before_trash ?? 'publish') : e.status;
   return { ...base, status, recurrence: JSON.parse(recurrence) as Recurrence, series_start: start, series_end: end, is_exception: base.is_exception || start !== e.start_local };
+}
+
+/**
+ * The series' values of the plain fields its first event changed on its own (store/series.ts
+ * keeps them): the master VEVENT carries those, the first occurrence its own. Links (venue,
+ * organizers, terms) changed on the first event alone are written as the first event has them.
+ */
+function seriesValues(template: string, e: EventExportRow, url: string): Partial<IcsRowEvent> | undefined {
+  const cols = (JSON.parse(template) as { cols?: Record<string, unknown> }).cols;
+  if (!cols) return undefined;
+  const out: Partial<IcsRowEvent> = {};
+  if (typeof cols.title === 'string') out.title = cols.title;
+  if (typeof cols.content === 'string') out.description = renderContent(cols.content);
+  if (typeof cols.excerpt === 'string') out.excerpt = renderContent(cols.excerpt);
+  if (typeof cols.status === 'string') out.status = cols.status;
+  if ('website' in cols || 'featured' in cols) Object.assign(out, eventFlags({ ...e, ...cols } as EventExportRow, url));
+  return out;
 }
 
 /** Occurrences only need to know they are in a series; the rule is on their first event. */

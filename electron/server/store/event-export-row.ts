@@ -17,7 +17,7 @@ export const EXPORT_COLUMNS = [
  * start and occurrence length (JSON text); for any occurrence, its series' UID.
  */
 export const SERIES_EXPORT_SQL = [
-  '(SELECT json_array(s.recurrence, s.start_local, s.duration_s) FROM event_series s WHERE s.id = e.id)',
+  '(SELECT json_array(s.recurrence, s.start_local, s.duration_s, s.template) FROM event_series s WHERE s.id = e.id)',
   '(SELECT p.ics_uid FROM events p WHERE p.id = e.parent_id)',
 ] as const;
 
@@ -28,8 +28,8 @@ export const SERIES_EXPORT_SQL = [
 export type EventExportRow = Pick<EventRow, (typeof EXPORT_COLUMNS)[number]> & {
   organizer_ids: string | null;
   term_ids: string | null;
-  /** `[recurrence JSON, start, duration in seconds]` for a series' first event. */
-  series: [recurrence: string, start: string, durationS: number] | null;
+  /** `[recurrence JSON, start, duration in seconds, template JSON]` for a series' first event. */
+  series: [recurrence: string, start: string, durationS: number, template: string] | null;
   series_uid: string | null;
 };
 

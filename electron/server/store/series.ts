@@ -336,6 +336,20 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     }
   }
 
+  /**
+   * Before the first event changes on its own: its current values of those groups are the
+   * series' values, kept in the template so they do not leak into the series (generated rows,
+   * whole-series changes, the export's master).
+   */
+  function keepSeriesValues(s: SeriesRow, bits: number): void {
+    const fresh = bits & ~OWN.when;
+    if (!fresh) return;
+    const t = templateOf(s);
+    const snap = snapshot(s.id, fresh);
+    s.template = JSON.stringify({ ...t, ...snap, cols: { ...t.cols, ...snap.cols } });
+    saveSeries(s);
+  }
+
   /** Copies the anchor's (or the template's) values of `bits` to every occurrence that does not own them. */
   function propagate(s: SeriesRow, bits: number): void {
     const template = templateOf(s);
@@ -545,16 +559,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         throw invalidParams({ recurrence_scope: 'invalid_recurrence_scope' });
       }
       const bits = groupsOf(values);
-      if (row.id === s.id) {
-        // The first event's own change must not become the series' value: keep that in the template.
-        const fresh = bits & ~row.own_fields & ~OWN.when;
-        if (fresh) {
-          const t = templateOf(s);
-          const snap = snapshot(s.id, fresh);
-          s.template = JSON.stringify({ ...t, ...snap, cols: { ...t.cols, ...snap.cols } });
-          saveSeries(s);
-        }
-      }
+      if (row.id === s.id) keepSeriesValues(s, bits & ~row.own_fields);
       const wasTrash = row.status === 'trash';
       events.update(row.id, values, ctx);
       const now = events.get(row.id)!;
@@ -671,6 +676,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         return { id, created: true };
       }
       const before = groupValues(row.id);
+      if (row.id === s.id) keepSeriesValues(s, groupsOf(values) & ~row.own_fields);
       events.update(row.id, values, ctx, { memo });
       const after = groupValues(row.id);
       let bits = 0;

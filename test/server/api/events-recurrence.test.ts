@@ -3,6 +3,8 @@
  * and deletes with each scope (and without one, as an old client sends them), trash and restore,
  * the horizon, and the errors a bad rule gets.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Event } from '../../../shared/api/records';
 import { startTestServer, type TestServer } from '../../helpers/server';
@@ -345,4 +347,48 @@ describe('files', () => {
       await other.close();
     }
   });
+});
+
+describe('iCalendar files of other programs, through Almanac and back', () => {
+  const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures/ics', name));
+  const everything = async (server: TestServer) => {
+    const out: Ev[] = [];
+    for (let page = 1; ; page++) {
+      const res = await server.api('get', 'events').query({ per_page: 50, page, start_date: '1990-01-01', end_date: '2040-01-01', status: 'publish,draft,private' });
+      if (res.status === 404) break;
+      out.push(...res.body.events);
+      if (page >= Number(res.headers['x-wp-totalpages'])) break;
+    }
+    return out;
+  };
+  const key = (e: Ev) =>
+    [e.title, e.start_date, e.end_date, e.timezone, e.all_day, e.utc_start_date, e.description, Array.isArray(e.venue) ? '' : e.venue.venue, e.categories.map((c) => c.name).join(','), e.is_exception].join('|');
+
+  it.each(['google.ics', 'outlook.ics', 'thunderbird.ics', 'apple.ics', 'icaljs/recur_instances.ics', 'icaljs/multiple_rrules.ics', 'icaljs/google_birthday.ics'])(
+    '%s: import → export → import keeps every occurrence, its times and fields',
+    async (name) => {
+      const a = await startTestServer();
+      const b = await startTestServer();
+      try {
+        const first = await a.api('post', 'import').set('Content-Type', 'text/calendar').send(fixture(name));
+        expect(first.status, JSON.stringify(first.body)).toBe(200);
+        const before = await everything(a);
+        expect(before.length).toBeGreaterThan(0);
+        const exported = await a.api('get', 'export').query({ status: 'publish,draft,private' }).buffer(true).parse((r, done) => {
+          let text = '';
+          r.setEncoding('utf8');
+          r.on('data', (c: string) => (text += c));
+          r.on('end', () => done(null, text));
+        });
+        const second = await b.api('post', 'import').set('Content-Type', 'text/calendar').send(exported.body as string);
+        expect(second.status, JSON.stringify(second.body)).toBe(200);
+        expect(second.body.errors).toEqual([]);
+        const after = await everything(b);
+        expect(after.map(key).sort()).toEqual(before.map(key).sort());
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    },
+  );
 });
