@@ -2,31 +2,14 @@
  * The bulk import path: the search index it builds at the end (instead of the row triggers), its
  * fallback to savepoints when an item fails, and the progress it reports while reading and writing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, closeDatabase, type DB } from '../../../electron/server/store/db';
-import { createStore, type Store } from '../../../electron/server/store';
+import { describe, expect, it } from 'vitest';
+import type { DB } from '../../../electron/server/store/db';
+import type { Store } from '../../../electron/server/store';
+import { freshStore } from '../../helpers/fresh-store';
 import { importFile, THREADED_READING_CHARS } from '../../../electron/server/import-export/import-file';
 import type { ImportReport } from '../../../electron/server/import-export/import-records';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
-const dirs: string[] = [];
-const dbs: DB[] = [];
-
-function freshStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'almanac-bulk-'));
-  dirs.push(dir);
-  const db = openDatabase(join(dir, 'almanac.sqlite'));
-  dbs.push(db);
-  return createStore(db);
-}
-
-afterEach(() => {
-  for (const db of dbs.splice(0)) closeDatabase(db);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 function vevent(uid: string, title: string, extra: string[] = []): string[] {
   return ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', `SUMMARY:${title}`, ...extra, 'END:VEVENT'];

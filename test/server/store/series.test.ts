@@ -2,31 +2,13 @@
  * Repeating events in the store: the bounds on the rows one import or one request writes, the
  * background extension that completes them, and calendars imported before series existed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, closeDatabase, type DB } from '../../../electron/server/store/db';
-import { createStore, type Store } from '../../../electron/server/store';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../../electron/server/store';
+import { freshStore } from '../../helpers/fresh-store';
 import { importFile } from '../../../electron/server/import-export/import-file';
 import type { ImportReport } from '../../../electron/server/import-export/import-records';
 
-const dirs: string[] = [];
-const dbs: DB[] = [];
 const ctx = { lang: 'en' as const, now: new Date(), siteZone: 'Europe/Lisbon' };
-
-function freshStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'almanac-series-'));
-  dirs.push(dir);
-  const db = openDatabase(join(dir, 'almanac.sqlite'));
-  dbs.push(db);
-  return createStore(db);
-}
-
-afterEach(() => {
-  for (const db of dbs.splice(0)) closeDatabase(db);
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const calendar = (...lines: string[]) => Buffer.from(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n'));
 const daily = (uid: string) => ['BEGIN:VEVENT', `UID:${uid}`, 'SUMMARY:Daily', 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', 'RRULE:FREQ=DAILY', 'END:VEVENT'];
