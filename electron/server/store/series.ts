@@ -97,6 +97,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const copyTerms = db.prepare(
     'INSERT INTO event_terms (event_id, term_id, position) SELECT ?, et.term_id, et.position FROM event_terms et JOIN terms t ON t.id = et.term_id WHERE et.event_id = ? AND t.taxonomy = ?',
   );
+  const anyOrganizer = db.prepare('SELECT 1 FROM event_organizers WHERE event_id = ? LIMIT 1');
+  const termTaxonomiesOf = db.prepare('SELECT DISTINCT t.taxonomy FROM event_terms et JOIN terms t ON t.id = et.term_id WHERE et.event_id = ?').pluck();
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
   const addTerm = db.prepare('INSERT OR IGNORE INTO event_terms (event_id, term_id, position) VALUES (?, ?, ?)');
   const keysIn = db.prepare<[number, number, string, string], { recurrence_id: string }>(
@@ -159,6 +161,10 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     const have = new Set(keysIn.all(s.id, s.id, from, to).map((r) => r.recurrence_id));
     const template = templateOf(s);
     const status = seriesStatus(anchor, template);
+    // Links to copy, looked up once: most series have few or none, and a copy statement per row
+    // that finds nothing was a third of the statements a generated row cost.
+    const hasOrganizers = !template.organizers && !!anyOrganizer.get(s.id);
+    const termTaxonomies = template.categories && template.tags ? [] : (termTaxonomiesOf.all(s.id) as string[]);
     for (const start of starts) {
       if (have.has(start)) continue;
       if (budget.left <= 0) return start;
@@ -177,10 +183,10 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         stmt(`UPDATE events SET ${keys.map((k) => `${k} = ?`).join(', ')} WHERE id = ?`).run(...keys.map((k) => template.cols![k]), id);
       }
       if (template.organizers) template.organizers.forEach((o, i) => addOrganizer.run(id, o, i));
-      else copyOrganizers.run(id, s.id);
+      else if (hasOrganizers) copyOrganizers.run(id, s.id);
       for (const [taxonomy, list] of [['category', template.categories], ['tag', template.tags]] as const) {
         if (list) list.forEach((t, i) => addTerm.run(id, t, i));
-        else copyTerms.run(id, s.id, taxonomy);
+        else if (termTaxonomies.includes(taxonomy)) copyTerms.run(id, s.id, taxonomy);
       }
       budget.left--;
     }
