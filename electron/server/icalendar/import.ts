@@ -15,7 +15,7 @@
  */
 import ICAL from 'ical.js';
 import type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem } from './import-types';
-import { EventProblem, Unreadable, messageOf, snippet } from './problems';
+import { EventProblem, NO_START, Unreadable, messageOf, snippet } from './problems';
 import { unfoldLines } from './lines';
 import { firstUnreadableLine } from './vevent-jcal';
 import { scanCalendar, scanProgress, type Scan } from './scan';
@@ -227,7 +227,7 @@ class Importer {
   private series(uid: string, master: Entry, overrides: Entry[]): void {
     const event = new ICAL.Event(master.component, { strictExceptions: false, exceptions: [] });
     const first = property(master, 'DTSTART', () => event.startDate);
-    if (!first) throw new EventProblem('it has no DTSTART', 'DTSTART');
+    if (!first) throw new EventProblem(NO_START, 'DTSTART');
 
     const overrideOf = new Map<IcalEvent, Entry>();
     for (const entry of overrides) {
