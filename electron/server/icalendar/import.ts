@@ -23,7 +23,8 @@ import { apiZone, Zones } from './zones';
 import { collectEntries, load, property, unload, type Entry } from './entries';
 import { occurrenceKey } from './ical-times';
 import { stringProperty } from './props';
-import { MAX_FILE_RECURRENCE_STEPS, ZONE_YEARS } from './bounds';
+import { MAX_FILE_RECURRENCE_STEPS, MAX_FILE_RULE_STEPS, ZONE_YEARS } from './bounds';
+import { withRuleSteps } from './rule-steps';
 import { VeventToRecord, isCancelled, isRecurring, type Span } from './vevent-to-record';
 
 export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem, OrganizerBody, VenueBody } from './import-types';
@@ -113,7 +114,7 @@ function readEvents(
   zones.register(clampYear(scan.years.min - 1), clampYear(Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1));
   try {
     const importer = new Importer(opts, windowEnd, zones, result, onEvent);
-    importer.run(collectEntries(text, roots, scan, result), onRead);
+    withRuleSteps(MAX_FILE_RULE_STEPS, () => importer.run(collectEntries(text, roots, scan, result), onRead));
   } catch (err) {
     if (err instanceof Unreadable) return unreadable(err);
     throw err;

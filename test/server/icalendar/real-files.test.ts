@@ -152,6 +152,30 @@ describe('bounded work', () => {
     expect(lines(parseIcs(calendar(...zone, ...event('UID:z', 'DTSTART;TZID=Odd:20250101T090000')), opts).errors)).toEqual([8]);
   });
 
+  it('refuses a rule that never repeats as written (ical.js searched for its next occurrence for ever), naming its line', () => {
+    const { result } = timed(calendar(...event('UID:n', 'SUMMARY:Never', 'DTSTART:20250101T090000Z', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31')));
+    expect(result.events).toEqual([]);
+    expect(result.errors).toEqual([
+      {
+        line: 8,
+        message:
+          'Line 8: the event "Never" (starting at line 4) was not imported: "RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31" could not be read ' +
+          '(the rule finds no next occurrence within 20,000 steps, so it never repeats as written).',
+      },
+    ]);
+    // A rare rule that does repeat is searched as long as it needs: 29 February, day by day.
+    const leap = parseIcs(calendar(...event('UID:l', 'SUMMARY:Leap', 'DTSTART:20240229T090000Z', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=2')), opts);
+    expect(leap.errors).toEqual([]);
+    expect(spans(leap).map(([, start]) => start)).toEqual(['2024-02-29 09:00:00', '2028-02-29 09:00:00']);
+  });
+
+  it('refuses a time zone whose rule repeats more often than monthly (ical.js took a minute for an hourly one)', () => {
+    const zone = ['BEGIN:VTIMEZONE', 'TZID:Odd', 'BEGIN:STANDARD', 'DTSTART:16010101T000000', 'RRULE:FREQ=HOURLY', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE'];
+    const { result, ms } = timed(calendar(...zone, ...event('UID:z', 'DTSTART;TZID=Odd:20250101T090000', 'RRULE:FREQ=WEEKLY;COUNT=3')));
+    expect(result.errors).toEqual([{ line: 8, message: "Line 8: a time zone's rule repeats hourly, but time zones change at most monthly." }]);
+    expect(ms).toBeLessThan(200);
+  });
+
   it('refuses components nested too deep and a component with too many lines', () => {
     const deep = Array.from({ length: 20 }, (_, i) => `BEGIN:X-LEVEL${i}`);
     const nested = parseIcs(calendar(...deep, ...deep.map((b) => b.replace('BEGIN', 'END')).reverse()), opts);
