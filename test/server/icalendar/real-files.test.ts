@@ -68,7 +68,7 @@ describe('files as producers write them', () => {
     expect(result.errors).toEqual([]);
     expect(lines(result.warnings)).toEqual([8, 14, 20, 26]);
     expect(result.warnings[0].message).toBe(
-      'Line 8: "RRULE:RSCALE=CHINESE;FREQ=YEARLY" repeats the event in the chinese calendar (RSCALE, RFC 7529), which Almanac cannot follow; only its first occurrence was imported.',
+      'Line 8: "RRULE:RSCALE=CHINESE;FREQ=YEARLY" repeats the event in the Chinese calendar (RSCALE, RFC 7529), which Almanac cannot follow; only its first occurrence was imported.',
     );
     expect(result.events.filter((e) => e.body.title === 'Chinese New Year')).toHaveLength(1);
     // RSCALE=GREGORIAN is a plain rule: the leap-day anniversary repeats.
