@@ -15,7 +15,10 @@ const event = (...lines: string[]) => ['BEGIN:VEVENT', ...lines, 'END:VEVENT'];
 const spans = (r: IcsImportResult) => r.events.map((e) => [e.uid.split('#')[1] ?? e.uid, e.body.start_date, e.body.end_date]);
 const lines = (problems: Array<{ line: number }>) => problems.map((p) => p.line);
 
-/** Parses and says how long it took: a refusal must come at once, not after the work it refuses. */
+/**
+ * Parses and says how long it took: a refusal must come at once, not after the work it refuses
+ * (which took minutes, or never ended); the margin is for a shared, busy machine.
+ */
 function timed(text: string) {
   const started = performance.now();
   const result = parseIcs(text, opts);
@@ -136,7 +139,7 @@ describe('bounded work', () => {
     const { result, ms } = timed(python('calendars/invalid_duration.ics'));
     expect(result.events).toEqual([]);
     expect(result.errors).toEqual([{ line: 8, message: 'Line 8: the duration "P999999999999999999W" is longer than 100 years, which no event lasts.' }]);
-    expect(ms).toBeLessThan(200);
+    expect(ms).toBeLessThan(1000);
     // An RDATE period's duration is bounded the same way; 99 years is still an event.
     const period = timed(calendar(...event('UID:p', 'DTSTART:20250101T000000Z', 'RDATE;VALUE=PERIOD:20250201T000000Z/P99999999D')));
     expect(period.result.errors).toEqual([{ line: 7, message: 'Line 7: the duration "P99999999D" is longer than 100 years, which no event lasts.' }]);
@@ -146,7 +149,7 @@ describe('bounded work', () => {
   it('refuses a rule whose step is longer than 100 years (ical.js took a minute for one step)', () => {
     const { result, ms } = timed(calendar(...event('UID:r', 'DTSTART:20250101T000000Z', 'RRULE:FREQ=DAILY;INTERVAL=99999999')));
     expect(result.errors).toEqual([{ line: 7, message: 'Line 7: the rule\'s step (FREQ=DAILY;INTERVAL=99999999) is longer than 100 years.' }]);
-    expect(ms).toBeLessThan(200);
+    expect(ms).toBeLessThan(1000);
     // In a time zone's rules too: ical.js expands those for every time it converts.
     const zone = ['BEGIN:VTIMEZONE', 'TZID:Odd', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'RRULE:FREQ=YEARLY;INTERVAL=1000', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE'];
     expect(lines(parseIcs(calendar(...zone, ...event('UID:z', 'DTSTART;TZID=Odd:20250101T090000')), opts).errors)).toEqual([8]);
@@ -173,7 +176,7 @@ describe('bounded work', () => {
     const zone = ['BEGIN:VTIMEZONE', 'TZID:Odd', 'BEGIN:STANDARD', 'DTSTART:16010101T000000', 'RRULE:FREQ=HOURLY', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE'];
     const { result, ms } = timed(calendar(...zone, ...event('UID:z', 'DTSTART;TZID=Odd:20250101T090000', 'RRULE:FREQ=WEEKLY;COUNT=3')));
     expect(result.errors).toEqual([{ line: 8, message: "Line 8: a time zone's rule repeats hourly, but time zones change at most monthly." }]);
-    expect(ms).toBeLessThan(200);
+    expect(ms).toBeLessThan(1000);
   });
 
   it('refuses components nested too deep and a component with too many lines', () => {
@@ -181,9 +184,8 @@ describe('bounded work', () => {
     const nested = parseIcs(calendar(...deep, ...deep.map((b) => b.replace('BEGIN', 'END')).reverse()), opts);
     expect(nested.errors[0]).toEqual({ line: 19, message: 'Line 19: "BEGIN:X-LEVEL15" nests components more than 16 deep.' });
     const attendees = Array.from({ length: 20_001 }, (_, i) => `ATTENDEE:mailto:a${i}@example.org`);
-    const { result, ms } = timed(calendar(...event('UID:big', 'DTSTART:20250101T090000Z', ...attendees)));
-    expect(result.errors).toEqual([{ line: 20_005, message: 'Line 20005: "BEGIN:VEVENT" at line 4 has more than 20,000 lines.' }]);
-    expect(ms).toBeLessThan(2000);
+    const big = parseIcs(calendar(...event('UID:big', 'DTSTART:20250101T090000Z', ...attendees)), opts);
+    expect(big.errors).toEqual([{ line: 20_005, message: 'Line 20005: "BEGIN:VEVENT" at line 4 has more than 20,000 lines.' }]);
   });
 
   it('refuses a file of more than 64 time zones, and says how many unknown properties it left out past the first 20', () => {
