@@ -27,6 +27,11 @@ export const MAX_UNKNOWN_PROPERTY_WARNINGS = 20;
  * its series in the background (store/series.ts).
  */
 export const MAX_IMPORT_OCCURRENCE_ROWS = 200_000;
+/**
+ * Steps of ical.js's search for occurrences in the whole file (rule-steps.ts); a plain rule takes
+ * one per occurrence, a step costs up to 10 µs.
+ */
+export const MAX_FILE_RULE_STEPS = 2_000_000;
 
 const DURATION = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i;
 
@@ -67,4 +72,15 @@ export function ruleProblem(value: string): string | undefined {
   const unit = FREQ_DAYS[(parts.get('FREQ') ?? '').toUpperCase()];
   if (!unit || !Number.isFinite(interval) || interval * unit <= MAX_SPAN_DAYS) return undefined;
   return `the rule's step (FREQ=${parts.get('FREQ')};INTERVAL=${interval}) is longer than ${MAX_SPAN_LABEL}`;
+}
+
+/**
+ * Why a time zone's rule (RRULE in STANDARD or DAYLIGHT) is refused, if it is: ical.js expands it
+ * from its start (1601 in Outlook's files) to 2035 for every time it converts, which took a minute
+ * for an hourly rule. Time zones change at most a few times a year.
+ */
+export function zoneRuleProblem(value: string): string | undefined {
+  const freq = /(?:^|;)\s*FREQ\s*=\s*([A-Z]+)/i.exec(value)?.[1]?.toUpperCase();
+  if (!freq || freq === 'YEARLY' || freq === 'MONTHLY') return undefined;
+  return `a time zone's rule repeats ${freq.toLowerCase()}, but time zones change at most monthly`;
 }

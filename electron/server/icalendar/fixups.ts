@@ -105,7 +105,8 @@ export function fixUp(c: IcalComponent, info: VeventInfo, warn: (line: number, m
     for (const [start, end] of periods) (ends ??= new Map()).set(periodKey(start, params.tzid), end);
     keep.push([name, params, DATE.test(periods[0][0]) ? 'date' : 'date-time', ...periods.map(([start]) => start)]);
   }
-  // The recurrence set always holds DTSTART; ical.js leaves it out when RDATEs come without a rule.
+  // The recurrence set always holds DTSTART (RFC 5545 3.8.5.3); ical.js leaves it out when RDATEs
+  // come without a rule. (A rule DTSTART does not match gives an undefined set, by the same RFC.)
   const dtstart = keep.find((p) => p[0] === 'dtstart');
   if (dtstart && keep.some((p) => p[0] === 'rdate') && !keep.some((p) => p[0] === 'rrule')) {
     const { tzid } = dtstart[1] as { tzid?: string };

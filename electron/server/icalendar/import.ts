@@ -16,7 +16,7 @@
  */
 import ICAL from 'ical.js';
 import type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem } from './import-types';
-import { EventProblem, Unreadable, messageOf, snippet } from './problems';
+import { EventProblem, NO_START, Unreadable, messageOf, snippet } from './problems';
 import { unfoldLines } from './lines';
 import { firstUnreadableLine } from './vevent-jcal';
 import { scanCalendar, scanProgress, type Scan } from './scan';
@@ -27,7 +27,8 @@ import { periodKey } from './fixups';
 import { allProps } from './props';
 import { icalValue, normalizeRecurrence, RecurrenceProblem, type Recurrence, type SeriesTiming } from './recurrence';
 import { stringProperty } from './props';
-import { ZONE_YEARS } from './bounds';
+import { MAX_FILE_RULE_STEPS, ZONE_YEARS } from './bounds';
+import { withRuleSteps } from './rule-steps';
 import { VeventToRecord, isCancelled, isRecurring, type Span } from './vevent-to-record';
 
 export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem, OrganizerBody, VenueBody } from './import-types';
@@ -113,7 +114,7 @@ function readEvents(
   zones.register(clampYear(scan.years.min - 1), clampYear(Math.max(scan.years.max, windowEnd.getUTCFullYear()) + 1));
   try {
     const importer = new Importer(opts, zones, result, onEvent);
-    importer.run(collectEntries(text, roots, scan, result), onRead);
+    withRuleSteps(MAX_FILE_RULE_STEPS, () => importer.run(collectEntries(text, roots, scan, result), onRead));
   } catch (err) {
     if (err instanceof Unreadable) return unreadable(err);
     throw err;
@@ -221,7 +222,7 @@ class Importer {
   private series(uid: string, master: Entry, overrides: Entry[]): void {
     const event = new ICAL.Event(master.component, { strictExceptions: false, exceptions: [] });
     const first = property(master, 'DTSTART', () => event.startDate);
-    if (!first) throw new EventProblem('it has no DTSTART', 'DTSTART');
+    if (!first) throw new EventProblem(NO_START, 'DTSTART');
     const span = this.span(master, () => event.startDate, () => event.endDate);
     const body = this.body(master, span, false);
     const name = body.title;

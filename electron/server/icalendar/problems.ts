@@ -9,6 +9,9 @@ export function snippet(s: string): string {
 }
 
 /** ical.js could not parse part of the file: the whole file is then unreadable, as before. */
+/** Why an event without DTSTART is not imported. */
+export const NO_START = 'it has no start date (DTSTART), which every event needs';
+
 export class Unreadable extends Error {
   /** `line`, `lineText`: the line ical.js could not read, when it is known. */
   constructor(

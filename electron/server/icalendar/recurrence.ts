@@ -15,6 +15,8 @@
  */
 import ICAL from 'ical.js';
 import { localToUtc, utcToLocal, wallAsUtc } from '../../../shared/dates/format';
+// Also bounds ical.js's own search for each next occurrence (it loops for ever on some rules).
+import { RuleTooSparse } from './rule-steps';
 
 /** What the API's `recurrence` field holds: RFC 5545 values, without the property names. */
 export interface Recurrence {
@@ -193,10 +195,12 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
     throw new RecurrenceProblem('an all-day event cannot repeat by the hour');
   }
   try {
-    // ical.js must read it too (it ignores what it does not know, so this is after our checks).
-    ICAL.Recur.fromString(ruleForIcal(freq, interval, count, parts));
+    // ical.js must read it too (it ignores what it does not know, so this is after our checks),
+    // and find its next occurrences: FREQ=DAILY;BYMONTH=2;BYMONTHDAY=31 never has one.
+    const iterator = ICAL.Recur.fromString(ruleForIcal(freq, interval, count, parts)).iterator(icalTime(timing.start, timing.allDay));
+    for (let i = 0; i < 2 && iterator.next(); i++);
   } catch (err) {
-    throw new RecurrenceProblem(err instanceof Error ? err.message : String(err));
+    throw new RecurrenceProblem(err instanceof RuleTooSparse ? 'the rule never repeats as written (no next occurrence could be found)' : err instanceof Error ? err.message : String(err));
   }
   return { freq, interval, count, until, parts };
 }
@@ -371,7 +375,17 @@ export function expand(rec: Recurrence, timing: SeriesTiming, from: string, to: 
     // of them the rule gives one occurrence fewer.
     let left = r.count ?? Infinity;
     let first = true;
-    for (let t = iterator.next(); t; t = iterator.next()) {
+    // ical.js may give up looking for a next occurrence (rule-steps.ts): the rule ends there.
+    const next = () => {
+      try {
+        return iterator.next();
+      } catch (err) {
+        if (!(err instanceof RuleTooSparse)) throw err;
+        truncated = true;
+        return undefined;
+      }
+    };
+    for (let t = next(); t; t = next()) {
       const local = wallOf(t, timing.allDay);
       if (first && r.count !== undefined && local !== timing.start) left--;
       first = false;

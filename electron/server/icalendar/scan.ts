@@ -14,6 +14,7 @@ import {
   MAX_UNKNOWN_PROPERTY_WARNINGS,
   durationProblem,
   ruleProblem,
+  zoneRuleProblem,
 } from './bounds';
 
 const MAX_REPORTED_SYNTAX_ERRORS = 20;
@@ -197,6 +198,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       const tooLarge =
         (name === 'DURATION' && top.name === 'VEVENT' ? durationProblem(parsed.value) : undefined) ??
         (name === 'RRULE' || name === 'EXRULE' ? ruleProblem(parsed.value) : undefined) ??
+        (name === 'RRULE' && (top.name === 'STANDARD' || top.name === 'DAYLIGHT') ? zoneRuleProblem(parsed.value) : undefined) ??
         (name === 'RDATE' && parsed.params.get('VALUE')?.[0]?.toUpperCase() === 'PERIOD'
           ? parsed.value.split(',').map((period) => durationProblem(period.slice(period.indexOf('/') + 1))).find(Boolean)
           : undefined);

@@ -118,7 +118,7 @@ function readableRule(s: string, line: number, notes: Array<{ line: number; mess
     notes.push({
       line,
       message:
-        `Line ${line}: "${snippet(s)}" repeats the event in the ${rscale.toLowerCase()} calendar (RSCALE, RFC 7529), ` +
+        `Line ${line}: "${snippet(s)}" repeats the event in the ${rscale.charAt(0)}${rscale.slice(1).toLowerCase()} calendar (RSCALE, RFC 7529), ` +
         'which Almanac cannot follow; only its first occurrence was imported.',
     });
     return null;

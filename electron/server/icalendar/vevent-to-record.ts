@@ -6,7 +6,7 @@ import ICAL from 'ical.js';
 import { X } from './record-to-vevent';
 import { unescapeText } from './text';
 import type { EventBody, IcsImportOptions, OrganizerBody, VenueBody } from './import-types';
-import { EventProblem } from './problems';
+import { EventProblem, NO_START } from './problems';
 import { periodEnd, periodKey } from './fixups';
 import { property, type Entry } from './entries';
 import { addDays, epochOfWall, formatWall, isoDate, sourceOf, utcWall, wallOfEpoch } from './ical-times';
@@ -53,7 +53,7 @@ export class VeventToRecord {
   /** Where the event starts and ends, as local times in the zone the body will carry. */
   span(entry: Entry, getStart: () => IcalTime | undefined, getEnd: () => IcalTime | undefined): Span {
     const start = property(entry, 'DTSTART', getStart);
-    if (!start) throw new EventProblem('it has no DTSTART', 'DTSTART');
+    if (!start) throw new EventProblem(NO_START, 'DTSTART');
     const source = sourceOf(start);
     const periodEndText = entry.periodEnds?.get(periodKey(start, source.kind === 'tz' ? source.tzid : undefined));
     const end = periodEndText

@@ -452,7 +452,7 @@ describe('bad files', () => {
     expect(result.events.map((e) => e.body.title)).toEqual(['Good']);
     expect(result.errors).toEqual([
       { line: 12, message: 'Line 12: the event "Bad" (starting at line 9) was not imported: "DTSTART:2025-garbage" could not be read (invalid date-time value).' },
-      { line: 14, message: 'Line 14: the event "No start" was not imported: it has no DTSTART.' },
+      { line: 14, message: 'Line 14: the event "No start" was not imported: it has no start date (DTSTART), which every event needs.' },
     ]);
   });
 
