@@ -1,0 +1,98 @@
+/**
+ * Repeating events, the cases a review found wrong: whole-series moves and switches made from an
+ * occurrence, and what is left in the database after trash and delete.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Event } from '../../../shared/api/records';
+import { startTestServer, type TestServer } from '../../helpers/server';
+import { mkTerm, uniq } from './_support';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Ev = ReturnType<typeof Event.parse>;
+
+async function mkSeries(body: Record<string, unknown>): Promise<Ev> {
+  const res = await t.api('post', 'events').send({ title: uniq('Class'), ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return Event.parse(res.body);
+}
+
+async function seriesEvents(id: number, status = 'publish'): Promise<Ev[]> {
+  const out: Ev[] = [];
+  const first = await t.api('get', `events/${id}`);
+  if (first.status === 200 && first.body.status === status) out.push(Event.parse(first.body));
+  const res = await t.api('get', 'events').query({ post_parent: id, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01', status });
+  if (res.status === 200) out.push(...res.body.events.map((e: unknown) => Event.parse(e)));
+  return out.sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id));
+}
+
+const sql = (q: string, ...args: unknown[]) => t.server.db.prepare(q).all(...args);
+const one = (q: string, ...args: unknown[]) => t.server.db.prepare(q).pluck().get(...args);
+
+describe('whole-series moves', () => {
+
+
+
+
+  it('a zone change of the whole series keeps wall times in the new zone', async () => {
+    const s = await mkSeries({ start_date: '2034-07-03 09:00:00', end_date: '2034-07-03 10:00:00', timezone: 'Europe/Lisbon', recurrence: 'FREQ=DAILY;COUNT=2' });
+    const all = await seriesEvents(s.id);
+    const res = await t.api('patch', `events/${all[1].id}`).query({ recurrence_scope: 'all' }).send({ timezone: 'America/New_York' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = await seriesEvents(s.id);
+    expect(after.map((e) => [e.start_date, e.timezone, e.utc_start_date])).toEqual([
+      ['2034-07-03 09:00:00', 'America/New_York', '2034-07-03 13:00:00'],
+      ['2034-07-04 09:00:00', 'America/New_York', '2034-07-04 13:00:00'],
+    ]);
+  });
+});
+
+const starts = (events: Ev[]) => events.map((e) => e.start_date);
+
+describe('this and following', () => {
+  it('on a COUNT series from the second occurrence, then each half edited and trashed and restored on its own', async () => {
+    const s = await mkSeries({ start_date: '2035-01-01 10:00:00', end_date: '2035-01-01 11:00:00', recurrence: { rules: ['FREQ=DAILY;COUNT=6'], exdates: ['20350104T100000'], rdates: ['20350110T100000'] } });
+    const all = await seriesEvents(s.id);
+    expect(all).toHaveLength(6);
+    const res = await t.api('patch', `events/${all[1].id}`).query({ recurrence_scope: 'following' }).send({ title: 'Second half' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.recurrence).toEqual({ rules: ['FREQ=DAILY;COUNT=5'], rdates: ['20350110T100000'], exdates: ['20350104T100000'] });
+    expect(starts(await seriesEvents(s.id))).toEqual(['2035-01-01 10:00:00']);
+    const second = await seriesEvents(all[1].id);
+    expect(second.map((e) => [e.start_date, e.title])).toEqual([
+      ['2035-01-02 10:00:00', 'Second half'],
+      ['2035-01-03 10:00:00', 'Second half'],
+      ['2035-01-05 10:00:00', 'Second half'],
+      ['2035-01-06 10:00:00', 'Second half'],
+      ['2035-01-10 10:00:00', 'Second half'],
+    ]);
+    const moved = await t.api('patch', `events/${second[2].id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2035-01-05 12:00:00', end_date: '2035-01-05 13:00:00' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(starts(await seriesEvents(all[1].id))).toEqual(['2035-01-02 12:00:00', '2035-01-03 12:00:00', '2035-01-05 12:00:00', '2035-01-06 12:00:00', '2035-01-10 12:00:00']);
+    expect(starts(await seriesEvents(s.id))).toEqual(['2035-01-01 10:00:00']);
+
+    await t.api('delete', `events/${second[3].id}`).query({ recurrence_scope: 'all' });
+    expect(await seriesEvents(all[1].id)).toEqual([]);
+    expect(starts(await seriesEvents(s.id))).toEqual(['2035-01-01 10:00:00']);
+    await t.api('patch', `events/${all[1].id}`).send({ status: 'publish' });
+    expect(await seriesEvents(all[1].id)).toHaveLength(5);
+  });
+});
+
+describe('what trash and delete leave behind', () => {
+
+  it('a whole-series retitle is found by search and the old title no longer', async () => {
+    const old = uniq('Oldtitle').replace(/\W/g, '');
+    const fresh = uniq('Newtitle').replace(/\W/g, '');
+    const s = await mkSeries({ title: old, start_date: '2036-03-02 10:00:00', end_date: '2036-03-02 11:00:00', recurrence: 'FREQ=DAILY;COUNT=3' });
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ title: fresh });
+    expect(one('SELECT count(*) FROM events_search WHERE events_search MATCH ?', old)).toBe(0);
+    expect(one('SELECT count(*) FROM events_search WHERE events_search MATCH ?', fresh)).toBe(3);
+  });
+});
