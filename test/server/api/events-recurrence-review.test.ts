@@ -37,7 +37,21 @@ const one = (q: string, ...args: unknown[]) => t.server.db.prepare(q).pluck().ge
 
 describe('whole-series moves', () => {
 
+  it('a weekly series on chosen weekdays moved to a later day and hour keeps its pattern on the new weekdays', async () => {
+    const s = await mkSeries({ start_date: '2034-04-04 18:00:00', end_date: '2034-04-04 19:00:00', recurrence: 'FREQ=WEEKLY;BYDAY=TU,TH;COUNT=4' });
+    // Tuesday 18:00 → Wednesday 20:00: Tuesdays and Thursdays become Wednesdays and Fridays.
+    const res = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2034-04-05 20:00:00', end_date: '2034-04-05 21:00:00' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.recurrence.rules).toEqual(['FREQ=WEEKLY;BYDAY=WE,FR;COUNT=4']);
+    expect(starts(await seriesEvents(s.id))).toEqual(['2034-04-05 20:00:00', '2034-04-07 20:00:00', '2034-04-12 20:00:00', '2034-04-14 20:00:00']);
+  });
 
+  it('a late-evening weekly series moved past midnight moves its weekdays too', async () => {
+    const s = await mkSeries({ start_date: '2034-05-02 22:00:00', end_date: '2034-05-02 23:00:00', recurrence: 'FREQ=WEEKLY;BYDAY=TU;COUNT=2' });
+    const res = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2034-05-03 01:00:00', end_date: '2034-05-03 02:00:00' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(starts(await seriesEvents(s.id))).toEqual(['2034-05-03 01:00:00', '2034-05-10 01:00:00']);
+  });
 
 
   it('a zone change of the whole series keeps wall times in the new zone', async () => {
