@@ -406,10 +406,15 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       // values: the store's own date rules (all-day rounding, end after start, the zone).
       const probe: Values = {};
       for (const f of whenFields) probe[f] = fields[f];
-      const before = { start: row.start_local, end: row.end_local };
+      const ownsWhen = !!(row.own_fields & OWN.when);
+      const restarted = ownsWhen && fields.start_date !== undefined;
       events.update(row.id, probe, ctx);
       const moved = events.get(row.id)!;
-      const delta = wallMs(moved.start_local) - wallMs(before.start);
+      // An occurrence moved on its own, given a new start for all: the others take its new time of
+      // day (measured from the series' time, not its own, so "15:00 for all" puts them all at 15:00)
+      // and move by the days it moved.
+      const from = restarted ? row.start_local.slice(0, 10) + row.recurrence_id!.slice(10) : row.start_local;
+      const delta = wallMs(moved.start_local) - wallMs(from);
       const allDay = !!moved.all_day;
       if (allDay !== !!s.all_day) {
         timing = { start: allDay ? `${s.start_local.slice(0, 10)} 00:00:00` : `${s.start_local.slice(0, 10)} ${moved.start_local.slice(11)}`, zone: moved.timezone, allDay };
@@ -430,8 +435,10 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       s.timezone = timing.zone;
       s.all_day = allDay ? 1 : 0;
       s.duration_s = Math.max(0, Math.round((wallMs(moved.end_local) - wallMs(moved.start_local)) / 1000));
-      // The occurrence edited was only the messenger: it follows the series like the others.
-      stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~OWN.when, row.id);
+      // The occurrence edited was only the messenger: it follows the series like the others, unless
+      // it was moved on its own and is still elsewhere than the series puts it (another day).
+      const inLine = !ownsWhen || (restarted && wallOfMs(wallMs(row.recurrence_id!) + delta) === moved.start_local);
+      if (inLine) stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~OWN.when, row.id);
       changedTiming = true;
     }
     if (recurrence !== undefined) {

@@ -36,6 +36,26 @@ const sql = (q: string, ...args: unknown[]) => t.server.db.prepare(q).all(...arg
 const one = (q: string, ...args: unknown[]) => t.server.db.prepare(q).pluck().get(...args);
 
 describe('whole-series moves', () => {
+  it('all from an occurrence moved on its own puts it where the user put it, and the others at the same time', async () => {
+    const s = await mkSeries({ start_date: '2034-03-06 09:00:00', end_date: '2034-03-06 10:00:00', recurrence: 'FREQ=DAILY;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('patch', `events/${all[1].id}`).send({ start_date: '2034-03-07 14:00:00', end_date: '2034-03-07 15:00:00' });
+    const res = await t.api('patch', `events/${all[1].id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2034-03-07 15:00:00', end_date: '2034-03-07 16:00:00' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.start_date).toBe('2034-03-07 15:00:00');
+    expect(starts(await seriesEvents(s.id))).toEqual(['2034-03-06 15:00:00', '2034-03-07 15:00:00', '2034-03-08 15:00:00']);
+  });
+
+  it('all from an occurrence moved to another day gives the others its new time and leaves it on its day', async () => {
+    const s = await mkSeries({ start_date: '2034-03-13 09:00:00', end_date: '2034-03-13 10:00:00', recurrence: 'FREQ=WEEKLY;BYDAY=MO;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('patch', `events/${all[1].id}`).send({ start_date: '2034-03-21 14:00:00', end_date: '2034-03-21 15:00:00' });
+    const res = await t.api('patch', `events/${all[1].id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2034-03-21 15:00:00', end_date: '2034-03-21 16:00:00' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.is_exception).toBe(true);
+    expect(res.body.recurrence.rules).toEqual(['FREQ=WEEKLY;BYDAY=MO;COUNT=3']);
+    expect(starts(await seriesEvents(s.id))).toEqual(['2034-03-13 15:00:00', '2034-03-21 15:00:00', '2034-03-27 15:00:00']);
+  });
 
   it('a weekly series on chosen weekdays moved to a later day and hour keeps its pattern on the new weekdays', async () => {
     const s = await mkSeries({ start_date: '2034-04-04 18:00:00', end_date: '2034-04-04 19:00:00', recurrence: 'FREQ=WEEKLY;BYDAY=TU,TH;COUNT=4' });
