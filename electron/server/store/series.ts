@@ -416,28 +416,36 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       const from = restarted ? row.start_local.slice(0, 10) + row.recurrence_id!.slice(10) : row.start_local;
       const delta = wallMs(moved.start_local) - wallMs(from);
       const allDay = !!moved.all_day;
+      // Where the series puts an occurrence it had at `key` from now on.
+      let place: (key: string) => string;
       if (allDay !== !!s.all_day) {
-        timing = { start: allDay ? `${s.start_local.slice(0, 10)} 00:00:00` : `${s.start_local.slice(0, 10)} ${moved.start_local.slice(11)}`, zone: moved.timezone, allDay };
+        // All-day ↔ timed: the dates move by the days the edited occurrence moved, the time of day
+        // becomes midnight or the new one.
+        const days = Math.round((wallMs(moved.start_local.slice(0, 10)) - wallMs(from.slice(0, 10))) / 86_400_000);
+        const time = allDay ? '00:00:00' : moved.start_local.slice(11);
+        place = (key) => `${addSeconds(key, days * 86_400).slice(0, 10)} ${time}`;
+        rec = checked(() => shiftRecurrence(rec, timing, days * 86_400_000));
+        timing = { start: place(s.start_local), zone: moved.timezone, allDay };
         rec = checked(() => normalizeRecurrence(convertDates(rec, allDay), timing));
       } else {
+        place = (key) => wallOfMs(wallMs(key) + delta);
         rec = checked(() => shiftRecurrence(rec, timing, delta));
-        timing = { start: wallOfMs(wallMs(s.start_local) + delta), zone: moved.timezone, allDay };
-        // Keys move with the series so exceptions stay attached (Thunderbird does the same).
-        if (delta) {
-          const shift = stmt('UPDATE events SET recurrence_id = ? WHERE id = ?');
-          const members = membersOf.all(s.id, s.id);
-          // Two passes through a scratch key: the unique (series, key) index must hold at each step.
-          for (const m of members) if (m.recurrence_id) shift.run(`~${m.recurrence_id}`, m.id);
-          for (const m of members) if (m.recurrence_id) shift.run(wallOfMs(wallMs(m.recurrence_id) + delta), m.id);
-        }
+        timing = { start: place(s.start_local), zone: moved.timezone, allDay };
       }
+      // Keys move with the series so exceptions stay attached (Thunderbird does the same), and the
+      // others keep their ids. Two passes through a scratch key: the unique (series, key) index must
+      // hold at each step.
+      const members = membersOf.all(s.id, s.id).filter((m) => m.recurrence_id !== null && place(m.recurrence_id) !== m.recurrence_id);
+      const rekey = stmt('UPDATE events SET recurrence_id = ? WHERE id = ?');
+      for (const m of members) rekey.run(`~${m.recurrence_id}`, m.id);
+      for (const m of members) rekey.run(place(m.recurrence_id!), m.id);
       s.start_local = timing.start;
       s.timezone = timing.zone;
       s.all_day = allDay ? 1 : 0;
       s.duration_s = Math.max(0, Math.round((wallMs(moved.end_local) - wallMs(moved.start_local)) / 1000));
       // The occurrence edited was only the messenger: it follows the series like the others, unless
       // it was moved on its own and is still elsewhere than the series puts it (another day).
-      const inLine = !ownsWhen || (restarted && wallOfMs(wallMs(row.recurrence_id!) + delta) === moved.start_local);
+      const inLine = !ownsWhen || (restarted && place(row.recurrence_id!) === moved.start_local);
       if (inLine) stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~OWN.when, row.id);
       changedTiming = true;
     }

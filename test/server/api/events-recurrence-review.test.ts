@@ -73,6 +73,30 @@ describe('whole-series moves', () => {
     expect(starts(await seriesEvents(s.id))).toEqual(['2034-05-03 01:00:00', '2034-05-10 01:00:00']);
   });
 
+  it('switching a whole series to all-day keeps one event a date, the same ids, and the exception its title', async () => {
+    const s = await mkSeries({ start_date: '2034-06-05 09:00:00', end_date: '2034-06-05 10:00:00', recurrence: 'FREQ=DAILY;COUNT=4' });
+    const all = await seriesEvents(s.id);
+    await t.api('patch', `events/${all[1].id}`).send({ title: 'Guest' });
+    await t.api('delete', `events/${all[3].id}`);
+    const res = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ all_day: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.recurrence.exdates).toEqual(['20340608']);
+    const after = await seriesEvents(s.id);
+    expect(after.map((e) => [e.id, e.start_date, e.all_day, e.title])).toEqual([
+      [all[0].id, '2034-06-05 00:00:00', true, s.title],
+      [all[1].id, '2034-06-06 00:00:00', true, 'Guest'],
+      [all[2].id, '2034-06-07 00:00:00', true, s.title],
+    ]);
+    const back = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ all_day: false, start_date: '2034-06-05 08:00:00', end_date: '2034-06-05 09:00:00' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.recurrence.exdates).toEqual(['20340608T080000']);
+    const timed = await seriesEvents(s.id);
+    expect(timed.map((e) => [e.id, e.start_date, e.all_day, e.title])).toEqual([
+      [all[0].id, '2034-06-05 08:00:00', false, s.title],
+      [all[1].id, '2034-06-06 08:00:00', false, 'Guest'],
+      [all[2].id, '2034-06-07 08:00:00', false, s.title],
+    ]);
+  });
 
   it('a zone change of the whole series keeps wall times in the new zone', async () => {
     const s = await mkSeries({ start_date: '2034-07-03 09:00:00', end_date: '2034-07-03 10:00:00', timezone: 'Europe/Lisbon', recurrence: 'FREQ=DAILY;COUNT=2' });
