@@ -633,6 +633,9 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         return;
       }
       removeRow(row.id);
+      // The last occurrence of a trashed series whose first event is already gone for good: nothing
+      // can restore the series now, so its hidden first event (and with it the series) goes too.
+      if (s?.trashed && isHidden(events.get(s.id)?.status ?? '') && !stmt('SELECT 1 FROM events WHERE parent_id = ? LIMIT 1').get(s.id)) removeRow(s.id);
     },
     /**
      * Makes sure rows exist for the occurrences a list or export over [from, to) shows (wall

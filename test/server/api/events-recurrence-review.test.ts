@@ -144,6 +144,22 @@ describe('this and following', () => {
 });
 
 describe('what trash and delete leave behind', () => {
+  it('a series whose first event was deleted for good, then trashed whole and emptied from the trash, leaves no row', async () => {
+    const cat = await mkTerm(t, 'categories');
+    const s = await mkSeries({ start_date: '2036-02-02 10:00:00', end_date: '2036-02-02 11:00:00', recurrence: 'FREQ=DAILY;COUNT=3', categories: [cat.id] });
+    expect(one('SELECT count FROM terms WHERE id = ?', cat.id)).toBe(3);
+    const all = await seriesEvents(s.id);
+    await t.api('delete', `events/${s.id}`);
+    await t.api('delete', `events/${s.id}`).query({ force: true });
+    expect(one('SELECT count FROM terms WHERE id = ?', cat.id)).toBe(2);
+    await t.api('delete', `events/${all[1].id}`).query({ recurrence_scope: 'all' });
+    expect(one('SELECT count FROM terms WHERE id = ?', cat.id)).toBe(0);
+    for (const e of all.slice(1)) expect((await t.api('delete', `events/${e.id}`).query({ force: true })).status).toBe(200);
+    expect(sql('SELECT id, status FROM events WHERE id = ? OR parent_id = ?', s.id, s.id)).toEqual([]);
+    expect(sql('SELECT id FROM event_series WHERE id = ?', s.id)).toEqual([]);
+    expect(one('SELECT count(*) FROM events WHERE parent_id NOT IN (SELECT id FROM events)')).toBe(0);
+    expect(one('SELECT count(*) FROM event_series WHERE id NOT IN (SELECT id FROM events)')).toBe(0);
+  });
 
   it('a whole-series retitle is found by search and the old title no longer', async () => {
     const old = uniq('Oldtitle').replace(/\W/g, '');
