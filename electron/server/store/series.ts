@@ -10,8 +10,7 @@
  * rows only (`ensureWindow`), so no request writes every row in between.
  */
 import { randomUUID } from 'node:crypto';
-import { wallAsUtc } from '../../../shared/dates/format';
-import { localToUtc } from '../../../shared/dates/format';
+import { localToUtc, wallAsUtc } from '../../../shared/dates/format';
 import { ApiError, invalidParams } from '../errors';
 import {
   expand,
@@ -187,7 +186,6 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return to;
   }
 
-  /** Rows up to the horizon for one series (after a create or a rule change). */
   /**
    * How far a series' rows reach when it is written: the horizon, or its first horizon's worth
    * when it starts after today, and never past its last occurrence.
@@ -221,7 +219,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     const rec = recurrenceOf(s);
     const until = rowsUntil(s);
     const wanted = new Set(expand(rec, timing, firstStart(s), until).starts);
-    for (const w of stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>) {
+    const windows = stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>;
+    for (const w of windows) {
       for (const start of expand(rec, timing, w.from_local, w.to_local).starts) wanted.add(start);
     }
     const update = stmt('UPDATE events SET start_local = ?, end_local = ?, start_utc = ?, end_utc = ?, timezone = ?, all_day = ? WHERE id = ?');
@@ -237,8 +236,6 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         removeRow(m.id);
       }
     }
-    s.generated_until = s.start_local; // regenerate the rest from the rule
-    const windows = stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>;
     generate(s, firstStart(s), until);
     for (const w of windows) generate(s, w.from_local, w.to_local);
     s.generated_until = until;
