@@ -51,6 +51,8 @@ export type IcsEvent = Pick<
   /** For a series' first event: where the series starts and how long an occurrence lasts, when it moved on its own. */
   series_start?: string;
   series_end?: string;
+  /** For a series' first event that changed fields on its own: the series' values of them, for the master. */
+  series_values?: Partial<IcsEvent>;
 };
 
 export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
@@ -85,7 +87,7 @@ function seriesAwareText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): s
   if (e.series_id !== e.id) return e.is_exception ? veventText(e, opts, { uid, extra: recurrenceId }) : '';
   const start = e.series_start ?? e.recurrence_id;
   const end = e.series_end ?? shiftedEnd(e, start);
-  const master = veventText({ ...e, start_date: start, end_date: end, ...utcDates(e, start, end) }, opts, { uid, extra: ruleLines(e) });
+  const master = veventText({ ...e, ...e.series_values, start_date: start, end_date: end, ...utcDates(e, start, end) }, opts, { uid, extra: ruleLines(e) });
   // The first event moved or changed on its own: the master keeps the series' values and the
   // first occurrence is an override of it, like any other.
   return e.is_exception ? master + veventText(e, opts, { uid, extra: recurrenceId }) : master;

@@ -316,6 +316,27 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return t;
   }
 
+  /** The groups `bits` of a snapshot. */
+  function pick(t: Template, bits: number): Template {
+    const out: Template = {};
+    for (const [group, cols] of Object.entries(GROUP_COLUMNS)) {
+      if (!(bits & OWN[group as OwnGroup]) || !t.cols) continue;
+      out.cols ??= {};
+      for (const c of cols) out.cols[c] = t.cols[c];
+    }
+    if (bits & OWN.organizers) out.organizers = t.organizers;
+    if (bits & OWN.categories) out.categories = t.categories;
+    if (bits & OWN.tags) out.tags = t.tags;
+    return out;
+  }
+
+  /** Keeps series values (of groups the first event now changes on its own) in the template. */
+  function keepInTemplate(s: SeriesRow, snap: Template): void {
+    const t = templateOf(s);
+    s.template = JSON.stringify({ ...t, ...snap, cols: { ...t.cols, ...snap.cols } });
+    saveSeries(s);
+  }
+
   function restoreSnapshot(id: number, t: Template): void {
     if (t.cols && Object.keys(t.cols).length) {
       const keys = Object.keys(t.cols);
@@ -560,12 +581,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       if (row.id === s.id) {
         // The first event's own change must not become the series' value: keep that in the template.
         const fresh = bits & ~row.own_fields & ~OWN.when;
-        if (fresh) {
-          const t = templateOf(s);
-          const snap = snapshot(s.id, fresh);
-          s.template = JSON.stringify({ ...t, ...snap, cols: { ...t.cols, ...snap.cols } });
-          saveSeries(s);
-        }
+        if (fresh) keepInTemplate(s, snapshot(s.id, fresh));
       }
       const wasTrash = row.status === 'trash';
       events.update(row.id, values, ctx);
@@ -686,11 +702,15 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         return { id, created: true };
       }
       const before = groupValues(row.id);
+      // The first event's values are the series' (its master VEVENT's) until its override changes them.
+      const seriesValues = row.id === s.id ? snapshot(s.id, ALL_GROUPS & ~OWN.when & ~row.own_fields) : undefined;
       events.update(row.id, values, ctx, { memo });
       const after = groupValues(row.id);
       let bits = 0;
       for (const [group, value] of Object.entries(after)) if (value !== before[group]) bits |= OWN[group as OwnGroup];
       if (bits) stmt('UPDATE events SET own_fields = own_fields | ? WHERE id = ?').run(bits, row.id);
+      const fresh = bits & ~row.own_fields & ~OWN.when;
+      if (seriesValues && fresh) keepInTemplate(s, pick(seriesValues, fresh));
       return { id: row.id, created: false };
     },
     /**

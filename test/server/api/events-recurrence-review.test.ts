@@ -170,3 +170,41 @@ describe('what trash and delete leave behind', () => {
     expect(one('SELECT count(*) FROM events_search WHERE events_search MATCH ?', fresh)).toBe(3);
   });
 });
+
+describe('files', () => {
+  const download = async (server: TestServer, path: string) => {
+    const res = await server.api('get', path).buffer(true).parse((r, done) => {
+      let text = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (text += c));
+      r.on('end', () => done(null, text));
+    });
+    expect(res.status).toBe(200);
+    return res.body as string;
+  };
+  const summaries = (text: string) => text.split('\r\n').filter((l) => /^(BEGIN:VEVENT|SUMMARY|RECURRENCE-ID|CATEGORIES)/.test(l));
+
+  it('a series whose first event was changed on its own exports the series values on the master, and comes back the same', async () => {
+    const tag = uniq('Firstown').replace(/\W/g, '');
+    const [a, b] = [await mkTerm(t, 'categories'), await mkTerm(t, 'categories')];
+    const s = await mkSeries({ title: `${tag} series`, categories: [a.id], start_date: '2037-05-04 10:00:00', end_date: '2037-05-04 11:00:00', timezone: 'America/New_York', recurrence: 'FREQ=DAILY;COUNT=3' });
+    await t.api('patch', `events/${s.id}`).send({ title: `${tag} first only`, categories: [b.id] });
+    const before = await seriesEvents(s.id);
+    const text = await download(t, `export?search=${tag}`);
+    expect(summaries(text)).toEqual([
+      'BEGIN:VEVENT', `SUMMARY:${tag} series`, `CATEGORIES:${a.name}`,
+      'BEGIN:VEVENT', 'RECURRENCE-ID;TZID=America/New_York:20370504T100000', `SUMMARY:${tag} first only`, `CATEGORIES:${b.name}`,
+    ]);
+    const other = await startTestServer();
+    try {
+      await other.api('post', 'import').set('Content-Type', 'text/calendar').send(text);
+      const list = await other.api('get', 'events').query({ search: tag, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01' });
+      const key = (e: Ev) => [e.title, e.start_date, e.is_exception, e.categories.map((c) => c.name)];
+      expect(list.body.events.map(key)).toEqual(before.map(key));
+      expect(summaries(await download(other, `export?search=${tag}`))).toEqual(summaries(text));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
