@@ -505,6 +505,21 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     saveSeries(s);
   }
 
+  /**
+   * Makes the series include `key` again: an occurrence restored from the trash after its series was
+   * ended before it ("delete this and following") becomes an RDATE, so the rule keeps it (through a
+   * move of all) and an export writes it.
+   */
+  function keepDate(s: SeriesRow, key: string): void {
+    const rec = recurrenceOf(s);
+    const timing = timingOf(s);
+    if (expand(rec, timing, key, addSeconds(key, 1)).starts.includes(key)) return;
+    rec.rdates = [...rec.rdates, icalValue(key, !!s.all_day)].sort();
+    s.recurrence = JSON.stringify(rec);
+    s.last_start = checked(() => lastStart(rec, timing));
+    saveSeries(s);
+  }
+
   /** "This and following" from occurrence `row` (not the first): the old series ends before it. */
   function split(s: SeriesRow, row: EventRow): SeriesRow {
     const key = row.recurrence_id!;
@@ -592,6 +607,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       if (wasTrash && now.status !== 'trash') {
         // Restored: it is an occurrence again; restoring the first event of a trashed series restores it all.
         setExcluded(s, row.recurrence_id!, false);
+        keepDate(s, row.recurrence_id!);
         if (row.id === s.id && s.trashed) {
           s.trashed = 0;
           saveSeries(s);

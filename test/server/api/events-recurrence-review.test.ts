@@ -143,6 +143,25 @@ describe('this and following', () => {
   });
 });
 
+describe('restoring from the trash', () => {
+  it('one occurrence of a series deleted "this and following" comes back as part of the series, and stays through a move of all', async () => {
+    const s = await mkSeries({ start_date: '2036-04-06 10:00:00', end_date: '2036-04-06 11:00:00', recurrence: 'FREQ=DAILY;COUNT=5' });
+    const all = await seriesEvents(s.id);
+    await t.api('delete', `events/${all[2].id}`).query({ recurrence_scope: 'following' });
+    const back = await t.api('patch', `events/${all[3].id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body.recurrence).toEqual({ rules: ['FREQ=DAILY;COUNT=2'], rdates: ['20360409T100000'], exdates: [] });
+    expect(starts(await seriesEvents(s.id))).toEqual(['2036-04-06 10:00:00', '2036-04-07 10:00:00', '2036-04-09 10:00:00']);
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2036-04-06 12:00:00', end_date: '2036-04-06 13:00:00' });
+    const after = await seriesEvents(s.id);
+    expect(after.map((e) => [e.id, e.start_date])).toEqual([
+      [all[0].id, '2036-04-06 12:00:00'],
+      [all[1].id, '2036-04-07 12:00:00'],
+      [all[3].id, '2036-04-09 12:00:00'],
+    ]);
+  });
+});
+
 describe('what trash and delete leave behind', () => {
   it('a series whose first event was deleted for good, then trashed whole and emptied from the trash, leaves no row', async () => {
     const cat = await mkTerm(t, 'categories');
