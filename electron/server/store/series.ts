@@ -671,7 +671,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
      * times). Cheap when the window is within the horizon; else writes that window's rows only.
      * `write` runs work in a write transaction.
      */
-    ensureWindow(from: string | undefined, to: string | undefined, write: <T>(fn: () => T) => T): void {
+    ensureWindow(from: string | undefined, to: string | undefined, write: <T>(fn: () => T) => T, maxRows = MAX_REQUEST_ROWS): void {
       const months = settings.get().recurrence_horizon_months || 24;
       const horizon = horizonEnd();
       const end = to ?? (from && from > horizon ? addMonths(from, months) : horizon);
@@ -679,7 +679,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       if (lowest === null || lowest === undefined || end <= lowest) return;
       // Bounded: a request writes at most this many rows; what is left waits for the next request
       // or the background extension.
-      const budget = { left: MAX_REQUEST_ROWS };
+      const budget = { left: maxRows };
       write(() => {
         const far = new Set<number>();
         while (budget.left > 0) {
