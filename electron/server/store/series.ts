@@ -330,6 +330,19 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return out;
   }
 
+  /** A series' own values of some groups: its template's, else its first event's. */
+  function seriesValues(s: SeriesRow, bits: number): Template {
+    const t = templateOf(s);
+    const out = snapshot(s.id, bits);
+    for (const [group, cols] of Object.entries(GROUP_COLUMNS)) {
+      if (bits & OWN[group as OwnGroup] && t.cols && cols.every((c) => c in t.cols!)) for (const c of cols) out.cols![c] = t.cols[c];
+    }
+    if (bits & OWN.organizers && t.organizers) out.organizers = t.organizers;
+    if (bits & OWN.categories && t.categories) out.categories = t.categories;
+    if (bits & OWN.tags && t.tags) out.tags = t.tags;
+    return out;
+  }
+
   /** Keeps series values (of groups the first event now changes on its own) in the template. */
   function keepInTemplate(s: SeriesRow, snap: Template): void {
     const t = templateOf(s);
@@ -400,8 +413,11 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     for (const [k, v] of Object.entries(fields)) if (!whenFields.includes(k)) other[k] = v;
     const bits = groupsOf(other);
 
-    const anchor = events.get(s.id)!;
     if (bits) {
+      // The occurrence the change was made on takes it, even in groups it had changed on its own.
+      const messenger = row.own_fields & bits;
+      if (messenger) stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~messenger, row.id);
+      const anchor = events.get(s.id)!;
       // The anchor's own groups keep its values; the series' new values go to the template.
       const ownOnAnchor = anchor.own_fields & bits;
       const kept = ownOnAnchor ? snapshot(s.id, ownOnAnchor) : undefined;
@@ -412,6 +428,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         s.template = JSON.stringify({ ...t, ...fresh, cols: { ...t.cols, ...fresh.cols } });
         restoreSnapshot(s.id, kept);
       }
+      // The first event was the messenger: its new values are the series' now, template included.
+      if (row.id === s.id && messenger) keepInTemplate(s, snapshot(s.id, messenger));
       saveSeries(s);
       propagate(s, bits);
     }
@@ -529,16 +547,17 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     s.last_start = checked(() => lastStart(before, timing));
     saveSeries(s);
     stmt('DELETE FROM series_windows WHERE series_id = ? AND from_local >= ?').run(s.id, key);
+    // The occurrence keeps what it changed on its own; the new series keeps the old one's values of those.
     const next: SeriesRow = {
       ...s,
       id: row.id,
       recurrence: JSON.stringify(after),
       start_local: key,
       last_start: after.rules.length || after.rdates.length ? checked(() => lastStart(after, { ...timing, start: key })) : key,
-      template: '{}',
+      template: JSON.stringify(seriesValues(s, row.own_fields & ~OWN.when)),
     };
     // A new UID: the first part keeps the old one, as Google and Thunderbird do.
-    stmt('UPDATE events SET parent_id = NULL, ics_uid = ?, own_fields = own_fields & ? WHERE id = ?').run(randomUUID(), OWN.when, row.id);
+    stmt('UPDATE events SET parent_id = NULL, ics_uid = ? WHERE id = ?').run(randomUUID(), row.id);
     stmt('UPDATE events SET parent_id = ? WHERE parent_id = ? AND recurrence_id > ?').run(row.id, s.id, key);
     if (!after.rules.length && !after.rdates.length) {
       // Nothing repeats after this one: it is a single event now.

@@ -113,6 +113,36 @@ describe('whole-series moves', () => {
 
 const starts = (events: Ev[]) => events.map((e) => e.start_date);
 
+describe('an occurrence changed on its own, then edited for more than itself', () => {
+  it('all: the occurrence edited takes what the user typed, like every other', async () => {
+    const s = await mkSeries({ start_date: '2035-02-05 09:00:00', end_date: '2035-02-05 10:00:00', recurrence: 'FREQ=DAILY;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('patch', `events/${all[1].id}`).send({ title: 'Guest' });
+    await t.api('patch', `events/${s.id}`).send({ title: 'First' });
+    const res = await t.api('patch', `events/${all[1].id}`).query({ recurrence_scope: 'all' }).send({ title: 'Advanced' });
+    expect(res.body.title).toBe('Advanced');
+    expect((await seriesEvents(s.id)).map((e) => e.title)).toEqual(['First', 'Advanced', 'Advanced']);
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ title: 'Basics' });
+    expect((await seriesEvents(s.id)).map((e) => e.title)).toEqual(['Basics', 'Basics', 'Basics']);
+  });
+
+  it('following: the new series has the series values, its first event keeps its own title, and rows written later too', async () => {
+    const s = await mkSeries({ title: 'Weekly', start_date: '2035-03-06 09:00:00', end_date: '2035-03-06 10:00:00', recurrence: 'FREQ=WEEKLY' });
+    const [, second] = await seriesEvents(s.id);
+    await t.api('patch', `events/${second.id}`).send({ title: 'Guest' });
+    const res = await t.api('patch', `events/${second.id}`).query({ recurrence_scope: 'following' }).send({ start_date: '2035-03-13 11:00:00', end_date: '2035-03-13 12:00:00' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect([res.body.title, res.body.is_exception]).toEqual(['Guest', true]);
+    const far = await t.api('get', 'events').query({ post_parent: second.id, start_date: '2090-01-01', end_date: '2090-01-14' });
+    const list = await t.api('get', 'events').query({ search: 'Weekly', start_date: '2090-01-01', end_date: '2090-01-14' });
+    expect(far.body.events ?? []).toEqual([]);
+    expect(list.body.events.map((e: Ev) => [e.title, e.series_id, e.start_date.slice(11)])).toEqual([
+      ['Weekly', second.id, '11:00:00'],
+      ['Weekly', second.id, '11:00:00'],
+    ]);
+  });
+});
+
 describe('this and following', () => {
   it('on a COUNT series from the second occurrence, then each half edited and trashed and restored on its own', async () => {
     const s = await mkSeries({ start_date: '2035-01-01 10:00:00', end_date: '2035-01-01 11:00:00', recurrence: { rules: ['FREQ=DAILY;COUNT=6'], exdates: ['20350104T100000'], rdates: ['20350110T100000'] } });
