@@ -57,7 +57,9 @@ export function createLinkLoader(store: Store, ctx: UrlContext) {
     return ids.map((id) => [id, (found.get(id) as T | undefined) ?? null]);
   };
   return {
-    load(rows: ExportRowLinks[]): LinkedData {
+    load(batch: ExportRowLinks[]): LinkedData {
+      // A first event's own changes aside, its master VEVENT carries the series' values: read what those link to too.
+      const rows = batch.flatMap((r) => (r.template === null ? [r] : [r, templateLinks(r, JSON.parse(r.template) as SeriesTemplate)]));
       const termIds = unseen(seen.term, newIds(rows.map((r) => r.term_ids), termListsSeen));
       const termRows = store.terms.byIds(termIds);
       const imageIds = unseen(seen.image, rows.map((r) => r.image_id));
@@ -117,6 +119,19 @@ function createIcsEventMaker(ctx: UrlContext) {
       for (const [id, i] of data.images) images.set(id, i);
     },
     make(e: EventExportRow): IcsRowEvent {
+      const event = this.makeOne(e);
+      if (e.template === null || !event.series_start) return event;
+      // The master VEVENT is the series: the values of the fields this first event changed on its own
+      // are the series', kept in its template; the first event itself goes out as an override.
+      const t = JSON.parse(e.template) as SeriesTemplate;
+      const links = templateLinks(e, t);
+      const ownTaxonomies = new Set([t.categories && 'category', t.tags && 'tag']);
+      const keptTerms = e.term_ids === null ? [] : idList(e.term_ids).filter((id) => !ownTaxonomies.has(terms.get(id)?.taxonomy));
+      const series = this.makeOne({ ...e, ...(t.cols as Partial<EventExportRow>), ...links, term_ids: [...keptTerms, ...(links.term_ids === null ? [] : idList(links.term_ids))].join(',') || null, template: null });
+      const { id: _id, slug: _slug, url: _url, status: _status, date_utc: _date, modified_utc: _modified, start_date: _s, end_date: _e, utc_start_date: _us, utc_end_date: _ue, ...values } = series;
+      return { ...event, series_values: values, is_exception: true };
+    },
+    makeOne(e: EventExportRow): IcsRowEvent {
       const url = permalink(ctx, 'event', e.slug);
       const { categories, tags } = e.term_ids === null ? NO_TERMS : termsOf(e.term_ids);
       return {
@@ -152,6 +167,26 @@ function createIcsEventMaker(ctx: UrlContext) {
 }
 
 const NO_TERMS = { categories: [], tags: [] };
+
+/** The series' values of the groups a first event changed on its own (store/series.ts keeps them). */
+interface SeriesTemplate {
+  cols?: Record<string, unknown>;
+  organizers?: number[];
+  categories?: number[];
+  tags?: number[];
+}
+
+/** A first event's links with the template's in place of its own. */
+function templateLinks(r: ExportRowLinks, t: SeriesTemplate): ExportRowLinks {
+  const cols = t.cols ?? {};
+  return {
+    venue_id: 'venue_id' in cols ? (cols.venue_id as number | null) : r.venue_id,
+    image_id: 'image_id' in cols ? (cols.image_id as number | null) : r.image_id,
+    organizer_ids: t.organizers ? t.organizers.join(',') || null : r.organizer_ids,
+    term_ids: t.categories || t.tags ? [...(t.categories ?? []), ...(t.tags ?? [])].join(',') || null : null,
+    template: null,
+  };
+}
 
 function idList(csv: string): number[] {
   return csv.split(',').map(Number);

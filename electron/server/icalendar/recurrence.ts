@@ -458,7 +458,7 @@ export function splitAt(rec: Recurrence, timing: SeriesTiming, at: string): { be
 /**
  * The same series with its start moved by `deltaMs` of wall time (a whole-series move): RDATEs,
  * EXDATEs and UNTIL move with it (as Thunderbird does) so they keep naming the same occurrences;
- * weekly weekdays and monthly days move when the move is by whole days.
+ * weekly weekdays and monthly days move by the days the start's date moves.
  */
 export function shiftRecurrence(rec: Recurrence, timing: SeriesTiming, deltaMs: number): Recurrence {
   if (deltaMs === 0) return rec;
@@ -469,7 +469,10 @@ export function shiftRecurrence(rec: Recurrence, timing: SeriesTiming, deltaMs: 
   };
   const moved = { ...timing, start: shiftWall(timing.start) };
   const dates = (values: string[]) => values.map((v) => icalValue(shiftWall(wallOfValue(v, timing)!), timing.allDay));
-  const days = deltaMs % 86_400_000 === 0 ? deltaMs / 86_400_000 : 0;
+  // Weekdays and month days follow the calendar date of the start, not whole 24-hour steps: a
+  // Tuesday 18:00 moved to Wednesday 20:00, or a Tuesday 22:00 moved past midnight, is on Wednesdays now.
+  const dayNumber = (local: string) => Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)) / 86_400_000;
+  const days = dayNumber(moved.start) - dayNumber(timing.start);
   const names = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
   const rules = rec.rules.map((text) => {
     const r = readRule(text, timing);

@@ -31,10 +31,12 @@ export type EventExportRow = Pick<EventRow, (typeof EXPORT_COLUMNS)[number]> & {
   /** `[recurrence JSON, start, duration in seconds, template JSON]` for a series' first event. */
   series: [recurrence: string, start: string, durationS: number, template: string] | null;
   series_uid: string | null;
+  /** For a series' first event that changed some fields on its own: the series' values of those (JSON). */
+  template: string | null;
 };
 
 /** What the export reads first of a row: what it links to (icalendar/export-rows.ts loads those). */
-export type ExportRowLinks = Pick<EventExportRow, 'venue_id' | 'image_id' | 'organizer_ids' | 'term_ids'>;
+export type ExportRowLinks = Pick<EventExportRow, 'venue_id' | 'image_id' | 'organizer_ids' | 'term_ids' | 'template'>;
 
 /** A batch of the export's rows: each as JSON text and its links (together, `parseExportRow`). */
 export interface EventExportBatch {
@@ -51,5 +53,6 @@ export function parseExportRow(text: string, links: ExportRowLinks): EventExport
   row.series_uid = values[EXPORT_COLUMNS.length + 1] ?? null;
   row.organizer_ids = links.organizer_ids;
   row.term_ids = links.term_ids;
+  row.template = links.template;
   return row as EventExportRow;
 }

@@ -536,17 +536,18 @@ export function createEventStore(
       const params = opts.seriesFirstEvents ? [...f.params, ...f.params] : f.params;
       const rows = stmt(
         `SELECT json_array(${EXPORT_COLUMNS.map((c) => `e.${c}`).join(', ')}, ${SERIES_EXPORT_SQL.join(', ')}),
-          e.venue_id, e.image_id, ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')}
+          e.venue_id, e.image_id, ${links('event_organizers', 'organizer_id')}, ${links('event_terms', 'term_id')},
+          (SELECT s.template FROM event_series s WHERE s.id = e.id AND s.template <> '{}')
         FROM ${withSeries} ORDER BY e.start_local, e.id`,
       )
         // One JSON text per row: better-sqlite3 makes a JS value per column, and 27 columns cost
         // 15% more that way (JSON.parse gives back the same strings and numbers).
         .raw(true)
-        .iterate(...params) as IterableIterator<[string, number | null, number | null, string | null, string | null]>;
+        .iterate(...params) as IterableIterator<[string, number | null, number | null, string | null, string | null, string | null]>;
       let batch: EventExportBatch = { texts: [], links: [] };
-      for (const [text, venue_id, image_id, organizer_ids, term_ids] of rows) {
+      for (const [text, venue_id, image_id, organizer_ids, term_ids, template] of rows) {
         batch.texts.push(text);
-        batch.links.push({ venue_id, image_id, organizer_ids, term_ids });
+        batch.links.push({ venue_id, image_id, organizer_ids, term_ids, template });
         if (batch.texts.length === size) {
           yield batch;
           batch = { texts: [], links: [] };

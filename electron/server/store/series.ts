@@ -10,8 +10,7 @@
  * rows only (`ensureWindow`), so no request writes every row in between.
  */
 import { randomUUID } from 'node:crypto';
-import { wallAsUtc } from '../../../shared/dates/format';
-import { localToUtc } from '../../../shared/dates/format';
+import { localToUtc, wallAsUtc } from '../../../shared/dates/format';
 import { ApiError, invalidParams } from '../errors';
 import {
   expand,
@@ -193,7 +192,6 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return to;
   }
 
-  /** Rows up to the horizon for one series (after a create or a rule change). */
   /**
    * How far a series' rows reach when it is written: the horizon, or its first horizon's worth
    * when it starts after today, and never past its last occurrence.
@@ -227,7 +225,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     const rec = recurrenceOf(s);
     const until = rowsUntil(s);
     const wanted = new Set(expand(rec, timing, firstStart(s), until).starts);
-    for (const w of stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>) {
+    const windows = stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>;
+    for (const w of windows) {
       for (const start of expand(rec, timing, w.from_local, w.to_local).starts) wanted.add(start);
     }
     const update = stmt('UPDATE events SET start_local = ?, end_local = ?, start_utc = ?, end_utc = ?, timezone = ?, all_day = ? WHERE id = ?');
@@ -243,8 +242,6 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         removeRow(m.id);
       }
     }
-    s.generated_until = s.start_local; // regenerate the rest from the rule
-    const windows = stmt('SELECT from_local, to_local FROM series_windows WHERE series_id = ?').all(s.id) as Array<{ from_local: string; to_local: string }>;
     generate(s, firstStart(s), until);
     for (const w of windows) generate(s, w.from_local, w.to_local);
     s.generated_until = until;
@@ -325,6 +322,40 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     return t;
   }
 
+  /** The groups `bits` of a snapshot. */
+  function pick(t: Template, bits: number): Template {
+    const out: Template = {};
+    for (const [group, cols] of Object.entries(GROUP_COLUMNS)) {
+      if (!(bits & OWN[group as OwnGroup]) || !t.cols) continue;
+      out.cols ??= {};
+      for (const c of cols) out.cols[c] = t.cols[c];
+    }
+    if (bits & OWN.organizers) out.organizers = t.organizers;
+    if (bits & OWN.categories) out.categories = t.categories;
+    if (bits & OWN.tags) out.tags = t.tags;
+    return out;
+  }
+
+  /** A series' own values of some groups: its template's, else its first event's. */
+  function seriesValues(s: SeriesRow, bits: number): Template {
+    const t = templateOf(s);
+    const out = snapshot(s.id, bits);
+    for (const [group, cols] of Object.entries(GROUP_COLUMNS)) {
+      if (bits & OWN[group as OwnGroup] && t.cols && cols.every((c) => c in t.cols!)) for (const c of cols) out.cols![c] = t.cols[c];
+    }
+    if (bits & OWN.organizers && t.organizers) out.organizers = t.organizers;
+    if (bits & OWN.categories && t.categories) out.categories = t.categories;
+    if (bits & OWN.tags && t.tags) out.tags = t.tags;
+    return out;
+  }
+
+  /** Keeps series values (of groups the first event now changes on its own) in the template. */
+  function keepInTemplate(s: SeriesRow, snap: Template): void {
+    const t = templateOf(s);
+    s.template = JSON.stringify({ ...t, ...snap, cols: { ...t.cols, ...snap.cols } });
+    saveSeries(s);
+  }
+
   function restoreSnapshot(id: number, t: Template): void {
     if (t.cols && Object.keys(t.cols).length) {
       const keys = Object.keys(t.cols);
@@ -340,20 +371,6 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       stmt('DELETE FROM event_terms WHERE event_id = ? AND term_id IN (SELECT id FROM terms WHERE taxonomy = ?)').run(id, taxonomy);
       list.forEach((term, i) => addTerm.run(id, term, i));
     }
-  }
-
-  /**
-   * Before the first event changes on its own: its current values of those groups are the
-   * series' values, kept in the template so they do not leak into the series (generated rows,
-   * whole-series changes, the export's master).
-   */
-  function keepSeriesValues(s: SeriesRow, bits: number): void {
-    const fresh = bits & ~OWN.when;
-    if (!fresh) return;
-    const t = templateOf(s);
-    const snap = snapshot(s.id, fresh);
-    s.template = JSON.stringify({ ...t, ...snap, cols: { ...t.cols, ...snap.cols } });
-    saveSeries(s);
   }
 
   /** Copies the anchor's (or the template's) values of `bits` to every occurrence that does not own them. */
@@ -402,8 +419,11 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     for (const [k, v] of Object.entries(fields)) if (!whenFields.includes(k)) other[k] = v;
     const bits = groupsOf(other);
 
-    const anchor = events.get(s.id)!;
     if (bits) {
+      // The occurrence the change was made on takes it, even in groups it had changed on its own.
+      const messenger = row.own_fields & bits;
+      if (messenger) stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~messenger, row.id);
+      const anchor = events.get(s.id)!;
       // The anchor's own groups keep its values; the series' new values go to the template.
       const ownOnAnchor = anchor.own_fields & bits;
       const kept = ownOnAnchor ? snapshot(s.id, ownOnAnchor) : undefined;
@@ -414,6 +434,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         s.template = JSON.stringify({ ...t, ...fresh, cols: { ...t.cols, ...fresh.cols } });
         restoreSnapshot(s.id, kept);
       }
+      // The first event was the messenger: its new values are the series' now, template included.
+      if (row.id === s.id && messenger) keepInTemplate(s, snapshot(s.id, messenger));
       saveSeries(s);
       propagate(s, bits);
     }
@@ -426,32 +448,47 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       // values: the store's own date rules (all-day rounding, end after start, the zone).
       const probe: Values = {};
       for (const f of whenFields) probe[f] = fields[f];
-      const before = { start: row.start_local, end: row.end_local };
+      const ownsWhen = !!(row.own_fields & OWN.when);
+      const restarted = ownsWhen && fields.start_date !== undefined;
       events.update(row.id, probe, ctx);
       const moved = events.get(row.id)!;
-      const delta = wallMs(moved.start_local) - wallMs(before.start);
+      // An occurrence moved on its own, given a new start for all: the others take its new time of
+      // day (measured from the series' time, not its own, so "15:00 for all" puts them all at 15:00)
+      // and move by the days it moved.
+      const from = restarted ? row.start_local.slice(0, 10) + row.recurrence_id!.slice(10) : row.start_local;
+      const delta = wallMs(moved.start_local) - wallMs(from);
       const allDay = !!moved.all_day;
+      // Where the series puts an occurrence it had at `key` from now on.
+      let place: (key: string) => string;
       if (allDay !== !!s.all_day) {
-        timing = { start: allDay ? `${s.start_local.slice(0, 10)} 00:00:00` : `${s.start_local.slice(0, 10)} ${moved.start_local.slice(11)}`, zone: moved.timezone, allDay };
+        // All-day ↔ timed: the dates move by the days the edited occurrence moved, the time of day
+        // becomes midnight or the new one.
+        const days = Math.round((wallMs(moved.start_local.slice(0, 10)) - wallMs(from.slice(0, 10))) / 86_400_000);
+        const time = allDay ? '00:00:00' : moved.start_local.slice(11);
+        place = (key) => `${addSeconds(key, days * 86_400).slice(0, 10)} ${time}`;
+        rec = checked(() => shiftRecurrence(rec, timing, days * 86_400_000));
+        timing = { start: place(s.start_local), zone: moved.timezone, allDay };
         rec = checked(() => normalizeRecurrence(convertDates(rec, allDay), timing));
       } else {
+        place = (key) => wallOfMs(wallMs(key) + delta);
         rec = checked(() => shiftRecurrence(rec, timing, delta));
-        timing = { start: wallOfMs(wallMs(s.start_local) + delta), zone: moved.timezone, allDay };
-        // Keys move with the series so exceptions stay attached (Thunderbird does the same).
-        if (delta) {
-          const shift = stmt('UPDATE events SET recurrence_id = ? WHERE id = ?');
-          const members = membersOf.all(s.id, s.id);
-          // Two passes through a scratch key: the unique (series, key) index must hold at each step.
-          for (const m of members) if (m.recurrence_id) shift.run(`~${m.recurrence_id}`, m.id);
-          for (const m of members) if (m.recurrence_id) shift.run(wallOfMs(wallMs(m.recurrence_id) + delta), m.id);
-        }
+        timing = { start: place(s.start_local), zone: moved.timezone, allDay };
       }
+      // Keys move with the series so exceptions stay attached (Thunderbird does the same), and the
+      // others keep their ids. Two passes through a scratch key: the unique (series, key) index must
+      // hold at each step.
+      const members = membersOf.all(s.id, s.id).filter((m) => m.recurrence_id !== null && place(m.recurrence_id) !== m.recurrence_id);
+      const rekey = stmt('UPDATE events SET recurrence_id = ? WHERE id = ?');
+      for (const m of members) rekey.run(`~${m.recurrence_id}`, m.id);
+      for (const m of members) rekey.run(place(m.recurrence_id!), m.id);
       s.start_local = timing.start;
       s.timezone = timing.zone;
       s.all_day = allDay ? 1 : 0;
       s.duration_s = Math.max(0, Math.round((wallMs(moved.end_local) - wallMs(moved.start_local)) / 1000));
-      // The occurrence edited was only the messenger: it follows the series like the others.
-      stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~OWN.when, row.id);
+      // The occurrence edited was only the messenger: it follows the series like the others, unless
+      // it was moved on its own and is still elsewhere than the series puts it (another day).
+      const inLine = !ownsWhen || (restarted && place(row.recurrence_id!) === moved.start_local);
+      if (inLine) stmt('UPDATE events SET own_fields = own_fields & ? WHERE id = ?').run(~OWN.when, row.id);
       changedTiming = true;
     }
     if (recurrence !== undefined) {
@@ -492,6 +529,21 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     saveSeries(s);
   }
 
+  /**
+   * Makes the series include `key` again: an occurrence restored from the trash after its series was
+   * ended before it ("delete this and following") becomes an RDATE, so the rule keeps it (through a
+   * move of all) and an export writes it.
+   */
+  function keepDate(s: SeriesRow, key: string): void {
+    const rec = recurrenceOf(s);
+    const timing = timingOf(s);
+    if (expand(rec, timing, key, addSeconds(key, 1)).starts.includes(key)) return;
+    rec.rdates = [...rec.rdates, icalValue(key, !!s.all_day)].sort();
+    s.recurrence = JSON.stringify(rec);
+    s.last_start = checked(() => lastStart(rec, timing));
+    saveSeries(s);
+  }
+
   /** "This and following" from occurrence `row` (not the first): the old series ends before it. */
   function split(s: SeriesRow, row: EventRow): SeriesRow {
     const key = row.recurrence_id!;
@@ -501,16 +553,17 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     s.last_start = checked(() => lastStart(before, timing));
     saveSeries(s);
     stmt('DELETE FROM series_windows WHERE series_id = ? AND from_local >= ?').run(s.id, key);
+    // The occurrence keeps what it changed on its own; the new series keeps the old one's values of those.
     const next: SeriesRow = {
       ...s,
       id: row.id,
       recurrence: JSON.stringify(after),
       start_local: key,
       last_start: after.rules.length || after.rdates.length ? checked(() => lastStart(after, { ...timing, start: key })) : key,
-      template: '{}',
+      template: JSON.stringify(seriesValues(s, row.own_fields & ~OWN.when)),
     };
     // A new UID: the first part keeps the old one, as Google and Thunderbird do.
-    stmt('UPDATE events SET parent_id = NULL, ics_uid = ?, own_fields = own_fields & ? WHERE id = ?').run(randomUUID(), OWN.when, row.id);
+    stmt('UPDATE events SET parent_id = NULL, ics_uid = ? WHERE id = ?').run(randomUUID(), row.id);
     stmt('UPDATE events SET parent_id = ? WHERE parent_id = ? AND recurrence_id > ?').run(row.id, s.id, key);
     if (!after.rules.length && !after.rdates.length) {
       // Nothing repeats after this one: it is a single event now.
@@ -565,7 +618,11 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         throw invalidParams({ recurrence_scope: 'invalid_recurrence_scope' });
       }
       const bits = groupsOf(values);
-      if (row.id === s.id) keepSeriesValues(s, bits & ~row.own_fields);
+      if (row.id === s.id) {
+        // The first event's own change must not become the series' value: keep that in the template.
+        const fresh = bits & ~row.own_fields & ~OWN.when;
+        if (fresh) keepInTemplate(s, snapshot(s.id, fresh));
+      }
       const wasTrash = row.status === 'trash';
       events.update(row.id, values, ctx);
       const now = events.get(row.id)!;
@@ -575,6 +632,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       if (wasTrash && now.status !== 'trash') {
         // Restored: it is an occurrence again; restoring the first event of a trashed series restores it all.
         setExcluded(s, row.recurrence_id!, false);
+        keepDate(s, row.recurrence_id!);
         if (row.id === s.id && s.trashed) {
           s.trashed = 0;
           saveSeries(s);
@@ -629,13 +687,16 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         return;
       }
       removeRow(row.id);
+      // The last occurrence of a trashed series whose first event is already gone for good: nothing
+      // can restore the series now, so its hidden first event (and with it the series) goes too.
+      if (s?.trashed && isHidden(events.get(s.id)?.status ?? '') && !stmt('SELECT 1 FROM events WHERE parent_id = ? LIMIT 1').get(s.id)) removeRow(s.id);
     },
     /**
      * Makes sure rows exist for the occurrences a list or export over [from, to) shows (wall
      * times). Cheap when the window is within the horizon; else writes that window's rows only.
      * `write` runs work in a write transaction.
      */
-    ensureWindow(from: string | undefined, to: string | undefined, write: <T>(fn: () => T) => T): void {
+    ensureWindow(from: string | undefined, to: string | undefined, write: <T>(fn: () => T) => T, maxRows = MAX_REQUEST_ROWS): void {
       const months = settings.get().recurrence_horizon_months || 24;
       const horizon = horizonEnd();
       const end = to ?? (from && from > horizon ? addMonths(from, months) : horizon);
@@ -643,7 +704,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       if (lowest === null || lowest === undefined || end <= lowest) return;
       // Bounded: a request writes at most this many rows; what is left waits for the next request
       // or the background extension.
-      const budget = { left: MAX_REQUEST_ROWS };
+      const budget = { left: maxRows };
       write(() => {
         const far = new Set<number>();
         while (budget.left > 0) {
@@ -682,12 +743,15 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         return { id, created: true };
       }
       const before = groupValues(row.id);
-      if (row.id === s.id) keepSeriesValues(s, groupsOf(values) & ~row.own_fields);
+      // The first event's values are the series' (its master VEVENT's) until its override changes them.
+      const seriesValues = row.id === s.id ? snapshot(s.id, ALL_GROUPS & ~OWN.when & ~row.own_fields) : undefined;
       events.update(row.id, values, ctx, { memo });
       const after = groupValues(row.id);
       let bits = 0;
       for (const [group, value] of Object.entries(after)) if (value !== before[group]) bits |= OWN[group as OwnGroup];
       if (bits) stmt('UPDATE events SET own_fields = own_fields | ? WHERE id = ?').run(bits, row.id);
+      const fresh = bits & ~row.own_fields & ~OWN.when;
+      if (seriesValues && fresh) keepInTemplate(s, pick(seriesValues, fresh));
       return { id: row.id, created: false };
     },
     /**
