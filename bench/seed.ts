@@ -96,7 +96,7 @@ export function seed(store: Store, opts: { events: number; now: Date; zone?: str
   return out;
 }
 
-/** Zones of the seeded series: both hemispheres' daylight-saving rules, and one zone without any. */
+/** Zones of the seeded series: daylight saving in both hemispheres (Lisbon, New York, Sydney) and none (São Paulo, Tokyo). */
 const SERIES_ZONES = ['Europe/Lisbon', 'America/New_York', 'America/Sao_Paulo', 'Australia/Sydney', 'Asia/Tokyo'];
 const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 
