@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
+import Database from 'better-sqlite3';
 import { tmpdir, cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openDatabase, closeDatabase } from '../electron/server/store/db';
@@ -17,11 +18,27 @@ import { createStore, type Store } from '../electron/server/store';
 import type { EventListQuery } from '../electron/server/store/events';
 import type { LinkedListQuery } from '../electron/server/store/linked-posts';
 import type { TermListQuery } from '../electron/server/store/terms';
-import { seed } from './seed';
+import { seed, seedSeries } from './seed';
 import { measureTransfer, measureWriteFloor } from './transfer';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
+/** A deep page: 500 at full size, within the calendar at the small sizes used to try the benchmark out. */
+const DEEP_PAGE = Math.max(1, Math.min(500, Math.floor(EVENTS / 40)));
+const DEEP = `events: page ${DEEP_PAGE}`;
+/** Weekly series added on top of the single events for the repeating-events rows (issue #14). */
+const SERIES = Number(process.env.BENCH_SERIES ?? 1000);
+/**
+ * Requests per repeating-events case: each writes hundreds of rows (a daily series, a month of
+ * 2090), so 400 of them would grow the calendar the later cases measure by several times.
+ */
+const SERIES_ITERATIONS = Number(process.env.BENCH_SERIES_ITERATIONS ?? Math.min(ITERATIONS, 100));
+/** Requests of the deep page (2000–2100) once series exist: see where it is measured. */
+const DEEP_SERIES_REQUESTS = Math.min(ITERATIONS, 5);
+/** Issue #14's targets. */
+const LIST_RATIO_TARGET = 1.5;
+const CREATE_SERIES_TARGET_MS = 50;
+const CHANGE_SERIES_TARGET_MS = 300;
 const TOKEN = 'bench-token-0123456789abcdef';
 const root = resolve(import.meta.dirname, '..');
 
@@ -156,10 +173,66 @@ function importBound(writeSeconds: number, parseSeconds: number, cores: number):
   return Math.max(writeSeconds, (writeSeconds + parseSeconds) / Math.max(1, cores));
 }
 
+/** What a list costs the first time after a change: a write before each request. */
+async function timeAfterWrite(base: URL, firstEvent: number, method: string, path: string, n = ITERATIONS / 4): Promise<Stats> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    await request(base, 'PATCH', `/cal/events/v1/events/${firstEvent}`, { excerpt: `note ${i}` });
+    const t = process.hrtime.bigint();
+    const res = await request(base, method, path);
+    samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status}`);
+  }
+  return stats(samples);
+}
+
+/**
+ * One client, one request at a time, no throughput run: for the repeating-events cases, whose
+ * requests write hundreds of rows each. `make` gets a counter that runs on through the warm-up,
+ * so every request differs from the one before it.
+ */
+async function timeOneByOne(base: URL, make: (i: number) => [string, string, unknown?], n: number, warm = 5): Promise<{ stats: Stats; last: unknown }> {
+  const samples: number[] = [];
+  let last: unknown;
+  for (let i = 0; i < warm + n; i++) {
+    const [method, path, body] = make(i);
+    const t = process.hrtime.bigint();
+    const res = await request(base, method, path, body);
+    if (i >= warm) samples.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status} ${res.body.slice(0, 300)}`);
+    last = JSON.parse(res.body);
+  }
+  return { stats: stats(samples), last };
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function getJson(base: URL, path: string): Promise<Json> {
+  const res = await request(base, 'GET', path);
+  if (res.status >= 400) throw new Error(`GET ${path} → ${res.status} ${res.body.slice(0, 300)}`);
+  return JSON.parse(res.body) as Json;
+}
+
+/** A sanity check of what a case did: the figures of a case that did not do its work are worthless. */
+function expectThat(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`benchmark check failed: ${what}`);
+}
+
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
+
+interface SeriesRow {
+  name: string;
+  http: Stats;
+  target: string;
+  pass: boolean;
+  note?: string;
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'almanac-bench-'));
   const now = new Date();
-  const db = openDatabase(join(dataDir, 'almanac.sqlite'));
+  const dbFile = join(dataDir, 'almanac.sqlite');
+  const db = openDatabase(dbFile);
   const store = createStore(db);
   store.settings.update({ timezone: 'Europe/Lisbon' });
   const t0 = process.hrtime.bigint();
@@ -175,28 +248,27 @@ async function main() {
     return x.toISOString().slice(0, 10);
   };
   const windowQ = { startDate: `${zoneNow(-1)} 00:00:00`, endDate: `${zoneNow(730)} 23:59:59` };
-  // The baseline is the SQL itself: a store that keeps no list, total or JSON caches.
-  const bare = createStore(db, { caches: false });
-  const sqlCases: Record<string, () => void> = {
+  const sqlCases = (bare: Store): Record<string, () => void> => ({
     'events: default list': () => eventListSql(bare, { ...base, ...windowQ, page: 1 }),
     'events: search': () => eventListSql(bare, { ...base, ...windowQ, page: 1, search: 'tasting' }),
     'events: category + venue': () => eventListSql(bare, { ...base, ...windowQ, page: 1, categories: [cat], venues: [venue] }),
-    'events: page 500': () => eventListSql(bare, { ...base, startDate: '2000-01-01 00:00:00', endDate: '2100-01-01 00:00:00', page: 500 }),
+    [DEEP]: () => eventListSql(bare, { ...base, startDate: '2000-01-01 00:00:00', endDate: '2100-01-01 00:00:00', page: DEEP_PAGE }),
     'venues: list': () => venueListSql(bare, { lang: 'en', statuses: base.statuses, page: 1, perPage: 10 }, now),
     'categories: list': () => termListSql(bare, { lang: 'en', page: 1, perPage: 10, hideEmpty: true, order: 'asc', orderby: 'name' }),
-  };
+  });
+  // The baseline is the SQL itself: a store that keeps no list, total or JSON caches.
   const sql: Record<string, Stats> = {};
-  for (const [name, fn] of Object.entries(sqlCases)) sql[name] = timeSql(fn);
+  for (const [name, fn] of Object.entries(sqlCases(createStore(db, { caches: false })))) sql[name] = timeSql(fn);
   closeDatabase(db);
 
-  const server = await startServer(dataDir);
+  let server = await startServer(dataDir);
   const ns = '/cal/events/v1';
   const firstEvent = JSON.parse((await request(server.url, 'GET', `${ns}/events?per_page=1`)).body).events[0].id as number;
   const httpCases: Record<string, (i: number) => [string, string, unknown?]> = {
     'events: default list': () => ['GET', `${ns}/events`],
     'events: search': () => ['GET', `${ns}/events?search=tasting`],
     'events: category + venue': () => ['GET', `${ns}/events?categories=${cat}&venue=${venue}`],
-    'events: page 500': () => ['GET', `${ns}/events?page=500&start_date=2000-01-01&end_date=2100-01-01`],
+    [DEEP]: () => ['GET', `${ns}/events?page=${DEEP_PAGE}&start_date=2000-01-01&end_date=2100-01-01`],
     'events: single read': () => ['GET', `${ns}/events/${firstEvent}`],
     'events: create': (i) => ['POST', `${ns}/events`, { title: `Bench ${i}`, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 11:00:00', venue, categories: [cat] }],
     'events: update': (i) => ['PATCH', `${ns}/events/${firstEvent}`, { title: `Renamed ${i}` }],
@@ -205,6 +277,7 @@ async function main() {
     // The floor: a request refused before any work (unknown route), for what HTTP itself costs.
     'HTTP floor (404 no route)': () => ['GET', `${ns}/no-such-route`],
   };
+  const listNames = ['events: default list', 'events: search', 'events: category + venue', DEEP, 'venues: list', 'categories: list'];
   const results: Array<{ name: string; http: Stats; sql?: Stats; ratio?: number }> = [];
   for (const [name, make] of Object.entries(httpCases)) {
     const h = await timeHttp(server.url, make);
@@ -214,27 +287,155 @@ async function main() {
   // Lists, their totals and records' JSON are cached until the data changes, so the cases above
   // mostly measure a calendar being read again. These write before every list, so they show what a
   // list costs the first time after a change (as after every edit in the calendar window).
-  for (const name of ['events: default list', 'events: search', 'events: category + venue', 'events: page 500', 'venues: list', 'categories: list']) {
-    const afterWrite: number[] = [];
+  for (const name of listNames) {
     const [method, path] = httpCases[name](0);
-    for (let i = 0; i < ITERATIONS / 4; i++) {
-      await request(server.url, 'PATCH', `${ns}/events/${firstEvent}`, { excerpt: `note ${i}` });
-      const t = process.hrtime.bigint();
-      const res = await request(server.url, method, path);
-      afterWrite.push(Number(process.hrtime.bigint() - t) / 1e6);
-      if (res.status >= 400) throw new Error(`${method} ${path} → ${res.status}`);
-    }
-    const h = stats(afterWrite);
+    const h = await timeAfterWrite(server.url, firstEvent, method, path);
     results.push({ name: `${name}, first after a write`, http: h, sql: sql[name], ratio: h.p50 / sql[name].p50 });
   }
-  await Promise.all([...pools.values()].map((p) => p.close()));
 
   // Export and import at full size: this calendar out as iCalendar, then back into an empty one.
   process.stdout.write(`Measuring export and import of the ${EVENTS}-event calendar…\n`);
   const transfer = await measureTransfer(server);
   await server.stop();
   process.stdout.write('Measuring what SQLite alone needs to write those events…\n');
-  const floor = measureWriteFloor(join(dataDir, 'almanac.sqlite'));
+  const floor = measureWriteFloor(dbFile);
+
+  // Repeating events (issue #14): the same calendar plus weekly series, written as the API writes
+  // them, then the same lists again (so today's figures and these come from one run) and the
+  // series' own cases.
+  const seriesDb = openDatabase(dbFile);
+  const t1 = process.hrtime.bigint();
+  const seededSeries = seedSeries(createStore(seriesDb), seeded, { series: SERIES, now });
+  const seriesSeedSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+  process.stdout.write(`Added ${SERIES} weekly series (${seededSeries.rows} occurrence rows) in ${seriesSeedSeconds.toFixed(1)} s\n`);
+  const sqlWithSeries: Record<string, Stats> = {};
+  for (const [name, fn] of Object.entries(sqlCases(createStore(seriesDb, { caches: false })))) sqlWithSeries[name] = timeSql(fn);
+  closeDatabase(seriesDb);
+
+  server = await startServer(dataDir);
+  const today = (name: string) => results.find((r) => r.name === name)!.http;
+  const listsWithSeries: Array<{ name: string; http: Stats; sql: Stats; todayP50: number; ratio: number; pass: boolean }> = [];
+  const compare = (name: string, h: Stats, sqlName: string) => {
+    const ratio = h.p50 / today(name).p50;
+    listsWithSeries.push({ name, http: h, sql: sqlWithSeries[sqlName], todayP50: today(name).p50, ratio, pass: ratio <= LIST_RATIO_TARGET });
+  };
+  // The deep page asks for 2000–2100: with open-ended series each request writes rows toward 2100
+  // (up to the store's per-request bound), seconds each, and the calendar grows with every one. So
+  // it comes last of all (below), a few requests only, one at a time.
+  const shallow = listNames.filter((n) => n !== DEEP);
+  for (const name of shallow) compare(name, await timeHttp(server.url, httpCases[name]), name);
+  for (const name of shallow) {
+    const [method, path] = httpCases[name](0);
+    compare(`${name}, first after a write`, await timeAfterWrite(server.url, firstEvent, method, path), name);
+  }
+
+  const seriesRows: SeriesRow[] = [];
+  const eventsAfter2080 = () => countRows(dbFile, "start_local >= '2080'");
+  // A month far past the horizon, a different one each request (warm-up months in 2080), so
+  // every request finds no rows and writes that month's only.
+  const farMonth = (i: number) => {
+    const year = i < 5 ? 2080 : 2090 + Math.floor((i - 5) / 12);
+    const month = i < 5 ? i + 1 : ((i - 5) % 12) + 1;
+    const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const m = `${year}-${String(month).padStart(2, '0')}`;
+    return { m, path: `${ns}/events?start_date=${m}-01&end_date=${m}-${last}&per_page=50` };
+  };
+  const farRowsBefore = eventsAfter2080();
+  const far = await timeOneByOne(server.url, (i) => ['GET', farMonth(i).path], SERIES_ITERATIONS);
+  const farRows = eventsAfter2080() - farRowsBefore;
+  const lastFar = far.last as Json;
+  const lastMonth = farMonth(5 + SERIES_ITERATIONS - 1).m;
+  // Within the month in Lisbon (the site's zone), so within a day of it in UTC.
+  const monthFrom = Date.parse(`${lastMonth}-01T00:00:00Z`) - 86_400_000;
+  const monthTo = Date.parse(`${nextMonth(lastMonth)}-01T00:00:00Z`) + 86_400_000;
+  const inMonth = (e: Json) => {
+    const at = Date.parse(`${e.utc_start_date.replace(' ', 'T')}Z`);
+    return e.recurrence !== null && at >= monthFrom && at < monthTo;
+  };
+  expectThat(lastFar.total > 0 && lastFar.events.every(inMonth), `the list of ${lastMonth} shows that month's occurrences`);
+  // Every open-ended weekly series meets every month: all of them must have rows in that one.
+  const openEnded = countOf(dbFile, 'SELECT count(*) FROM event_series WHERE last_start IS NULL AND trashed = 0');
+  const seriesInMonth = countOf(dbFile, `SELECT count(DISTINCT coalesce(parent_id, id)) FROM events WHERE start_local >= '${lastMonth}-05' AND start_local < '${lastMonth}-25'`);
+  expectThat(seriesInMonth === openEnded, `every open-ended series has rows in ${lastMonth} (${seriesInMonth} of ${openEnded})`);
+  const coldList = today('events: default list, first after a write').p50;
+  seriesRows.push({
+    name: 'series: list of a month in 2090 (a new month each time)',
+    http: far.stats,
+    target: `≤ ${LIST_RATIO_TARGET}× today's default list first after a write (${(coldList * LIST_RATIO_TARGET).toFixed(2)} ms)`,
+    pass: far.stats.p50 <= coldList * LIST_RATIO_TARGET,
+    note: `${farRows} rows written for ${SERIES_ITERATIONS + 5} month windows (${(farRows / (SERIES_ITERATIONS + 5)).toFixed(0)} per month, all languages); ${lastFar.total} events in the last month's English list`,
+  });
+
+  // A whole 500-occurrence series changed at once: every row of it exists (500 days < the horizon).
+  const day = zoneNow(2);
+  const recurrence = (rule: string) => ({ rules: [rule], rdates: [], exdates: [] });
+  const created = JSON.parse(
+    (
+      await request(server.url, 'POST', `${ns}/events`, {
+        title: 'Bench daily class',
+        start_date: `${day} 09:00:00`,
+        end_date: `${day} 10:00:00`,
+        timezone: 'America/New_York',
+        venue,
+        categories: [cat],
+        recurrence: recurrence('FREQ=DAILY;COUNT=500'),
+      })
+    ).body,
+  ) as Json;
+  const members = async () => (await getJson(server.url, `${ns}/events?post_parent=${created.id}&start_date=2000-01-01&end_date=2100-01-01&per_page=1`)).total as number;
+  const memberCount = await members();
+  expectThat(memberCount >= 499, `the 500-occurrence series has its rows (post_parent lists ${memberCount})`);
+  const late = zoneNow(2 + 400);
+  const lateOccurrence = async () => (await getJson(server.url, `${ns}/events?post_parent=${created.id}&start_date=${late}&end_date=${late}`)).events[0] as Json;
+  const all = `${ns}/events/${created.id}?recurrence_scope=all`;
+  const renamed = await timeOneByOne(server.url, (i) => ['PATCH', all, { title: `Bench class ${i}` }], SERIES_ITERATIONS);
+  expectThat((await lateOccurrence()).title === (renamed.last as Json).title, 'an occurrence a year on has the new title');
+  seriesRows.push({
+    name: 'series: change the title of a whole 500-occurrence series',
+    http: renamed.stats,
+    target: `< ${CHANGE_SERIES_TARGET_MS} ms`,
+    pass: renamed.stats.p50 < CHANGE_SERIES_TARGET_MS,
+  });
+  // 09:30–10:30 and 10:30–11:30 in turn: every request moves the whole series by an hour.
+  const hourOf = (i: number) => String(9 + (i % 2)).padStart(2, '0');
+  const moved = await timeOneByOne(
+    server.url,
+    (i) => ['PATCH', all, { start_date: `${day} ${hourOf(i)}:30:00`, end_date: `${day} ${String(10 + (i % 2)).padStart(2, '0')}:30:00` }],
+    SERIES_ITERATIONS,
+  );
+  const lastHour = hourOf(5 + SERIES_ITERATIONS - 1);
+  const movedLate = await lateOccurrence();
+  const endHour = String(10 + ((5 + SERIES_ITERATIONS - 1) % 2)).padStart(2, '0');
+  expectThat(movedLate.start_date.slice(11) === `${lastHour}:30:00` && movedLate.end_date.slice(11) === `${endHour}:30:00` && (await members()) === memberCount, `an occurrence a year on runs ${lastHour}:30–${endHour}:30 (it runs ${movedLate.start_date}–${movedLate.end_date}) and no row was lost`);
+  seriesRows.push({
+    name: 'series: change the time of a whole 500-occurrence series',
+    http: moved.stats,
+    target: `< ${CHANGE_SERIES_TARGET_MS} ms`,
+    pass: moved.stats.p50 < CHANGE_SERIES_TARGET_MS,
+  });
+
+  // Last, as each one writes a horizon of rows the cases above should not see.
+  const daily = await timeOneByOne(
+    server.url,
+    (i) => ['POST', `${ns}/events`, { title: `Bench daily ${i}`, start_date: `${day} 07:00:00`, end_date: `${day} 07:30:00`, venue, categories: [cat], recurrence: recurrence('FREQ=DAILY') }],
+    SERIES_ITERATIONS,
+  );
+  const dailyRows = (await getJson(server.url, `${ns}/events?post_parent=${(daily.last as Json).id}&start_date=2000-01-01&end_date=2100-01-01&per_page=1`)).total as number;
+  expectThat(dailyRows > 300, `an open-ended daily series has its rows up to the horizon (${dailyRows})`);
+  seriesRows.push({
+    name: 'series: create an open-ended daily series',
+    http: daily.stats,
+    target: `< ${CREATE_SERIES_TARGET_MS} ms`,
+    pass: daily.stats.p50 < CREATE_SERIES_TARGET_MS,
+    note: `${dailyRows + 1} occurrence rows each, up to the horizon`,
+  });
+  const [, deepPath] = httpCases[DEEP](0);
+  const rowsBeforeDeep = countRows(dbFile);
+  compare(DEEP, (await timeOneByOne(server.url, () => ['GET', deepPath], DEEP_SERIES_REQUESTS, 0)).stats, DEEP);
+  compare(`${DEEP}, first after a write`, await timeAfterWrite(server.url, firstEvent, 'GET', deepPath, DEEP_SERIES_REQUESTS), DEEP);
+  const deepRows = countRows(dbFile) - rowsBeforeDeep;
+  await Promise.all([...pools.values()].map((p) => p.close()));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -244,6 +445,23 @@ async function main() {
     '| case | p50 ms | p99 ms | req/s (4 clients) | bare SQL p50 ms | HTTP / SQL |',
     '|---|---:|---:|---:|---:|---:|',
     ...results.map((r) => `| ${r.name} | ${r.http.p50.toFixed(2)} | ${r.http.p99.toFixed(2)} | ${r.http.rps ? r.http.rps.toFixed(0) : '–'} | ${r.sql ? r.sql.p50.toFixed(3) : '–'} | ${r.ratio ? `${r.ratio.toFixed(1)}×` : '–'} |`),
+    '',
+    `The same lists with ${SERIES} weekly series added (${seededSeries.rows} occurrence rows; target: p50 within ${LIST_RATIO_TARGET}× of the row above without them):`,
+    '',
+    '| case | p50 ms | p99 ms | req/s (4 clients) | bare SQL p50 ms | p50 without series | ratio | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...listsWithSeries.map(
+      (r) =>
+        `| ${r.name} | ${r.http.p50.toFixed(2)} | ${r.http.p99.toFixed(2)} | ${r.http.rps ? r.http.rps.toFixed(0) : '–'} | ${r.sql.p50.toFixed(3)} | ${r.todayP50.toFixed(2)} | ${r.ratio.toFixed(2)}× | ${verdict(r.pass)} |`,
+    ),
+    `${DEEP} (2000–2100) with series: ${DEEP_SERIES_REQUESTS} requests each, one at a time; they wrote ${deepRows} occurrence rows toward 2100.`,
+    '',
+    `Repeating events, ${SERIES_ITERATIONS} requests per case, one at a time:`,
+    '',
+    '| case | p50 ms | p99 ms | target (p50) | result |',
+    '|---|---:|---:|---|---|',
+    ...seriesRows.map((r) => `| ${r.name} | ${r.http.p50.toFixed(2)} | ${r.http.p99.toFixed(2)} | ${r.target} | ${verdict(r.pass)} |`),
+    ...seriesRows.filter((r) => r.note).map((r) => `${r.name.replace(/^series: /, '')}: ${r.note}.`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
@@ -260,8 +478,54 @@ async function main() {
   );
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const file = join(root, 'bench/results/api.json');
-  writeFileSync(file, JSON.stringify({ events: EVENTS, iterations: ITERATIONS, machine, seedSeconds, date: now.toISOString(), results, transfer, writeFloor: floor }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        events: EVENTS,
+        iterations: ITERATIONS,
+        machine,
+        seedSeconds,
+        date: now.toISOString(),
+        results,
+        series: {
+          series: SERIES,
+          occurrenceRows: seededSeries.rows,
+          seedSeconds: seriesSeedSeconds,
+          iterations: SERIES_ITERATIONS,
+          targets: { listRatio: LIST_RATIO_TARGET, createMs: CREATE_SERIES_TARGET_MS, changeMs: CHANGE_SERIES_TARGET_MS },
+          lists: listsWithSeries,
+          deepPageRowsWritten: deepRows,
+          cases: seriesRows,
+        },
+        transfer,
+        writeFloor: floor,
+      },
+      null,
+      2,
+    ),
+  );
   process.stdout.write(`Figures written to ${file}\n`);
+}
+
+/** Event rows in the calendar file (read beside the running server), all or those matching `where`. */
+function countRows(file: string, where = '1'): number {
+  return countOf(file, `SELECT count(*) FROM events WHERE ${where}`);
+}
+
+function countOf(file: string, sqlText: string): number {
+  const ro = new Database(file, { readonly: true });
+  try {
+    return ro.prepare(sqlText).pluck().get() as number;
+  } finally {
+    ro.close();
+  }
+}
+
+/** `YYYY-MM` of the month after `m`. */
+function nextMonth(m: string): string {
+  const d = new Date(Date.UTC(+m.slice(0, 4), +m.slice(5, 7), 1));
+  return d.toISOString().slice(0, 7);
 }
 
 main().then(

@@ -11,21 +11,36 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 export const CROWDED_TOTAL = 2000;
 
 const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+const BYDAY = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
+/**
+ * Half of a crowded month are occurrences of weekly series (issue #14: the month view with
+ * repeating events still draws within the target): each series meets once a week at the same
+ * time over the grid's six weeks, and carries the fields the API gives an occurrence, so every one
+ * is drawn with its repeat mark.
+ */
+export const CROWDED_SERIES_SHARE = 0.5;
+const GRID_WEEKS = 6;
 
 /**
  * `total` timed 45-minute events spread over the 42 days of a month grid starting at `gridStart`
  * (epoch ms of the grid's first local midnight), between 08:00 and 18:00, copied from `template`
- * (a real record, so every field the app reads is there). One in fifty is featured.
+ * (a real record, so every field the app reads is there). One in fifty is featured; the first
+ * `CROWDED_SERIES_SHARE` of them are weekly series' occurrences.
  */
 export function crowdedMonth(template: Json, gridStart: number, idBase: number, total = CROWDED_TOTAL): Json[] {
+  const inSeries = Math.floor(total * CROWDED_SERIES_SHARE);
   return Array.from({ length: total }, (_, i) => {
-    const minutes = 8 * 60 + ((i * 37) % (10 * 60));
-    const start = new Date(gridStart + (i % 42) * 86_400_000 + minutes * 60_000);
+    const series = i < inSeries ? Math.floor(i / GRID_WEEKS) : undefined;
+    // A series: its weekday and time, a week further for each occurrence; else spread as before.
+    const day = series === undefined ? i % 42 : (series % 7) + 7 * (i % GRID_WEEKS);
+    const minutes = 8 * 60 + (((series ?? i) * 37) % (10 * 60));
+    const start = new Date(gridStart + day * 86_400_000 + minutes * 60_000);
     const end = new Date(start.getTime() + 45 * 60_000);
-    return {
+    const event: Json = {
       ...template,
       id: idBase + i,
-      title: `Load ${i}`,
+      title: series === undefined ? `Load ${i}` : `Load ${total + series} weekly`,
       all_day: false,
       featured: i % 50 === 0,
       sticky: false,
@@ -35,6 +50,16 @@ export function crowdedMonth(template: Json, gridStart: number, idBase: number, 
       end_date: utc(end),
       timezone: 'UTC',
     };
+    if (series !== undefined) {
+      // The series' first event is the grid's first week's occurrence.
+      Object.assign(event, {
+        recurrence: { rules: [`FREQ=WEEKLY;BYDAY=${BYDAY[start.getUTCDay()]}`], rdates: [], exdates: [] },
+        series_id: idBase + i - (i % GRID_WEEKS),
+        recurrence_id: utc(start),
+        is_exception: false,
+      });
+    }
+    return event;
   });
 }
 

@@ -95,3 +95,56 @@ export function seed(store: Store, opts: { events: number; now: Date; zone?: str
   });
   return out;
 }
+
+/** Zones of the seeded series: daylight saving in both hemispheres (Lisbon, New York, Sydney) and none (São Paulo, Tokyo). */
+const SERIES_ZONES = ['Europe/Lisbon', 'America/New_York', 'America/Sao_Paulo', 'Australia/Sydney', 'Asia/Tokyo'];
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+export interface SeriesSeedResult {
+  series: number;
+  /** Occurrence rows written for them (the first events included). */
+  rows: number;
+}
+
+/**
+ * Weekly series on top of `seed`'s calendar, written through the store as the API writes them
+ * (the event, then its series, which writes the occurrences up to the horizon): starting over the
+ * same three years, half open-ended and half bounded (by COUNT or by UNTIL), in several zones, one
+ * in four on two or three weekdays. Uses the venues, organizers and terms `seed` made.
+ */
+export function seedSeries(store: Store, seeded: SeedResult, opts: { series: number; now: Date }): SeriesSeedResult {
+  const rand = rng(7);
+  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
+  const first = DateTime.fromJSDate(opts.now, { zone: 'UTC' }).minus({ years: 1 }).startOf('day');
+  const before = store.db.prepare('SELECT count(*) FROM events').pluck().get() as number;
+  // 100 series per transaction: each writes up to a few hundred rows.
+  for (let from = 0; from < opts.series; from += 100) store.write(() => {
+    for (let i = from; i < Math.min(opts.series, from + 100); i++) {
+      const lang = LANGS[i % 3];
+      const zone = SERIES_ZONES[i % SERIES_ZONES.length];
+      const begins = DateTime.fromObject(first.plus({ days: Math.floor(rand() * 3 * 365) }).toObject(), { zone }).set({ hour: 7 + Math.floor(rand() * 13), minute: pick([0, 15, 30, 45]) });
+      const days = i % 4 === 0 ? [...new Set([begins.weekday - 1, Math.floor(rand() * 7), Math.floor(rand() * 7)])].sort() : [begins.weekday - 1];
+      let rule = `FREQ=WEEKLY;BYDAY=${days.map((d) => WEEKDAYS[d]).join(',')}`;
+      if (i % 2 === 1) {
+        rule += i % 4 === 1 ? `;COUNT=${5 + Math.floor(rand() * 60)}` : `;UNTIL=${begins.plus({ weeks: 4 + Math.floor(rand() * 60) }).toUTC().toFormat("yyyyMMdd'T'HHmmss'Z'")}`;
+      }
+      const ctx = { lang, now: opts.now, siteZone: zone };
+      const id = store.events.create(
+        {
+          title: `${pick(ADJ)} ${pick(WORDS)} series ${i}`,
+          description: `Every week: ${pick(ADJ)} ${pick(WORDS)} in ${pick(CITIES)}.`,
+          start_date: begins.toFormat('yyyy-MM-dd HH:mm:ss'),
+          end_date: begins.plus({ minutes: 60 + 30 * Math.floor(rand() * 4) }).toFormat('yyyy-MM-dd HH:mm:ss'),
+          timezone: zone,
+          venue: pick(seeded.venueIds[lang]),
+          organizer: [pick(seeded.organizerIds[lang])],
+          categories: [pick(seeded.categoryIds[lang])],
+          tags: [pick(seeded.tagIds[lang])],
+        },
+        ctx,
+      );
+      store.series.create(id, { rules: [rule], rdates: [], exdates: [] });
+    }
+  });
+  return { series: opts.series, rows: (store.db.prepare('SELECT count(*) FROM events').pluck().get() as number) - before };
+}

@@ -109,6 +109,14 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const lagging = db.prepare<[string], SeriesRow>(
     'SELECT * FROM event_series WHERE trashed = 0 AND generated_until < ? AND (last_start IS NULL OR last_start >= generated_until) ORDER BY generated_until LIMIT 100',
   );
+  /**
+   * The same, in pages after (generated_until, id): a series given a window of its own keeps its
+   * generated_until and would head every page again, hiding the ones after it.
+   */
+  const laggingAfter = db.prepare<{ end: string; g: string; id: number }, SeriesRow>(
+    `SELECT * FROM event_series WHERE trashed = 0 AND generated_until < @end AND (last_start IS NULL OR last_start >= generated_until)
+       AND (generated_until, id) > (@g, @id) ORDER BY generated_until, id LIMIT 100`,
+  );
   const lowestGenerated = db.prepare<[], { g: string | null }>(
     'SELECT min(generated_until) AS g FROM event_series WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until)',
   );
@@ -707,9 +715,13 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       const budget = { left: maxRows };
       write(() => {
         const far = new Set<number>();
+        let after = { g: '', id: 0 };
         while (budget.left > 0) {
-          const batch = lagging.all(end).filter((s) => !far.has(s.id));
-          if (!batch.length) break;
+          const page = laggingAfter.all({ end, ...after });
+          if (!page.length) break;
+          // Read before the loop below moves their generated_until on; a series it moves comes round again.
+          after = { g: page[page.length - 1].generated_until, id: page[page.length - 1].id };
+          const batch = page.filter((s) => !far.has(s.id));
           for (const s of batch) {
             const start = from && from > s.start_local ? from : s.start_local;
             if (start > addMonths(s.generated_until, months)) {

@@ -47,6 +47,20 @@ describe('rows written for series', () => {
     const between = store.db.prepare("SELECT count(*) FROM events WHERE start_local >= '2030-01-01' AND start_local < '2090-01-01'").pluck().get();
     expect(between).toBe(0);
   });
+
+  it('a list of a month far beyond the horizon shows every open-ended series, however many there are', () => {
+    const store = freshStore();
+    const weekly = (uid: string) => ['BEGIN:VEVENT', `UID:${uid}`, 'SUMMARY:Weekly', 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', 'RRULE:FREQ=WEEKLY', 'END:VEVENT'];
+    // More series than the store reads in one batch; a short horizon keeps the test quick.
+    store.settings.update({ recurrence_horizon_months: 1 });
+    importFile(store, calendar(...Array.from({ length: 130 }, (_, i) => weekly(`w${i}`)).flat()), { ctx });
+    store.series.ensureWindow('2090-03-01 00:00:00', '2090-03-31 23:59:59', store.write);
+    const seriesInMarch = store.db
+      .prepare("SELECT count(DISTINCT parent_id) FROM events WHERE start_local >= '2090-03-01' AND start_local < '2090-04-01'")
+      .pluck()
+      .get();
+    expect(seriesInMarch).toBe(130);
+  });
 });
 
 describe('calendars imported before series existed', () => {
