@@ -313,6 +313,10 @@ function rebase(r: RuleParts, start: string, from: string): string {
   let periodDays: number;
   let step: number;
   switch (r.freq) {
+    case 'HOURLY':
+      // Whole days that are a whole number of periods, so the hours of the day fall the same.
+      [unit, periodDays, step] = ['day', 1, r.interval / gcd(r.interval, 24)];
+      break;
     case 'DAILY':
       [unit, periodDays, step] = ['day', 1, r.interval];
       break;
@@ -334,6 +338,8 @@ function rebase(r: RuleParts, start: string, from: string): string {
   if (periods < 64) return start; // close enough: not worth it
   return addWall(start, unit, periods * step);
 }
+
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
 const wall = (s: string) => ({ year: +s.slice(0, 4), month: +s.slice(5, 7), day: +s.slice(8, 10), hour: +s.slice(11, 13) || 0, minute: +s.slice(14, 16) || 0, second: +s.slice(17, 19) || 0 });
 
@@ -432,7 +438,8 @@ export function splitAt(rec: Recurrence, timing: SeriesTiming, at: string): { be
       if (rest > 0) after.rules.push(writeRule(cont, { ...timing, start: at }));
     } else {
       ending.until = timing.allDay ? `${lastKept.slice(0, 10)} 23:59:59` : lastKept;
-      after.rules.push(writeRule(r, { ...timing, start: at }));
+      // A rule that ended before `at` (split at an RDATE after its UNTIL) has nothing to carry on.
+      if (r.until === undefined || r.until >= at) after.rules.push(writeRule(r, { ...timing, start: at }));
     }
     before.rules.push(writeRule(ending, timing));
   }
