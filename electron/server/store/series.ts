@@ -641,11 +641,12 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
           for (const s of batch) {
             const start = from && from > s.start_local ? from : s.start_local;
             if (start > addMonths(s.generated_until, months)) {
-              // Far beyond the rows there are: this window only, never the years between.
+              // Far beyond the rows there are: this window only, never the years between. The
+              // whole window (a list of 2080-2095 must show 2095's occurrences too): the row
+              // budget bounds the work, and a window cut by it is finished by the next request.
               far.add(s.id);
-              const windowEnd = end > addMonths(start, months) ? addMonths(start, months) : end;
-              if (!windowCovers.get(s.id, start, windowEnd)?.n) {
-                const reach = generate(s, start, windowEnd, budget);
+              if (!windowCovers.get(s.id, start, end)?.n) {
+                const reach = generate(s, start, end, budget);
                 stmt('INSERT INTO series_windows (series_id, from_local, to_local) VALUES (?, ?, ?)').run(s.id, start, reach);
               }
             } else {
