@@ -18,6 +18,8 @@ Semantics it encodes (Almanac's, from RFC 5545):
 - UNTIL of a timed series is a UTC instant and is compared as an instant: each wall time becomes
   an instant with zoneinfo (fold=0: an ambiguous time is its first instance, a gap time uses the
   offset before the gap, RFC 5545 §3.3.5). UNTIL of an all-day series is a date, inclusive.
+- A DTSTART inside a DST gap is moved forward out of it first, as the API does with any event's
+  start (the original's behaviour); the rule then repeats the moved time of day.
 - EXDATE wins over RRULE and RDATE; an RDATE that is also a rule occurrence is listed once.
 - A rule that makes more than 24 occurrences in some day is refused by the API on purpose; such
   cases carry `refused` (a pattern of the API's message) instead of expected starts.
@@ -54,6 +56,12 @@ def ical(d: datetime, all_day: bool) -> str:
 
 def instant(wall: datetime, zone: str) -> datetime:
     return wall.replace(tzinfo=ZoneInfo(zone), fold=0).astimezone(timezone.utc).replace(tzinfo=None)
+
+
+def normalized(wall: datetime, zone: str) -> datetime:
+    """The wall time itself, or for one inside a DST gap the valid time it names (moved forward)."""
+    z = ZoneInfo(zone)
+    return wall.replace(tzinfo=z, fold=0).astimezone(timezone.utc).astimezone(z).replace(tzinfo=None)
 
 
 @functools.lru_cache(maxsize=None)
@@ -191,6 +199,14 @@ def make_case(rnd: random.Random, index: int) -> dict | None:
     if not first:
         return None
     dtstart = first[0]
+    if not all_day and normalized(dtstart, zone) != dtstart:
+        # A start inside a DST gap: the API moves an event's start forward out of the gap (as the
+        # original does for every event) before the series exists, so the series' DTSTART, and the
+        # time of day of its rule, is the moved one. Redraw the first occurrence from there.
+        first = occurrences(base_rule, normalized(dtstart, zone), normalized(dtstart, zone) + timedelta(days=3660), 1)
+        if not first or normalized(first[0], zone) != first[0]:
+            return None
+        dtstart = first[0]
     if dtstart.year > 2060:
         return None
     head = occurrences(base_rule, dtstart, dtstart + timedelta(days=3660 * 2), 400)
