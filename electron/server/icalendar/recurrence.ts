@@ -14,7 +14,7 @@
  * the same for a window in 2090 as for next week.
  */
 import ICAL from 'ical.js';
-import { localToUtc, utcToLocal, wallAsUtc } from '../../../shared/dates/format';
+import { localToUtc, utcToLocal, wallAsUtc, wallToMillis } from '../../../shared/dates/format';
 
 /** What the API's `recurrence` field holds: RFC 5545 values, without the property names. */
 export interface Recurrence {
@@ -66,6 +66,12 @@ export interface RuleParts {
   count?: number;
   /** The UNTIL bound as a wall time in the series zone (end of the day for a date). */
   until?: string;
+  /**
+   * A timed series' UNTIL as an instant (ms): RFC 5545 compares it with each occurrence's
+   * instant, which differs from comparing wall times in the hour a fall-back repeats, and it is
+   * written back as given (through the wall time, 06:30Z would come back as 05:30Z in New York).
+   */
+  untilMs?: number;
   parts: Map<string, string>;
 }
 
@@ -148,6 +154,7 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
   const interval = positive('INTERVAL', RECURRENCE_LIMITS.interval) ?? 1;
   const count = positive('COUNT', RECURRENCE_LIMITS.count);
   let until: string | undefined;
+  let untilMs: number | undefined;
   const untilText = parts.get('UNTIL');
   if (untilText !== undefined) {
     if (count !== undefined) throw new RecurrenceProblem('COUNT and UNTIL cannot both be given');
@@ -155,6 +162,7 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
     if (!d) throw new RecurrenceProblem(`UNTIL=${untilText} is not a date (20270601) or a date-time (20270601T000000Z)`);
     until = !d.time ? `${d.date} 23:59:59` : d.utc ? utcToLocal(`${d.date} ${d.time}`, timing.zone) : `${d.date} ${d.time}`;
     if (timing.allDay) until = `${until.slice(0, 10)} 23:59:59`;
+    else untilMs = d.time && d.utc ? wallAsUtc(wall(`${d.date} ${d.time}`)) : instantOf(until, timing.zone);
     if (until < timing.start) throw new RecurrenceProblem(`UNTIL=${untilText} is before the event's start`);
   }
 
@@ -198,7 +206,20 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
   } catch (err) {
     throw new RecurrenceProblem(err instanceof Error ? err.message : String(err));
   }
-  return { freq, interval, count, until, parts };
+  return { freq, interval, count, until, untilMs, parts };
+}
+
+/** A wall time's instant (ms); a repeated wall time is its first instance (RFC 5545 §3.3.5). */
+const instantOf = (local: string, zone: string) => wallToMillis(wall(local), zone, true);
+
+/** Whether an occurrence at `local` is past the rule's UNTIL. */
+function pastUntil(r: RuleParts, local: string, zone: string): boolean {
+  if (r.until === undefined) return false;
+  if (r.untilMs === undefined) return local > r.until;
+  // Wall time and instant order differ only within a few hours of a DST change.
+  const gap = wallAsUtc(wall(local)) - wallAsUtc(wall(r.until));
+  if (Math.abs(gap) > 3 * 3_600_000) return gap > 0;
+  return instantOf(local, zone) > r.untilMs;
 }
 
 /** The most occurrences the rule can make in one day, from its parts alone (no expansion). */
@@ -268,8 +289,12 @@ export function writeRule(r: RuleParts, timing: SeriesTiming): string {
   if (r.interval !== 1) out.push(`INTERVAL=${r.interval}`);
   for (const [name, value] of r.parts) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL'].includes(name)) out.push(`${name}=${value}`);
   if (r.count !== undefined) out.push(`COUNT=${r.count}`);
-  if (r.until !== undefined) out.push(`UNTIL=${untilValue(r.until, timing)}`);
+  if (r.until !== undefined) out.push(`UNTIL=${r.untilMs !== undefined && !timing.allDay ? utcValue(r.untilMs) : untilValue(r.until, timing)}`);
   return out.join(';');
+}
+
+function utcValue(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 }
 
 function untilValue(wall: string, timing: SeriesTiming): string {
@@ -290,7 +315,11 @@ function wallOf(t: ICAL.Time, allDay: boolean): string {
 }
 
 /** Adds whole units to a wall time (`Y-m-d H:i:s`); months and years keep the day number. */
-function addWall(local: string, unit: 'day' | 'month' | 'year', n: number): string {
+function addWall(local: string, unit: 'hour' | 'day' | 'month' | 'year', n: number): string {
+  if (unit === 'hour') {
+    const d = new Date(wallAsUtc(wall(local)) + n * 3_600_000);
+    return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  }
   const d = new Date(Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)));
   if (unit === 'day') d.setUTCDate(d.getUTCDate() + n);
   else if (unit === 'month') d.setUTCMonth(d.getUTCMonth() + n);
@@ -516,7 +545,7 @@ export function expand(rec: Recurrence, timing: SeriesTiming, from: string, to: 
       if (first && r.count !== undefined && local !== timing.start) left--;
       first = false;
       if (left-- <= 0) break;
-      if ((r.until && local > r.until) || local >= to) break;
+      if (pastUntil(r, local, timing.zone) || local >= to) break;
       if (++steps > maxSteps) {
         truncated = true;
         break;
@@ -542,7 +571,8 @@ export function lastStart(rec: Recurrence, timing: SeriesTiming): string | null 
   for (const v of rec.rdates) later(wallOfValue(v, timing));
   for (const text of rec.rules) {
     const r = readRule(text, timing);
-    if (r.until !== undefined) later(r.until);
+    // An UNTIL compared as an instant lets a wall time up to a DST change's size past its own.
+    if (r.until !== undefined) later(r.untilMs === undefined ? r.until : addWall(r.until, 'hour', 3));
     else if (r.count !== undefined) {
       const all = expand({ rules: [text], rdates: [], exdates: [] }, timing, timing.start, '9999-12-31 23:59:59');
       if (all.truncated) return null;
@@ -573,6 +603,7 @@ export function splitAt(rec: Recurrence, timing: SeriesTiming, at: string): { be
       if (rest > 0) after.rules.push(writeRule(cont, { ...timing, start: at }));
     } else {
       ending.until = timing.allDay ? `${lastKept.slice(0, 10)} 23:59:59` : lastKept;
+      ending.untilMs = timing.allDay ? undefined : instantOf(lastKept, timing.zone);
       // A rule that ended before `at` (split at an RDATE after its UNTIL) has nothing to carry on.
       if (r.until === undefined || r.until >= at) after.rules.push(writeRule(r, { ...timing, start: at }));
     }
@@ -609,7 +640,7 @@ export function shiftRecurrence(rec: Recurrence, timing: SeriesTiming, deltaMs: 
       const values = parts.get('BYMONTHDAY')!.split(',').map(Number);
       if (values.every((v) => v > 0 && v + days >= 1 && v + days <= 28)) parts.set('BYMONTHDAY', values.map((v) => v + days).join(','));
     }
-    return writeRule({ ...r, parts, until: r.until ? shiftWall(r.until) : undefined }, moved);
+    return writeRule({ ...r, parts, until: r.until ? shiftWall(r.until) : undefined, untilMs: undefined }, moved);
   });
   return { rules, rdates: dates(rec.rdates), exdates: dates(rec.exdates) };
 }
