@@ -354,6 +354,26 @@ def refused_cases(rnd: random.Random, start: int) -> list[dict]:
     return out
 
 
+def dst_edge_cases(start: int) -> list[dict]:
+    """UNTIL inside the hour a fall-back repeats: compared as an instant, an occurrence at a wall
+    time of that hour is its first instance (RFC 5545 §3.3.5), so it can be before an UNTIL whose
+    wall time is earlier."""
+    out = []
+    for i, (zone, dtstart, until_utc) in enumerate([
+        ('America/New_York', datetime(2031, 10, 20, 1, 45), datetime(2031, 11, 2, 6, 30)),  # 01:30 EST, the second 01:30
+        ('Europe/Berlin', datetime(2031, 10, 1, 2, 15), datetime(2031, 10, 26, 1, 0)),  # 02:00 CET
+        ('Australia/Sydney', datetime(2031, 3, 20, 2, 40), datetime(2031, 4, 5, 15, 20)),  # 02:20 AEST
+        ('America/New_York', datetime(2031, 10, 20, 1, 15), datetime(2031, 11, 2, 5, 30)),  # 01:30 EDT: 01:15 in, 01:45 not made
+    ]):
+        rule = f'FREQ=DAILY;UNTIL={until_utc.strftime("%Y%m%dT%H%M%SZ")}'
+        made = [d for d in occurrences('FREQ=DAILY', dtstart, dtstart + timedelta(days=60)) if instant(d, zone) <= until_utc]
+        lo, hi = dtstart, dtstart + timedelta(days=60)
+        out.append({'id': start + i, 'zone': zone, 'all_day': False, 'start': fmt(dtstart), 'duration_s': 600,
+                    'recurrence': {'rules': [rule], 'rdates': [], 'exdates': []},
+                    'window': {'from': fmt(lo), 'to': fmt(hi)}, 'expected': [fmt(d) for d in made if lo <= d < hi]})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument('--seed', type=int, default=20261125)
@@ -366,6 +386,7 @@ def main() -> None:
         if c:
             cases.append(c)
     cases += refused_cases(rnd, len(cases))
+    cases += dst_edge_cases(len(cases))
     OUT.parent.mkdir(parents=True, exist_ok=True)
     doc = {'generator': 'scripts/recurrence-oracle.py', 'seed': args.seed, 'dateutil': __import__('dateutil').__version__, 'cases': cases}
     OUT.write_text(json.dumps(doc, indent=None, separators=(',', ':')).replace('},{"id"', '},\n{"id"') + '\n')
