@@ -15,6 +15,8 @@
  */
 import ICAL from 'ical.js';
 import { localToUtc, utcToLocal, wallAsUtc, wallToMillis } from '../../../shared/dates/format';
+import { needsSelection, selectedStarts } from './recurrence-periods';
+import { addWall, icalTime, pad, ruleForIcal, wall, wallOf } from './rule-time';
 
 /** What the API's `recurrence` field holds: RFC 5545 values, without the property names. */
 export interface Recurrence {
@@ -45,7 +47,7 @@ export const RECURRENCE_LIMITS = {
 export class RecurrenceProblem extends Error {}
 
 const FREQS = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
-type Freq = (typeof FREQS)[number];
+export type Freq = (typeof FREQS)[number];
 const WEEKDAYS = new Set(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']);
 
 /** Integer list parts and the range each value must be in (0 excluded where RFC 5545 says so). */
@@ -74,8 +76,6 @@ export interface RuleParts {
   untilMs?: number;
   parts: Map<string, string>;
 }
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `20270105T180000`, `20270105T180000Z` or `20270105` to its pieces; undefined when malformed. */
 function readIcalDate(v: string): { date: string; time?: string; utc: boolean } | undefined {
@@ -237,15 +237,6 @@ function occurrencesPerDay(freq: Freq, interval: number, parts: Map<string, stri
   }
 }
 
-/** The rule as ical.js iterates it: UNTIL is applied here, in the series' wall time. */
-function ruleForIcal(freq: Freq, interval: number, count: number | undefined, parts: Map<string, string>): string {
-  const out = [`FREQ=${freq}`];
-  if (interval !== 1) out.push(`INTERVAL=${interval}`);
-  if (count !== undefined) out.push(`COUNT=${count}`);
-  for (const [name, value] of parts) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL'].includes(name)) out.push(`${name}=${value}`);
-  return out.join(';');
-}
-
 /**
  * Checks a recurrence as the API receives it and returns it in its stored form: rules with UNTIL
  * typed like the start (a date for all-day series, UTC for timed ones, as Radicale and dateutil
@@ -302,31 +293,6 @@ function untilValue(wall: string, timing: SeriesTiming): string {
   return `${localToUtc(wall, timing.zone).replace(/[-:]/g, '').replace(' ', 'T')}Z`;
 }
 
-/** An ical.js time for a wall time (floating: the zone is applied by us, not by ical.js). */
-function icalTime(local: string, allDay: boolean): ICAL.Time {
-  const [y, mo, d] = [+local.slice(0, 4), +local.slice(5, 7), +local.slice(8, 10)];
-  if (allDay) return ICAL.Time.fromData({ year: y, month: mo, day: d, isDate: true });
-  return ICAL.Time.fromData({ year: y, month: mo, day: d, hour: +local.slice(11, 13), minute: +local.slice(14, 16), second: +local.slice(17, 19), isDate: false });
-}
-
-function wallOf(t: ICAL.Time, allDay: boolean): string {
-  const date = `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}`;
-  return allDay ? `${date} 00:00:00` : `${date} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
-}
-
-/** Adds whole units to a wall time (`Y-m-d H:i:s`); months and years keep the day number. */
-function addWall(local: string, unit: 'hour' | 'day' | 'month' | 'year', n: number): string {
-  if (unit === 'hour') {
-    const d = new Date(wallAsUtc(wall(local)) + n * 3_600_000);
-    return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  }
-  const d = new Date(Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)));
-  if (unit === 'day') d.setUTCDate(d.getUTCDate() + n);
-  else if (unit === 'month') d.setUTCMonth(d.getUTCMonth() + n);
-  else d.setUTCFullYear(d.getUTCFullYear() + n);
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}${local.slice(10)}`;
-}
-
 /**
  * Where to start iterating a rule for a window that opens at `from`: DTSTART itself, or, when the
  * window is far ahead and the rule's set does not depend on where it started (no COUNT; a whole
@@ -370,140 +336,10 @@ function rebase(r: RuleParts, start: string, from: string): string {
 
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
-const wall = (s: string) => ({ year: +s.slice(0, 4), month: +s.slice(5, 7), day: +s.slice(8, 10), hour: +s.slice(11, 13) || 0, minute: +s.slice(14, 16) || 0, second: +s.slice(17, 19) || 0 });
-
 /** The rule's starts as ical.js makes them, from `begin` on. */
 function* icalStarts(r: RuleParts, timing: SeriesTiming, begin: string): Generator<string> {
   const iterator = ICAL.Recur.fromString(ruleForIcal(r.freq, r.interval, r.count, r.parts)).iterator(icalTime(begin, timing.allDay));
   for (let t = iterator.next(); t; t = iterator.next()) yield wallOf(t, timing.allDay);
-}
-
-/*
- * Rule shapes ical.js 2.2.1 expands wrong (found by test/server/api/recurrence-oracle.test.ts
- * against python-dateutil, and checked with RFC 5545 §3.3.10):
- * - INTERVAL is ignored next to BYMONTH in a MONTHLY (or finer) rule and next to BYHOUR in an
- *   HOURLY rule: FREQ=MONTHLY;INTERVAL=4;BYMONTH=1,8 from January makes every August too.
- * - BYSETPOS picks within each month of a YEARLY rule with BYMONTH (the set is the year's), and is
- *   ignored next to BYMONTHDAY in a MONTHLY rule.
- * - A numbered BYDAY in a YEARLY rule without BYMONTH (20MO: the 20th Monday of the year) makes
- *   other days (10TH makes every Thursday).
- * For those, ical.js still makes the candidates (the rule without INTERVAL, BYSETPOS and the
- * numbers of BYDAY, which it gets right) and this module keeps, per period of the rule, the ones
- * RFC 5545 keeps: numbered weekdays of the year, set positions, every INTERVAL-th period.
- */
-const ORDINAL = /^([+-]?\d{1,2})(MO|TU|WE|TH|FR|SA|SU)$/;
-
-function yearlyOrdinals(r: RuleParts): boolean {
-  return r.freq === 'YEARLY' && !['BYMONTH', 'BYWEEKNO', 'BYYEARDAY', 'BYMONTHDAY', 'BYHOUR', 'BYMINUTE', 'BYSECOND'].some((n) => r.parts.has(n)) &&
-    (r.parts.get('BYDAY') ?? '').split(',').some((d) => ORDINAL.test(d));
-}
-
-function needsSelection(r: RuleParts): boolean {
-  if (r.parts.has('BYSETPOS') || yearlyOrdinals(r)) return true;
-  if (r.interval === 1) return false;
-  return (r.parts.has('BYMONTH') && r.freq !== 'YEARLY') || (r.parts.has('BYHOUR') && r.freq === 'HOURLY');
-}
-
-const DAY_MS = 86_400_000;
-const dayNumber = (local: string) => Math.floor(wallAsUtc(wall(local)) / DAY_MS);
-const WEEK_DAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
-const weekdayOf = (local: string) => WEEK_DAYS[((dayNumber(local) % 7) + 7 + 4) % 7]; // day 0 was a Thursday
-
-/** Which period of the rule's frequency a wall time is in, as a number that grows by one a period. */
-function periodOf(r: RuleParts, local: string): number {
-  const year = +local.slice(0, 4);
-  switch (r.freq) {
-    case 'YEARLY':
-      return year;
-    case 'MONTHLY':
-      return year * 12 + +local.slice(5, 7) - 1;
-    case 'WEEKLY': {
-      const wkst = WEEK_DAYS.indexOf(r.parts.get('WKST') ?? 'MO');
-      const day = dayNumber(local);
-      const weekday = WEEK_DAYS.indexOf(weekdayOf(local));
-      return Math.floor((day - ((weekday - wkst + 7) % 7)) / 7);
-    }
-    case 'DAILY':
-      return dayNumber(local);
-    default:
-      return dayNumber(local) * 24 + +local.slice(11, 13);
-  }
-}
-
-/** A wall time in the period before `local`'s, with `local`'s time of day. */
-function periodBefore(r: RuleParts, local: string): string {
-  switch (r.freq) {
-    case 'YEARLY':
-      return `${pad(+local.slice(0, 4) - 1, 4)}-01-01${local.slice(10)}`;
-    case 'MONTHLY':
-      return addWall(`${local.slice(0, 8)}01${local.slice(10)}`, 'month', -1);
-    case 'WEEKLY':
-      return addWall(local, 'day', -14);
-    case 'DAILY':
-      return addWall(local, 'day', -1);
-    default: {
-      const ms = wallAsUtc(wall(local)) - 3_600_000;
-      const d = new Date(ms);
-      return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}${local.slice(13)}`;
-    }
-  }
-}
-
-/**
- * The rule's starts from `begin` on, for the shapes above: ical.js's candidates, started a period
- * early (so a period's positions count from its beginning, not from DTSTART) and kept per period.
- * `budget.n` bounds the candidates read.
- */
-function* selectedStarts(r: RuleParts, timing: SeriesTiming, begin: string, budget: { n: number }): Generator<string> {
-  const parts = new Map(r.parts);
-  const setpos = parts.get('BYSETPOS')?.split(',').map(Number);
-  parts.delete('BYSETPOS');
-  const ordinals = yearlyOrdinals(r) ? parts.get('BYDAY')!.split(',').map((d) => { const m = ORDINAL.exec(d); return m ? { n: +m[1], day: m[2] } : { n: 0, day: d }; }) : undefined;
-  if (ordinals) parts.set('BYDAY', [...new Set(ordinals.map((o) => o.day))].join(','));
-  // The defaults RFC 5545 takes from DTSTART, spelled out: the iteration starts elsewhere.
-  const start = timing.start;
-  const dayParts = ['BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO'];
-  if (r.freq === 'WEEKLY' && !parts.has('BYDAY')) parts.set('BYDAY', weekdayOf(start));
-  if (r.freq === 'MONTHLY' && !dayParts.some((n) => parts.has(n))) parts.set('BYMONTHDAY', String(+start.slice(8, 10)));
-  if (r.freq === 'YEARLY' && !dayParts.some((n) => parts.has(n))) {
-    if (!parts.has('BYMONTH')) parts.set('BYMONTH', String(+start.slice(5, 7)));
-    parts.set('BYMONTHDAY', String(+start.slice(8, 10)));
-  }
-  const from = periodBefore(r, begin);
-  const firstPeriod = periodOf(r, begin);
-  const startPeriod = periodOf(r, start);
-  const iterator = ICAL.Recur.fromString(ruleForIcal(r.freq, 1, undefined, parts)).iterator(icalTime(from, timing.allDay));
-  let period = NaN;
-  let group: string[] = [];
-  const keep = function* (): Generator<string> {
-    if (!(period >= firstPeriod) || (period - startPeriod) % r.interval !== 0) return;
-    let chosen = group;
-    if (ordinals) {
-      chosen = group.filter((c) => {
-        const day = weekdayOf(c);
-        const same = group.filter((g) => weekdayOf(g) === day);
-        const at = same.indexOf(c);
-        return ordinals.some((o) => o.day === day && (o.n === 0 || (o.n > 0 ? at === o.n - 1 : at === same.length + o.n)));
-      });
-    }
-    if (setpos) {
-      const n = chosen.length;
-      chosen = [...new Set(setpos.map((p) => chosen[p > 0 ? p - 1 : n + p]).filter((c): c is string => c !== undefined))].sort();
-    }
-    for (const c of chosen) if (c >= start) yield c;
-  };
-  for (let t = iterator.next(); t; t = iterator.next()) {
-    if (--budget.n <= 0) return;
-    const local = wallOf(t, timing.allDay);
-    const p = periodOf(r, local);
-    if (p !== period) {
-      yield* keep();
-      period = p;
-      group = [];
-    }
-    group.push(local);
-  }
-  yield* keep();
 }
 
 export interface Expansion {
