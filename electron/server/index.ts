@@ -212,6 +212,8 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     step();
   };
   const firstExtension = setTimeout(extendSeries, 1000);
+  // A series created with its first months of rows: the rest follows at once, off the request.
+  store.series.onLagging(() => setImmediate(extendSeries));
   const laterExtensions = setInterval(extendSeries, SERIES_EXTENSION_INTERVAL_MS);
   firstExtension.unref();
   laterExtensions.unref();

@@ -14,7 +14,9 @@
  * the same for a window in 2090 as for next week.
  */
 import ICAL from 'ical.js';
-import { localToUtc, utcToLocal, wallAsUtc } from '../../../shared/dates/format';
+import { localToUtc, utcToLocal, wallAsUtc, wallToMillis } from '../../../shared/dates/format';
+import { needsSelection, selectedStarts } from './recurrence-periods';
+import { addWall, icalTime, pad, ruleForIcal, wall, wallOf } from './rule-time';
 // Also bounds ical.js's own search for each next occurrence (it loops for ever on some rules).
 import { RuleTooSparse } from './rule-steps';
 
@@ -47,7 +49,7 @@ export const RECURRENCE_LIMITS = {
 export class RecurrenceProblem extends Error {}
 
 const FREQS = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
-type Freq = (typeof FREQS)[number];
+export type Freq = (typeof FREQS)[number];
 const WEEKDAYS = new Set(['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU']);
 
 /** Integer list parts and the range each value must be in (0 excluded where RFC 5545 says so). */
@@ -68,10 +70,14 @@ export interface RuleParts {
   count?: number;
   /** The UNTIL bound as a wall time in the series zone (end of the day for a date). */
   until?: string;
+  /**
+   * A timed series' UNTIL as an instant (ms): RFC 5545 compares it with each occurrence's
+   * instant, which differs from comparing wall times in the hour a fall-back repeats, and it is
+   * written back as given (through the wall time, 06:30Z would come back as 05:30Z in New York).
+   */
+  untilMs?: number;
   parts: Map<string, string>;
 }
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `20270105T180000`, `20270105T180000Z` or `20270105` to its pieces; undefined when malformed. */
 function readIcalDate(v: string): { date: string; time?: string; utc: boolean } | undefined {
@@ -150,6 +156,7 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
   const interval = positive('INTERVAL', RECURRENCE_LIMITS.interval) ?? 1;
   const count = positive('COUNT', RECURRENCE_LIMITS.count);
   let until: string | undefined;
+  let untilMs: number | undefined;
   const untilText = parts.get('UNTIL');
   if (untilText !== undefined) {
     if (count !== undefined) throw new RecurrenceProblem('COUNT and UNTIL cannot both be given');
@@ -157,6 +164,7 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
     if (!d) throw new RecurrenceProblem(`UNTIL=${untilText} is not a date (20270601) or a date-time (20270601T000000Z)`);
     until = !d.time ? `${d.date} 23:59:59` : d.utc ? utcToLocal(`${d.date} ${d.time}`, timing.zone) : `${d.date} ${d.time}`;
     if (timing.allDay) until = `${until.slice(0, 10)} 23:59:59`;
+    else untilMs = d.time && d.utc ? wallAsUtc(wall(`${d.date} ${d.time}`)) : instantOf(until, timing.zone);
     if (until < timing.start) throw new RecurrenceProblem(`UNTIL=${untilText} is before the event's start`);
   }
 
@@ -202,7 +210,20 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
   } catch (err) {
     throw new RecurrenceProblem(err instanceof RuleTooSparse ? 'the rule never repeats as written (no next occurrence could be found)' : err instanceof Error ? err.message : String(err));
   }
-  return { freq, interval, count, until, parts };
+  return { freq, interval, count, until, untilMs, parts };
+}
+
+/** A wall time's instant (ms); a repeated wall time is its first instance (RFC 5545 §3.3.5). */
+const instantOf = (local: string, zone: string) => wallToMillis(wall(local), zone, true);
+
+/** Whether an occurrence at `local` is past the rule's UNTIL. */
+function pastUntil(r: RuleParts, local: string, zone: string): boolean {
+  if (r.until === undefined) return false;
+  if (r.untilMs === undefined) return local > r.until;
+  // Wall time and instant order differ only within a few hours of a DST change.
+  const gap = wallAsUtc(wall(local)) - wallAsUtc(wall(r.until));
+  if (Math.abs(gap) > 3 * 3_600_000) return gap > 0;
+  return instantOf(local, zone) > r.untilMs;
 }
 
 /** The most occurrences the rule can make in one day, from its parts alone (no expansion). */
@@ -218,15 +239,6 @@ function occurrencesPerDay(freq: Freq, interval: number, parts: Map<string, stri
     default:
       return n('BYHOUR', 1) * n('BYMINUTE', 1) * n('BYSECOND', 1);
   }
-}
-
-/** The rule as ical.js iterates it: UNTIL is applied here, in the series' wall time. */
-function ruleForIcal(freq: Freq, interval: number, count: number | undefined, parts: Map<string, string>): string {
-  const out = [`FREQ=${freq}`];
-  if (interval !== 1) out.push(`INTERVAL=${interval}`);
-  if (count !== undefined) out.push(`COUNT=${count}`);
-  for (const [name, value] of parts) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL'].includes(name)) out.push(`${name}=${value}`);
-  return out.join(';');
 }
 
 /**
@@ -272,34 +284,17 @@ export function writeRule(r: RuleParts, timing: SeriesTiming): string {
   if (r.interval !== 1) out.push(`INTERVAL=${r.interval}`);
   for (const [name, value] of r.parts) if (!['FREQ', 'INTERVAL', 'COUNT', 'UNTIL'].includes(name)) out.push(`${name}=${value}`);
   if (r.count !== undefined) out.push(`COUNT=${r.count}`);
-  if (r.until !== undefined) out.push(`UNTIL=${untilValue(r.until, timing)}`);
+  if (r.until !== undefined) out.push(`UNTIL=${r.untilMs !== undefined && !timing.allDay ? utcValue(r.untilMs) : untilValue(r.until, timing)}`);
   return out.join(';');
+}
+
+function utcValue(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 }
 
 function untilValue(wall: string, timing: SeriesTiming): string {
   if (timing.allDay) return wall.slice(0, 10).replace(/-/g, '');
   return `${localToUtc(wall, timing.zone).replace(/[-:]/g, '').replace(' ', 'T')}Z`;
-}
-
-/** An ical.js time for a wall time (floating: the zone is applied by us, not by ical.js). */
-function icalTime(local: string, allDay: boolean): ICAL.Time {
-  const [y, mo, d] = [+local.slice(0, 4), +local.slice(5, 7), +local.slice(8, 10)];
-  if (allDay) return ICAL.Time.fromData({ year: y, month: mo, day: d, isDate: true });
-  return ICAL.Time.fromData({ year: y, month: mo, day: d, hour: +local.slice(11, 13), minute: +local.slice(14, 16), second: +local.slice(17, 19), isDate: false });
-}
-
-function wallOf(t: ICAL.Time, allDay: boolean): string {
-  const date = `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}`;
-  return allDay ? `${date} 00:00:00` : `${date} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
-}
-
-/** Adds whole units to a wall time (`Y-m-d H:i:s`); months and years keep the day number. */
-function addWall(local: string, unit: 'day' | 'month' | 'year', n: number): string {
-  const d = new Date(Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)));
-  if (unit === 'day') d.setUTCDate(d.getUTCDate() + n);
-  else if (unit === 'month') d.setUTCMonth(d.getUTCMonth() + n);
-  else d.setUTCFullYear(d.getUTCFullYear() + n);
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}${local.slice(10)}`;
 }
 
 /**
@@ -317,6 +312,10 @@ function rebase(r: RuleParts, start: string, from: string): string {
   let periodDays: number;
   let step: number;
   switch (r.freq) {
+    case 'HOURLY':
+      // Whole days that are a whole number of periods, so the hours of the day fall the same.
+      [unit, periodDays, step] = ['day', 1, r.interval / gcd(r.interval, 24)];
+      break;
     case 'DAILY':
       [unit, periodDays, step] = ['day', 1, r.interval];
       break;
@@ -339,7 +338,13 @@ function rebase(r: RuleParts, start: string, from: string): string {
   return addWall(start, unit, periods * step);
 }
 
-const wall = (s: string) => ({ year: +s.slice(0, 4), month: +s.slice(5, 7), day: +s.slice(8, 10), hour: +s.slice(11, 13) || 0, minute: +s.slice(14, 16) || 0, second: +s.slice(17, 19) || 0 });
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+
+/** The rule's starts as ical.js makes them, from `begin` on. */
+function* icalStarts(r: RuleParts, timing: SeriesTiming, begin: string): Generator<string> {
+  const iterator = ICAL.Recur.fromString(ruleForIcal(r.freq, r.interval, r.count, r.parts)).iterator(icalTime(begin, timing.allDay));
+  for (let t = iterator.next(); t; t = iterator.next()) yield wallOf(t, timing.allDay);
+}
 
 export interface Expansion {
   /** Occurrence starts in the window, wall times of the series, in order. */
@@ -370,34 +375,31 @@ export function expand(rec: Recurrence, timing: SeriesTiming, from: string, to: 
   for (const text of rec.rules) {
     const r = readRule(text, timing);
     const begin = rebase(r, timing.start, from);
-    const iterator = ICAL.Recur.fromString(ruleForIcal(r.freq, r.interval, r.count, r.parts)).iterator(icalTime(begin, timing.allDay));
+    const stepsLeft = { n: maxSteps * 4 };
+    const made = needsSelection(r) ? selectedStarts(r, timing, begin, stepsLeft) : icalStarts(r, timing, begin);
     // COUNT includes DTSTART; ical.js counts only what the rule makes, so when DTSTART is not one
     // of them the rule gives one occurrence fewer.
     let left = r.count ?? Infinity;
     let first = true;
-    // ical.js may give up looking for a next occurrence (rule-steps.ts): the rule ends there.
-    const next = () => {
-      try {
-        return iterator.next();
-      } catch (err) {
-        if (!(err instanceof RuleTooSparse)) throw err;
-        truncated = true;
-        return undefined;
+    try {
+      for (const local of made) {
+        if (first && r.count !== undefined && local !== timing.start) left--;
+        first = false;
+        if (left-- <= 0) break;
+        if (pastUntil(r, local, timing.zone) || local >= to) break;
+        if (++steps > maxSteps) {
+          truncated = true;
+          break;
+        }
+        take(local);
+        if (found.size >= maxResults * 2) break;
       }
-    };
-    for (let t = next(); t; t = next()) {
-      const local = wallOf(t, timing.allDay);
-      if (first && r.count !== undefined && local !== timing.start) left--;
-      first = false;
-      if (left-- <= 0) break;
-      if ((r.until && local > r.until) || local >= to) break;
-      if (++steps > maxSteps) {
-        truncated = true;
-        break;
-      }
-      take(local);
-      if (found.size >= maxResults * 2) break;
+    } catch (err) {
+      // ical.js gave up looking for a next occurrence (rule-steps.ts): the rule ends there.
+      if (!(err instanceof RuleTooSparse)) throw err;
+      truncated = true;
     }
+    if (stepsLeft.n <= 0) truncated = true;
   }
   const starts = [...found].sort();
   return { starts: starts.length > maxResults ? starts.slice(0, maxResults) : starts, truncated };
@@ -415,7 +417,8 @@ export function lastStart(rec: Recurrence, timing: SeriesTiming): string | null 
   for (const v of rec.rdates) later(wallOfValue(v, timing));
   for (const text of rec.rules) {
     const r = readRule(text, timing);
-    if (r.until !== undefined) later(r.until);
+    // An UNTIL compared as an instant lets a wall time up to a DST change's size past its own.
+    if (r.until !== undefined) later(r.untilMs === undefined ? r.until : addWall(r.until, 'hour', 3));
     else if (r.count !== undefined) {
       const all = expand({ rules: [text], rdates: [], exdates: [] }, timing, timing.start, '9999-12-31 23:59:59');
       if (all.truncated) return null;
@@ -446,7 +449,9 @@ export function splitAt(rec: Recurrence, timing: SeriesTiming, at: string): { be
       if (rest > 0) after.rules.push(writeRule(cont, { ...timing, start: at }));
     } else {
       ending.until = timing.allDay ? `${lastKept.slice(0, 10)} 23:59:59` : lastKept;
-      after.rules.push(writeRule(r, { ...timing, start: at }));
+      ending.untilMs = timing.allDay ? undefined : instantOf(lastKept, timing.zone);
+      // A rule that ended before `at` (split at an RDATE after its UNTIL) has nothing to carry on.
+      if (r.until === undefined || r.until >= at) after.rules.push(writeRule(r, { ...timing, start: at }));
     }
     before.rules.push(writeRule(ending, timing));
   }
@@ -484,7 +489,7 @@ export function shiftRecurrence(rec: Recurrence, timing: SeriesTiming, deltaMs: 
       const values = parts.get('BYMONTHDAY')!.split(',').map(Number);
       if (values.every((v) => v > 0 && v + days >= 1 && v + days <= 28)) parts.set('BYMONTHDAY', values.map((v) => v + days).join(','));
     }
-    return writeRule({ ...r, parts, until: r.until ? shiftWall(r.until) : undefined }, moved);
+    return writeRule({ ...r, parts, until: r.until ? shiftWall(r.until) : undefined, untilMs: undefined }, moved);
   });
   return { rules, rdates: dates(rec.rdates), exdates: dates(rec.exdates) };
 }

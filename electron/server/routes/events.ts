@@ -106,12 +106,12 @@ export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): E
  * a window beyond it gets its own (store/series.ts).
  */
 export function prepareOccurrences(req: ApiRequest, q: EventListQuery): void {
-  if (q.include || q.postParent !== undefined) return;
+  if (q.include) return;
   const lows = [q.startDate, q.startsAfter, q.endsAfter].filter((d): d is string => d !== undefined);
   const highs = [q.endDate, q.startsBefore, q.endsBefore].filter((d): d is string => d !== undefined);
   const from = lows.length ? lows.reduce((a, b) => (a > b ? a : b)) : undefined;
   const to = highs.length ? highs.reduce((a, b) => (a < b ? a : b)) : undefined;
-  req.store.series.ensureWindow(from, to, req.store.write);
+  req.store.series.ensureWindow(from, to, req.store.write, undefined, q.postParent);
 }
 
 /** Any of the relative date parameters turns the default window off (reference §4.1.1). */
@@ -193,11 +193,15 @@ function createEvent(req: ApiRequest): ApiResponse {
   const { recurrence, ...values } = req.values;
   const id = req.store.write(() => {
     const id = req.store.events.create(values, req.write);
-    if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence);
+    // The first months of rows now, the rest of the horizon in the background right after.
+    if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence, { firstMonths: FIRST_ROWS_MONTHS });
     return id;
   });
   return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
+
+/** Months of occurrence rows a new series gets before its creation is answered. */
+const FIRST_ROWS_MONTHS = 3;
 
 /** An old client sends no scope, and so changes or deletes the one occurrence it names. */
 const scopeOf = (req: ApiRequest): RecurrenceScope => (req.values.recurrence_scope as RecurrenceScope | undefined) ?? 'this';
