@@ -16,7 +16,7 @@ import { fromApi, normaliseZone, viewerZone } from '../lib/dates';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
-import { changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, type FieldErrors, type FormValues } from './form';
+import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
 import { localeTag } from '../i18n';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
@@ -55,7 +55,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const advanced = formFields(eventFields).filter(([name]) => !PLACED.has(name));
 
   const set = (name: string, v: unknown) => {
-    setValues((cur) => ({ ...cur, [name]: v }));
+    setValues((cur) => applyChange(cur, name, v));
     if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
   };
 
@@ -65,7 +65,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   async function save(e?: FormEvent) {
     e?.preventDefault();
     if (saving) return;
-    const local = localErrors(eventFields, values, { required: t('errors.required'), endBeforeStart: t('errors.end_before_start') });
+    const local = localErrors(eventFields, values, {
+      required: t('errors.required'),
+      endBeforeStart: t('errors.end_before_start'),
+      yearRange: t('errors.year_range'),
+      zone: t('errors.zone'),
+    });
     if (Object.keys(local).length) {
       setErrors(local);
       setFormError(t('errors.fix_fields'));
@@ -80,7 +85,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
       else await createEvent(body);
       close();
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : String((err as Error).message ?? err);
+      const message = err instanceof ApiError ? refusalText(err, eventFields, t, t('errors.required')) : String((err as Error).message ?? err);
       setFormError(message);
       if (err instanceof ApiError) {
         setErrors(err.fieldErrors);

@@ -3,12 +3,13 @@
  * control from its kind's `input` hint (shared/schema), so the server's rules and the forms come
  * from one list of fields.
  */
-import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldDef } from '@shared/schema/resources';
 import { venueFields, organizerFields } from '@shared/schema/resources';
 import type { Term } from '@shared/api/records';
-import { allZones, isValidZone, splitDateTime, joinDateTime } from '../lib/dates';
+import { splitDateTime, joinDateTime, fixTwoDigitYear } from '../lib/dates';
+import { exactZone, searchZones, warmZoneIndex, zoneCity, zoneOffset } from '../lib/zoneSearch';
 import { decodeEntities } from '../calendar/toEventInput';
 import { useLookups } from '../state/lookups';
 import type { NewOrganizer, NewVenue, OrganizersValue, TermRef, VenueValue } from './form';
@@ -205,6 +206,11 @@ function DateTimeControl(p: Inner) {
           required={p.def.required}
           {...invalidProps(p.error, p.ids.error)}
           onChange={(e) => e.target.value && p.onChange(joinDateTime(e.target.value, hideTime && p.name === 'end_date' ? '23:59' : time))}
+          // Fixed on leaving the field, not while typing: the year passes through 0002, 0020… as it is typed.
+          onBlur={() => {
+            const fixed = fixTwoDigitYear(value);
+            if (fixed !== value) p.onChange(fixed);
+          }}
         />
         {!hideTime && (
           <input
@@ -221,41 +227,84 @@ function DateTimeControl(p: Inner) {
   );
 }
 
+/**
+ * A zone is picked from a list found by city, country or id as people type them ("New York",
+ * "Lisboa", "Spain"); what was typed stays in the form until it is a zone, so Save refuses it
+ * (see `localErrors`) instead of keeping the old zone behind the user's back.
+ */
 function TimeZoneControl(p: Inner) {
   const { t } = useTranslation();
   const listId = `${p.ids.input}-zones`;
-  const [local, setLocal] = useState<string | null>(null);
-  const value = local ?? (typeof p.value === 'string' ? p.value : '');
-  const zones = useMemo(allZones, []);
-  const error = p.error ?? (local !== null && !isValidZone(local) ? t('errors.zone') : undefined);
+  const value = typeof p.value === 'string' ? p.value : '';
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [touched, setTouched] = useState(false);
+  const matches = open && value.trim() && exactZone(value) === null ? searchZones(value) : [];
+  const error = p.error ?? (touched && !open && exactZone(value) === null ? t('errors.zone') : undefined);
+  const pick = (zone: string) => {
+    p.onChange(zone);
+    setOpen(false);
+    setActive(0);
+  };
   return (
     <Field label={p.label} htmlFor={p.ids.input} error={error} errorId={p.ids.error}>
       <input
         id={p.ids.input}
-        list={listId}
+        role="combobox"
+        aria-expanded={matches.length > 0}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={matches[active] ? `${listId}-${active}` : undefined}
         autoComplete="off"
         spellCheck={false}
+        placeholder={t('field.zone_placeholder')}
         value={value}
         {...invalidProps(error, p.ids.error)}
+        onFocus={() => void warmZoneIndex()}
         onChange={(e) => {
-          const v = e.target.value;
-          if (isValidZone(v) && (v === '' || zones.includes(v) || /^UTC[+-]/.test(v))) {
-            setLocal(null);
-            p.onChange(v);
-          } else setLocal(v);
+          p.onChange(e.target.value);
+          setOpen(true);
+          setActive(0);
         }}
         onBlur={() => {
-          if (local !== null && isValidZone(local)) {
-            p.onChange(local);
-            setLocal(null);
+          setOpen(false);
+          setTouched(true);
+          const zone = exactZone(value);
+          if (zone !== null && zone !== value) p.onChange(zone);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown') {
+            e.preventDefault();
+            setOpen(true);
+            setActive((a) => Math.min(a + 1, Math.max(0, matches.length - 1)));
+          } else if (e.key === 'ArrowUp') {
+            e.preventDefault();
+            setActive((a) => Math.max(a - 1, 0));
+          } else if (e.key === 'Enter' && matches[active]) {
+            e.preventDefault();
+            pick(matches[active]);
+          } else if (e.key === 'Escape' && matches.length) {
+            e.preventDefault();
+            e.stopPropagation();
+            setOpen(false);
           }
         }}
       />
-      <datalist id={listId}>
-        {zones.map((z) => (
-          <option key={z} value={z} />
+      <ul role="listbox" id={listId} className="listbox" hidden={matches.length === 0} aria-label={t('field.zone_matches')}>
+        {matches.map((z, i) => (
+          <li
+            key={z}
+            id={`${listId}-${i}`}
+            role="option"
+            aria-selected={i === active}
+            className={i === active ? 'active' : ''}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => pick(z)}
+          >
+            {zoneCity(z)} <span className="option-note">· {z} · {zoneOffset(z)}</span>
+          </li>
         ))}
-      </datalist>
+      </ul>
     </Field>
   );
 }
