@@ -37,6 +37,8 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   let refused: string[] = [];
   /** The server's own log of the current test's requests, with when each ended. */
   let served: string[] = [];
+  /** Every change the page asked for in the current test (refusals alone hide a double submit). */
+  let asked: string[] = [];
 
   async function api(path: string, init: { method?: string; body?: unknown; lang?: string } = {}): Promise<{ status: number; json: Json }> {
     const url = new URL(path, `${server.url}/cal/events/v1/`);
@@ -79,7 +81,10 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
 
   async function shoot(name: string) {
     // Toasts left over from earlier steps would cover the picture.
-    for (const button of await page.getByRole('button', { name: 'Dismiss' }).all()) await button.click().catch(() => {});
+    // One at a time from the first: a toast that times out meanwhile would leave a click on the
+    // n-th one waiting out the whole action timeout (8 s of every screenshot before).
+    const dismiss = page.getByRole('button', { name: 'Dismiss' });
+    for (let i = 0; i < 8 && (await dismiss.count()) > 0; i++) await dismiss.first().click({ timeout: 1000 }).catch(() => {});
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.waitForTimeout(150);
@@ -102,6 +107,9 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
       if (r.status() >= 400) refused.push(`${r.request().method()} ${r.url()} → ${r.status()}`);
     });
     page.on('requestfailed', (r) => refused.push(`${r.method()} ${r.url()} failed: ${r.failure()?.errorText}`));
+    page.on('request', (r) => {
+      if (r.method() !== 'GET') asked.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
     page.setDefaultTimeout(8000);
 
     // Things to filter by and to make the screenshots look like a lived-in calendar.
@@ -133,8 +141,10 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   afterEach(async ({ task }) => {
     const seen = refused;
     const log = served.slice(-40);
+    const changes = asked;
     refused = [];
     served = [];
+    asked = [];
     if (task.result?.state !== 'fail' || !page) {
       // A refusal the test did not look for is worth seeing even when the test passed.
       if (seen.length) console.log(`"${task.name}" passed; the server refused: ${JSON.stringify(seen)}\nServer log, last ${log.length} lines:\n${log.join('\n')}`);
@@ -146,7 +156,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
       .catch(() => []);
     const picture = join(SHOTS, `failed-${task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
     await page.screenshot({ path: picture }).catch(() => {});
-    console.log(`"${task.name}" failed. Shown: ${JSON.stringify(shown)}. Refused requests: ${JSON.stringify(seen)}. Page errors: ${JSON.stringify(pageErrors)}. Picture: ${picture}\nServer log, last ${log.length} lines:\n${log.join('\n')}`);
+    console.log(`"${task.name}" failed. Shown: ${JSON.stringify(shown)}. Refused requests: ${JSON.stringify(seen)}. Page errors: ${JSON.stringify(pageErrors)}. Changes asked for: ${JSON.stringify(changes)}. Picture: ${picture}\nServer log, last ${log.length} lines:\n${log.join('\n')}`);
   });
 
   afterAll(async () => {

@@ -35,6 +35,8 @@ export function RecordDialog({
 
   async function save(e: FormEvent) {
     e.preventDefault();
+    // Enter pressed twice, or Save clicked twice, must not create the record twice.
+    if (saving) return;
     const local = localErrors(cfg.fields, values, { required: t('errors.required'), endBeforeStart: '' });
     if (Object.keys(local).length) {
       setErrors(local);
