@@ -3,6 +3,7 @@ import { CalendarToolbar } from './calendar/CalendarToolbar';
 import { CalendarView } from './calendar/CalendarView';
 import { QuickCreate } from './calendar/QuickCreate';
 import { DayList } from './calendar/DayList';
+import { EventDetails } from './calendar/EventDetails';
 import { Toasts } from './components/Toasts';
 import { EventEditor } from './editor/EventEditor';
 import { useShortcuts } from './keyboard';
@@ -55,6 +56,7 @@ export function App() {
   const editor = useUi((s) => s.editor);
   const quick = useUi((s) => s.quickCreate);
   const dayList = useUi((s) => s.dayList);
+  const details = useUi((s) => s.details);
   const importDialog = useUi((s) => s.importDialog);
   useColorScheme();
   useDataSync();
@@ -71,6 +73,7 @@ export function App() {
       </main>
       {quick && <QuickCreate draft={quick} />}
       {dayList && <DayList day={dayList} />}
+      {details && <EventDetails key={details.id} event={details} />}
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
       {importDialog && <ImportDialog preset={importDialog} />}
       <Toasts />

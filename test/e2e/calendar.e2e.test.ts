@@ -203,6 +203,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
 
   it('edits it in the full editor', async () => {
     await eventButton('Board game night').click();
+    await page.getByRole('dialog', { name: 'Board game night' }).getByRole('button', { name: 'Edit', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit event' });
     await dialog.waitFor();
     await dialog.getByLabel('Title', { exact: true }).fill('Board game night at Ana’s');
@@ -230,7 +231,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   });
 
   it('keeps the editor open with the server’s message when a save is refused', async () => {
-    await eventButton(/Board game night/).click();
+    await eventButton(/Board game night/).dblclick();
     const dialog = page.getByRole('dialog', { name: 'Edit event' });
     await dialog.getByLabel('Website', { exact: true }).fill('not a web address');
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -321,8 +322,8 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
 
   it('deletes it to the trash and restores it from the trash view', async () => {
     await eventButton(/Board game night/).click();
-    const dialog = page.getByRole('dialog', { name: 'Edit event' });
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    const card = page.getByRole('dialog', { name: 'Board game night at Ana’s' });
+    await card.getByRole('button', { name: 'Delete', exact: true }).click();
     await eventButton(/Board game night/).waitFor({ state: 'detached' });
     await page.getByRole('status').getByText(/Moved “Board game night at Ana’s” to the trash/).waitFor();
     expect((await api(`events/${eventId}`)).json.code).toBe('event-no-longer-available');
@@ -338,7 +339,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
 
   it('deletes with the Delete key and undoes with Ctrl+Z', async () => {
     await eventButton(/Board game night/).click();
-    await page.getByRole('dialog', { name: 'Edit event' }).waitFor();
+    await page.getByRole('dialog', { name: 'Board game night at Ana’s' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await eventButton(/Board game night/).focus();
@@ -409,6 +410,9 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await shoot('agenda');
     await page.getByRole('button', { name: 'Month' }).click();
     await eventButton(/Spring concert/).click();
+    await page.getByRole('dialog', { name: 'Spring concert' }).waitFor();
+    await shoot('details');
+    await page.getByRole('dialog', { name: 'Spring concert' }).getByRole('button', { name: 'Edit', exact: true }).click();
     await page.getByRole('dialog', { name: 'Edit event' }).waitFor();
     await shoot('editor');
     await page.keyboard.press('Escape');

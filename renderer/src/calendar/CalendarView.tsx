@@ -210,8 +210,13 @@ export function CalendarView() {
     info.jsEvent.preventDefault();
     const e = eventById(info.event.id);
     if (!e) return;
-    useUi.getState().select(e.id);
-    useUi.getState().openEditor({ kind: 'edit', event: e });
+    useUi.getState().openDetails(e, info.el);
+  }, []);
+
+  /** A double-click on an event skips its card and opens the full editor (month grid and FullCalendar views alike). */
+  const onDoubleClick = useCallback((ev: React.MouseEvent) => {
+    const e = eventById((ev.target as HTMLElement).closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
+    if (e) useUi.getState().openEditor({ kind: 'edit', event: e });
   }, []);
 
   const onChange = useCallback((info: EventDropInfo | EventResizeDoneInfo) => {
@@ -251,14 +256,14 @@ export function CalendarView() {
 
   if (weeks && range) {
     return (
-      <div className="calendar-host" ref={hostRef}>
+      <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
         <MonthGrid weeks={weeks} month={range.month} today={todayIso()} locale={locale} title={range.title} labels={labels} moreText={moreText} />
       </div>
     );
   }
 
   return (
-    <div className="calendar-host" ref={hostRef}>
+    <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
       <FullCalendar
         ref={ref}
         plugins={PLUGINS}

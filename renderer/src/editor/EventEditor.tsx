@@ -40,7 +40,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const close = useUi((s) => s.closeEditor);
   const uiLanguage = useSettings((s) => s.uiLanguage);
   const initial = useMemo<FormValues>(
-    () => (target.kind === 'edit' ? eventToForm(target.event, eventFields) : draftToForm(target.draft, eventFields)),
+    () =>
+      target.kind === 'edit'
+        ? eventToForm(target.event, eventFields)
+        : target.from
+          ? { ...eventToForm(target.from, eventFields), slug: '', date: '' }
+          : draftToForm(target.draft, eventFields),
     [target],
   );
   const [values, setValues] = useState<FormValues>(initial);

@@ -14,12 +14,16 @@ export interface EventDraft {
   timezone: string;
 }
 
-export type EditorTarget = { kind: 'edit'; event: Event } | { kind: 'create'; draft: EventDraft };
+/** `from`: a duplicate starts as a copy of that event's fields. */
+export type EditorTarget = { kind: 'edit'; event: Event } | { kind: 'create'; draft: EventDraft; from?: Event };
 
 interface UiState {
   screen: Screen;
   editor: EditorTarget | null;
   quickCreate: EventDraft | null;
+  /** The event whose details card is open, and where it was on screen (the card goes beside it). */
+  details: Event | null;
+  detailsAnchor: { top: number; left: number; right: number } | null;
   selectedEventId: number | null;
   /** The day whose full list of events is open ("+N more"). */
   dayList: string | null;
@@ -32,6 +36,8 @@ interface UiState {
   setScreen(s: Screen): void;
   openEditor(t: EditorTarget): void;
   closeEditor(): void;
+  openDetails(e: Event, anchor?: Element | null): void;
+  closeDetails(): void;
   openQuickCreate(d: EventDraft): void;
   closeQuickCreate(): void;
   select(id: number | null): void;
@@ -47,15 +53,22 @@ export const useUi = create<UiState>()((set, get) => ({
   screen: 'calendar',
   editor: null,
   quickCreate: null,
+  details: null,
+  detailsAnchor: null,
   selectedEventId: null,
   dayList: null,
   openRequest: null,
   searchFocusRequest: 0,
   importDialog: null,
   setScreen: (screen) => set({ screen }),
-  openEditor: (editor) => set({ editor, quickCreate: null, dayList: null }),
+  openEditor: (editor) => set({ editor, quickCreate: null, dayList: null, details: null }),
+  openDetails: (details, anchor) => {
+    const r = anchor?.getBoundingClientRect();
+    set({ details, detailsAnchor: r ? { top: r.top, left: r.left, right: r.right } : null, selectedEventId: details.id, dayList: null });
+  },
+  closeDetails: () => set({ details: null }),
   closeEditor: () => set({ editor: null }),
-  openQuickCreate: (quickCreate) => set({ quickCreate, editor: null }),
+  openQuickCreate: (quickCreate) => set({ quickCreate, editor: null, details: null }),
   closeQuickCreate: () => set({ quickCreate: null }),
   select: (selectedEventId) => set({ selectedEventId }),
   openDayList: (dayList) => set({ dayList }),
