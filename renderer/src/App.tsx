@@ -5,6 +5,7 @@ import { QuickCreate } from './calendar/QuickCreate';
 import { DayList } from './calendar/DayList';
 import { EventDetails } from './calendar/EventDetails';
 import { Toasts } from './components/Toasts';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { EventEditor } from './editor/EventEditor';
 import { useShortcuts } from './keyboard';
 import { ManageScreen } from './manage/ManageScreen';
@@ -17,6 +18,7 @@ import { useDeepLinks } from './deepLink';
 import { useDesktopCommands } from './desktop';
 import { useColorScheme } from './lib/useColorScheme';
 import { ImportDialog } from './transfer/ImportDialog';
+import { ExportDialog } from './transfer/ExportDialog';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -58,6 +60,9 @@ export function App() {
   const dayList = useUi((s) => s.dayList);
   const details = useUi((s) => s.details);
   const importDialog = useUi((s) => s.importDialog);
+  const shortcuts = useUi((s) => s.shortcuts);
+  const exportDialog = useUi((s) => s.exportDialog);
+  const { t } = useTranslation();
   useColorScheme();
   useDataSync();
   useShortcuts();
@@ -65,8 +70,20 @@ export function App() {
   useDesktopCommands();
   return (
     <div className="app">
+      {/* The first Tab stop: past the sidebar's buttons and filters, straight to the calendar. */}
+      <a
+        href="#main"
+        className="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          useUi.getState().setScreen('calendar');
+          document.getElementById('main')?.focus();
+        }}
+      >
+        {t('a11y.skip')}
+      </a>
       <Sidebar />
-      <main className="main">
+      <main className="main" id="main" tabIndex={-1}>
         {screen === 'calendar' && <CalendarScreen />}
         {screen === 'trash' && <TrashScreen />}
         {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}
@@ -76,6 +93,8 @@ export function App() {
       {details && <EventDetails key={details.id} event={details} />}
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
       {importDialog && <ImportDialog preset={importDialog} />}
+      {shortcuts && <ShortcutsDialog />}
+      {exportDialog && <ExportDialog />}
       <Toasts />
     </div>
   );

@@ -8,6 +8,7 @@ import { Toasts } from '../../renderer/src/components/Toasts';
 import { ManageScreen } from '../../renderer/src/manage/ManageScreen';
 import { TrashScreen } from '../../renderer/src/manage/TrashScreen';
 import { DayList } from '../../renderer/src/calendar/DayList';
+import { ExportDialog } from '../../renderer/src/transfer/ExportDialog';
 import { handleShortcut } from '../../renderer/src/keyboard';
 import { runCommand } from '../../renderer/src/desktop';
 import { useCalendar } from '../../renderer/src/state/calendar';
@@ -368,6 +369,26 @@ describe('desktop menu commands (Electron bridge)', () => {
       exportFile.mockResolvedValueOnce({ status: 'failed', message: 'Disk full' });
       await runCommand({ name: 'export', format: 'json' });
       expect(useToasts.getState().toasts.at(-1)).toMatchObject({ kind: 'error', message: 'Disk full' });
+    } finally {
+      delete window.almanac;
+    }
+  });
+});
+
+describe('ExportDialog in the desktop app', () => {
+  it('asks the bridge to save what the filters show, in the records language, and says where it went', async () => {
+    const exportFile = vi.fn(async () => ({ status: 'saved' as const, file: '/home/ana/almanac.ics', bytes: 10 }));
+    window.almanac = { exportFile } as unknown as NonNullable<typeof window.almanac>;
+    try {
+      useSettings.setState({ contentLanguage: 'pt-br' });
+      useFilters.setState({ categories: [3], search: 'jazz' });
+      useUi.setState({ exportDialog: true });
+      render(<ExportDialog />);
+      const dialog = screen.getByRole('dialog', { name: 'Export' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save…' }));
+      await waitFor(() => expect(exportFile).toHaveBeenCalledWith('ics', { language: 'pt-br', filters: { categories: [3], search: 'jazz' } }));
+      await waitFor(() => expect(useUi.getState().exportDialog).toBe(false));
+      expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(['Saved to /home/ana/almanac.ics']);
     } finally {
       delete window.almanac;
     }

@@ -29,7 +29,7 @@ import '@fullcalendar/react/themes/breezy/theme.css';
 import '@fullcalendar/react/themes/breezy/palettes/indigo.css';
 import type { Event } from '@shared/api/records';
 import { addDaysIso, todayIso, viewerZone, wallTime } from '../lib/dates';
-import { FC_VIEWS, useCalendar } from '../state/calendar';
+import { AGENDA_DAYS, FC_VIEWS, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
@@ -45,6 +45,8 @@ const LOCALES = [esLocale, ptBrLocale];
 /** A week's title names its days ("Mar 9 – 15, 2031"), not just the month. */
 const VIEW_OPTIONS = {
   timeGridWeek: { titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
+  // A run of days starting on the current date (a day-sized duration aligns to the day, not the month's 1st).
+  listAgenda: { type: 'list', duration: { days: AGENDA_DAYS }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
 } as const;
 /** First day of the week by interface language (FullCalendar's locales say; English: Sunday). */
 const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;

@@ -14,6 +14,8 @@ const PATHS: Record<string, string> = {
   pushpin: 'M9 3h6M10 3v6l-3 4h10l-3-4V3M12 13v8',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2',
   upload: 'M12 15V4M7 9l5-5 5 5M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4',
+  download: 'M12 4v11M7 10l5 5 5-5M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4',
+  menu: 'M4 6h16M4 12h16M4 18h16',
 };
 
 export type IconName = keyof typeof PATHS;

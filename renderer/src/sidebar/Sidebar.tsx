@@ -86,6 +86,10 @@ export function Sidebar() {
         <Icon name="upload" className="nav-icon" />
         {t('import.open')}
       </button>
+      <button type="button" className="nav-item import-button" title={t('shortcut.hint', { key: 'Ctrl+E' })} onClick={() => useUi.getState().openExport()}>
+        <Icon name="download" className="nav-icon" />
+        {t('export.open')}
+      </button>
       <LanguageSettings />
     </aside>
   );

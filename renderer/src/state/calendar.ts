@@ -16,14 +16,18 @@ export const FC_VIEWS: Record<ViewName, string> = {
   month: 'dayGridMonth',
   week: 'timeGridWeek',
   day: 'timeGridDay',
-  agenda: 'listMonth',
+  // From the current date on, as Google's Schedule and Thunderbird's agenda: today first, not the 1st.
+  agenda: 'listAgenda',
 };
+
+/** How many days the agenda lists from its first day. */
+export const AGENDA_DAYS = 30;
 
 const STEP: Record<ViewName, { months?: number; weeks?: number; days?: number }> = {
   month: { months: 1 },
   week: { weeks: 1 },
   day: { days: 1 },
-  agenda: { months: 1 },
+  agenda: { days: AGENDA_DAYS },
 };
 
 interface CalendarState {

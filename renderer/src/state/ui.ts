@@ -31,6 +31,14 @@ interface UiState {
   openRequest: string | null;
   /** Bumped to ask the search box to take focus (the "/" shortcut). */
   searchFocusRequest: number;
+  /** The export dialog (Export…, Ctrl/Cmd+E). */
+  exportDialog: boolean;
+  openExport(): void;
+  closeExport(): void;
+  /** The list of keyboard shortcuts (`?`). */
+  shortcuts: boolean;
+  openShortcuts(): void;
+  closeShortcuts(): void;
   /** The import dialog, open with what the file is expected to be (from the app menu). */
   importDialog: ImportRequest | null;
   setScreen(s: Screen): void;
@@ -60,6 +68,12 @@ export const useUi = create<UiState>()((set, get) => ({
   openRequest: null,
   searchFocusRequest: 0,
   importDialog: null,
+  shortcuts: false,
+  exportDialog: false,
+  openExport: () => set({ exportDialog: true, editor: null, quickCreate: null, dayList: null, details: null }),
+  closeExport: () => set({ exportDialog: false }),
+  openShortcuts: () => set({ shortcuts: true }),
+  closeShortcuts: () => set({ shortcuts: false }),
   setScreen: (screen) => set({ screen }),
   openEditor: (editor) => set({ editor, quickCreate: null, dayList: null, details: null }),
   openDetails: (details, anchor) => {
