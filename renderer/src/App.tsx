@@ -17,6 +17,10 @@ import { useDataSync } from './sync';
 import { useDeepLinks } from './deepLink';
 import { useDesktopCommands } from './desktop';
 import { useColorScheme } from './lib/useColorScheme';
+import { COMPACT_QUERY, DRAWER_QUERY, useMediaQuery } from './lib/useMediaQuery';
+import { useEffect } from 'react';
+import { useCalendar } from './state/calendar';
+import { Icon } from './components/Icon';
 import { ImportDialog } from './transfer/ImportDialog';
 import { ExportDialog } from './transfer/ExportDialog';
 
@@ -63,13 +67,20 @@ export function App() {
   const shortcuts = useUi((s) => s.shortcuts);
   const exportDialog = useUi((s) => s.exportDialog);
   const { t } = useTranslation();
+  const narrow = useMediaQuery(DRAWER_QUERY);
+  const compact = useMediaQuery(COMPACT_QUERY);
+  const drawerOpen = useUi((s) => s.drawerOpen);
+  useEffect(() => useCalendar.getState().setCompact(compact), [compact]);
+  useEffect(() => {
+    if (!narrow) useUi.getState().setDrawer(false);
+  }, [narrow]);
   useColorScheme();
   useDataSync();
   useShortcuts();
   useDeepLinks();
   useDesktopCommands();
   return (
-    <div className="app">
+    <div className={`app ${narrow ? 'app-narrow' : ''}`}>
       {/* The first Tab stop: past the sidebar's buttons and filters, straight to the calendar. */}
       <a
         href="#main"
@@ -82,8 +93,21 @@ export function App() {
       >
         {t('a11y.skip')}
       </a>
-      <Sidebar />
+      <Sidebar drawer={narrow} />
+      {narrow && drawerOpen && <div className="drawer-backdrop" onClick={() => useUi.getState().setDrawer(false)} />}
       <main className="main" id="main" tabIndex={-1}>
+        {narrow && (
+          <button
+            type="button"
+            className="icon-button menu-button"
+            aria-label={t('sidebar.menu')}
+            aria-expanded={drawerOpen}
+            aria-controls="sidebar"
+            onClick={() => useUi.getState().setDrawer(!drawerOpen)}
+          >
+            <Icon name="menu" size={20} />
+          </button>
+        )}
         {screen === 'calendar' && <CalendarScreen />}
         {screen === 'trash' && <TrashScreen />}
         {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}

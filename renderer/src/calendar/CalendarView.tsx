@@ -29,7 +29,7 @@ import '@fullcalendar/react/themes/breezy/theme.css';
 import '@fullcalendar/react/themes/breezy/palettes/indigo.css';
 import type { Event } from '@shared/api/records';
 import { addDaysIso, todayIso, viewerZone, wallTime } from '../lib/dates';
-import { AGENDA_DAYS, FC_VIEWS, useCalendar } from '../state/calendar';
+import { AGENDA_DAYS, fcViewOf, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
@@ -47,6 +47,7 @@ const VIEW_OPTIONS = {
   timeGridWeek: { titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
   // A run of days starting on the current date (a day-sized duration aligns to the day, not the month's 1st).
   listAgenda: { type: 'list', duration: { days: AGENDA_DAYS }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
+  timeGridThreeDay: { type: 'timeGrid', duration: { days: 3 }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
 } as const;
 /** First day of the week by interface language (FullCalendar's locales say; English: Sunday). */
 const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
@@ -111,6 +112,7 @@ export function CalendarView() {
   const ref = useRef<CalendarRef>(null);
   const view = useCalendar((s) => s.view);
   const date = useCalendar((s) => s.date);
+  const compact = useCalendar((s) => s.compact);
   const events = useEvents((s) => s.events);
   const receivedAt = useEvents((s) => s.receivedAt);
   const uiLanguage = useSettings((s) => s.uiLanguage);
@@ -150,10 +152,10 @@ export function CalendarView() {
   useEffect(() => {
     const api = ref.current?.getApi();
     if (!api) return;
-    const type = FC_VIEWS[view];
+    const type = fcViewOf(view, compact);
     if (api.view.type !== type) api.changeView(type, date);
     else api.gotoDate(date);
-  }, [view, date]);
+  }, [view, date, compact]);
 
   // How long from the data arriving to a painted, idle calendar (`npm run bench:ui`, the e2e run).
   // Only a render of other events or in another view counts: moving to the next month lays out
@@ -177,7 +179,7 @@ export function CalendarView() {
   const onDatesSet = useCallback((info: DatesSetInfo) => {
     const cal = useCalendar.getState();
     // A report from a view we have since left (keys pressed in quick succession) is stale.
-    if (info.view.type !== FC_VIEWS[cal.view]) return;
+    if (info.view.type !== fcViewOf(cal.view, cal.compact)) return;
     cal.setVisible({ start: info.start, end: info.end }, info.view.title);
   }, []);
 
@@ -273,7 +275,7 @@ export function CalendarView() {
         locale={uiLanguage}
         // The viewer's zone is this page's own zone; "local" lets the calendar use native dates.
         timeZone="local"
-        initialView={FC_VIEWS[view]}
+        initialView={fcViewOf(view, compact)}
         initialDate={date}
         headerToolbar={false}
         height="100%"

@@ -15,6 +15,7 @@ import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { describeSpan } from './QuickCreate';
 import { colourFor, decodeEntities } from './toEventInput';
+import './details.css';
 
 const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
 

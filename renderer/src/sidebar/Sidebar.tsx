@@ -1,4 +1,5 @@
 /** The left column: new event, screens, filters, languages. */
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, useSettings, type Language } from '../state/settings';
 import { useUi, type Screen } from '../state/ui';
@@ -47,12 +48,41 @@ export function LanguageSettings() {
   );
 }
 
-export function Sidebar() {
+/**
+ * `drawer`: a narrow window, where the sidebar slides over the calendar from the "Menu" button;
+ * hidden while closed, it closes on Escape and once a screen or an action is picked.
+ */
+export function Sidebar({ drawer = false }: { drawer?: boolean }) {
   const { t } = useTranslation();
   const screen = useUi((s) => s.screen);
   const setScreen = useUi((s) => s.setScreen);
+  const open = useUi((s) => s.drawerOpen);
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (drawer && open) ref.current?.querySelector<HTMLElement>('button')?.focus();
+  }, [drawer, open]);
+  const closeDrawer = () => {
+    if (!drawer) return;
+    useUi.getState().setDrawer(false);
+    document.querySelector<HTMLElement>('.menu-button')?.focus({ preventScroll: true });
+  };
   return (
-    <aside className="sidebar" aria-label={t('sidebar.label')}>
+    <aside
+      ref={ref}
+      id="sidebar"
+      className={`sidebar ${drawer ? 'sidebar-drawer' : ''}`}
+      aria-label={t('sidebar.label')}
+      hidden={drawer && !open}
+      onKeyDown={(e) => {
+        if (drawer && e.key === 'Escape') {
+          e.stopPropagation();
+          closeDrawer();
+        }
+      }}
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest('[data-closes-drawer]')) closeDrawer();
+      }}
+    >
       <div className="brand">
         <span className="brand-mark" aria-hidden="true">
           A
@@ -62,6 +92,7 @@ export function Sidebar() {
       <button
         type="button"
         className="button button-primary new-event"
+        data-closes-drawer
         title={t('shortcut.hint', { key: 'N' })}
         onClick={() => useUi.getState().openEditor({ kind: 'create', draft: newEventDraft() })}
       >
@@ -72,7 +103,7 @@ export function Sidebar() {
         <ul className="nav">
           {SCREENS.map(({ screen: s, icon }) => (
             <li key={s}>
-              <button type="button" className={`nav-item ${screen === s ? 'active' : ''}`} aria-current={screen === s ? 'page' : undefined} onClick={() => setScreen(s)}>
+              <button type="button" data-closes-drawer className={`nav-item ${screen === s ? 'active' : ''}`} aria-current={screen === s ? 'page' : undefined} onClick={() => setScreen(s)}>
                 <Icon name={icon} className="nav-icon" />
                 {t(`screen.${s}`)}
               </button>
@@ -82,11 +113,11 @@ export function Sidebar() {
       </nav>
       {screen === 'calendar' && <Filters />}
       <div className="sidebar-spacer" />
-      <button type="button" className="nav-item import-button" onClick={() => useUi.getState().openImport()}>
+      <button type="button" data-closes-drawer className="nav-item import-button" onClick={() => useUi.getState().openImport()}>
         <Icon name="upload" className="nav-icon" />
         {t('import.open')}
       </button>
-      <button type="button" className="nav-item import-button" title={t('shortcut.hint', { key: 'Ctrl+E' })} onClick={() => useUi.getState().openExport()}>
+      <button type="button" data-closes-drawer className="nav-item import-button" title={t('shortcut.hint', { key: 'Ctrl+E' })} onClick={() => useUi.getState().openExport()}>
         <Icon name="download" className="nav-icon" />
         {t('export.open')}
       </button>

@@ -37,6 +37,9 @@ interface CalendarState {
   /** The range on screen, as the calendar reports it; null until it has drawn once. */
   range: Range | null;
   title: string;
+  /** A narrow window: fewer days in the week view. */
+  compact: boolean;
+  setCompact(compact: boolean): void;
   setView(view: ViewName): void;
   goto(date: string): void;
   /** The day view of `date` (a day's number in month or week view). */
@@ -47,8 +50,13 @@ interface CalendarState {
   setVisible(range: Range, title: string): void;
 }
 
-const shift = (date: string, view: ViewName, sign: 1 | -1) => {
-  const step = STEP[view];
+/** On a narrow window the week view shows three days (and moves by three). */
+export function fcViewOf(view: ViewName, compact: boolean): string {
+  return compact && view === 'week' ? 'timeGridThreeDay' : FC_VIEWS[view];
+}
+
+const shift = (date: string, view: ViewName, sign: 1 | -1, compact = false) => {
+  const step = compact && view === 'week' ? { days: 3 } : STEP[view];
   const d = DateTime.fromISO(date);
   return (sign > 0 ? d.plus(step) : d.minus(step)).toISODate()!;
 };
@@ -60,12 +68,14 @@ export const useCalendar = create<CalendarState>()(
       date: todayIso(),
       range: null,
       title: '',
+      compact: false,
+      setCompact: (compact) => set({ compact }),
       setView: (view) => set({ view }),
       goto: (date) => set({ date }),
       openDay: (date) => set({ date, view: 'day' }),
       today: () => set({ date: todayIso() }),
-      prev: () => set({ date: shift(get().date, get().view, -1) }),
-      next: () => set({ date: shift(get().date, get().view, 1) }),
+      prev: () => set({ date: shift(get().date, get().view, -1, get().compact) }),
+      next: () => set({ date: shift(get().date, get().view, 1, get().compact) }),
       setVisible(range, title) {
         const cur = get().range;
         if (cur && cur.start.getTime() === range.start.getTime() && cur.end.getTime() === range.end.getTime() && get().title === title) return;

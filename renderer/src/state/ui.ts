@@ -31,6 +31,9 @@ interface UiState {
   openRequest: string | null;
   /** Bumped to ask the search box to take focus (the "/" shortcut). */
   searchFocusRequest: number;
+  /** On a narrow window: whether the sidebar drawer is open. */
+  drawerOpen: boolean;
+  setDrawer(open: boolean): void;
   /** The export dialog (Export…, Ctrl/Cmd+E). */
   exportDialog: boolean;
   openExport(): void;
@@ -70,6 +73,8 @@ export const useUi = create<UiState>()((set, get) => ({
   importDialog: null,
   shortcuts: false,
   exportDialog: false,
+  drawerOpen: false,
+  setDrawer: (drawerOpen) => set({ drawerOpen }),
   openExport: () => set({ exportDialog: true, editor: null, quickCreate: null, dayList: null, details: null }),
   closeExport: () => set({ exportDialog: false }),
   openShortcuts: () => set({ shortcuts: true }),

@@ -12,6 +12,7 @@ import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { useUi } from '../state/ui';
 import { currentExportFilters } from './exportQuery';
+import './export.css';
 
 /** Starts the browser's download of `url` (same origin: the session cookie goes along). */
 function download(url: string) {
