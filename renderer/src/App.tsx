@@ -4,6 +4,8 @@ import { CalendarView } from './calendar/CalendarView';
 import { QuickCreate } from './calendar/QuickCreate';
 import { DayList } from './calendar/DayList';
 import { EventDetails } from './calendar/EventDetails';
+import { SearchResults } from './calendar/SearchResults';
+import { useFilters } from './state/filters';
 import { Toasts } from './components/Toasts';
 import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { EventEditor } from './editor/EventEditor';
@@ -30,6 +32,7 @@ function CalendarScreen() {
   const error = useEvents((s) => s.error);
   const fetching = useEvents((s) => s.fetching);
   const errorStatus = useEvents((s) => s.errorStatus);
+  const searching = useFilters((s) => s.search.trim() !== '');
   return (
     <section className="calendar-screen" aria-label={t('screen.calendar')}>
       <CalendarToolbar />
@@ -51,7 +54,7 @@ function CalendarScreen() {
             {t('calendar.loading')}
           </div>
         )}
-        <CalendarView />
+        {searching ? <SearchResults /> : <CalendarView />}
       </div>
     </section>
   );

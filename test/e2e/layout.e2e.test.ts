@@ -71,10 +71,11 @@ describe.skipIf(!runBrowserSuites)('layout at any width (e2e)', () => {
 
       await s.page.getByRole('button', { name: 'Month', exact: true }).click();
       await s.page.getByRole('searchbox', { name: 'Search events' }).fill('concert');
-      await event('Dentist').waitFor({ state: 'detached' });
+      await s.page.getByRole('region', { name: 'Search results for “concert”' }).getByText('One event matches').waitFor();
       expect(await sideways()).toBe(0);
       await shoot(`${size.name}-search`);
       await s.page.getByRole('searchbox', { name: 'Search events' }).fill('');
+      await s.page.getByRole('region', { name: /^Search results/ }).waitFor({ state: 'detached' });
 
       // Through the card: on a narrow window it is a bottom sheet over the event, so no double-click.
       await event('Spring concert').click();
