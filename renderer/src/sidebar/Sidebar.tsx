@@ -1,6 +1,9 @@
 /** The left column: new event, screens, filters, languages. */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import i18n from '../i18n';
+import { api } from '../state/api';
+import { toastInfo } from '../state/toasts';
 import { LANGUAGES, useSettings, type Language } from '../state/settings';
 import { useUi, type Screen } from '../state/ui';
 import { newEventDraft } from '../state/drafts';
@@ -16,9 +19,26 @@ const SCREENS: Array<{ screen: Screen; icon: IconName }> = [
   { screen: 'trash', icon: 'trash' },
 ];
 
+/**
+ * Switching the records language hides every event of the others, which looks like data loss to
+ * anyone who did not know records have a language: say what is shown now and that the rest is kept.
+ */
+export async function switchRecords(next: Language): Promise<void> {
+  const previous = useSettings.getState().contentLanguage;
+  if (next === previous) return;
+  useSettings.getState().setContentLanguage(next);
+  const name = (l: Language) => i18n.t(`language.called.${l}`);
+  try {
+    const r = await api().get<{ total?: number }>('events', { start_date: '1900-01-01', end_date: '2200-12-31', per_page: 1, i18n_language: next });
+    toastInfo(i18n.t('language.switched', { count: Number(r.total ?? 0), language: name(next), previous: name(previous) }));
+  } catch {
+    toastInfo(i18n.t('language.switched_nocount', { language: name(next), previous: name(previous) }));
+  }
+}
+
 export function LanguageSettings() {
   const { t } = useTranslation();
-  const { uiLanguage, contentLanguage, setUiLanguage, setContentLanguage } = useSettings();
+  const { uiLanguage, contentLanguage, setUiLanguage } = useSettings();
   return (
     <section className="languages" aria-labelledby="languages-heading">
       <h2 id="languages-heading" className="sidebar-heading">
@@ -37,7 +57,7 @@ export function LanguageSettings() {
       <label className="field-label" htmlFor="content-language">
         {t('language.records')}
       </label>
-      <select id="content-language" value={contentLanguage} onChange={(e) => setContentLanguage(e.target.value as Language)}>
+      <select id="content-language" value={contentLanguage} onChange={(e) => void switchRecords(e.target.value as Language)}>
         {LANGUAGES.map((l) => (
           <option key={l} value={l}>
             {t(`language.name.${l}`)}

@@ -61,7 +61,13 @@ export async function createEvent(body: Record<string, unknown>): Promise<Event>
       useEvents.getState().remove(created.id);
     },
   });
-  toastInfo(t('toast.created', { title: titleOf(created) }), { label: t('action.undo'), run: () => void undoLast() });
+  // Records belong to one language: when it is not the one the interface speaks, say where the event went.
+  const { contentLanguage, uiLanguage } = useSettings.getState();
+  const message =
+    contentLanguage === uiLanguage
+      ? t('toast.created', { title: titleOf(created) })
+      : t('toast.created_in', { title: titleOf(created), language: t(`language.called.${contentLanguage}`) });
+  toastInfo(message, { label: t('action.undo'), run: () => void undoLast() });
   return created;
 }
 
