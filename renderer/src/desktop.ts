@@ -17,6 +17,10 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
   const bridge = window.almanac;
   if (!bridge) return;
   const language = useSettings.getState().contentLanguage;
+  if (command.name === 'show-shortcuts') {
+    useUi.getState().openShortcuts();
+    return;
+  }
   if (command.name === 'show-view') {
     useUi.getState().setScreen('calendar');
     useCalendar.getState().setView(command.view);
