@@ -10,7 +10,7 @@ import { useEvents } from './state/events';
 import { newEventDraft } from './state/drafts';
 import { useUi } from './state/ui';
 
-const VIEW_KEYS: Record<string, ViewName> = { m: 'month', w: 'week', d: 'day', a: 'agenda' };
+const VIEW_KEYS: Record<string, ViewName> = { y: 'year', m: 'month', w: 'week', d: 'day', a: 'agenda' };
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

@@ -176,9 +176,9 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await eventButton(/^9a Lisbon call/).waitFor();
     await expect.poll(() => eventButton(/Quarterly planning/).textContent()).toMatch(/Featured/);
     await expect.poll(() => eventButton(/Team offsite/).first().textContent()).toMatch(/Sticky/);
-    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
     await page.getByRole('heading', { name: 'April 2031' }).waitFor();
-    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByRole('button', { name: 'Previous', exact: true }).click();
     await page.getByRole('heading', { name: 'March 2031' }).waitFor();
   });
 

@@ -17,10 +17,11 @@ describe.skipIf(!runBrowserSuites)('records language (e2e)', () => {
     }
     await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
     const toolbar = s.page.getByRole('toolbar', { name: 'Calendar navigation' });
-    await toolbar.getByText('Records: English').waitFor();
+    const badge = toolbar.locator('.records-badge');
+    await expect.poll(() => badge.textContent()).toBe('Records: English');
     await s.page.getByLabel('Records language', { exact: true }).selectOption('es');
     await s.page.getByRole('status').getByText('Showing Spanish records: 0 events. Your English events are still there.').waitFor();
-    await toolbar.getByText('Records: Spanish').waitFor();
+    await expect.poll(() => badge.textContent()).toBe('Records: Spanish');
     await s.page.getByRole('button', { name: /Standup/ }).waitFor({ state: 'detached' });
   });
 

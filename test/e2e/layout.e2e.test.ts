@@ -88,8 +88,41 @@ describe.skipIf(!runBrowserSuites)('layout at any width (e2e)', () => {
     });
   }
 
+  it('jumps to a date from the mini month, by mouse and by keyboard', async () => {
+    await s.page.setViewportSize({ width: 1366, height: 768 });
+    await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
+    await s.page.getByRole('button', { name: 'Month', exact: true }).click();
+    const mini = s.page.getByRole('region', { name: 'Go to a date' });
+    await mini.getByText('March 2031').waitFor();
+    expect(await mini.getByRole('button', { name: 'Wednesday, March 12, 2031' }).getAttribute('aria-pressed')).toBe('true');
+    await mini.getByRole('button', { name: 'Show the month after' }).click();
+    await mini.getByRole('button', { name: 'Tuesday, April 15, 2031' }).click();
+    await s.page.getByRole('heading', { name: 'April 2031', exact: true }).waitFor();
+    expect(await s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('2031-04-15');
+    await mini.getByRole('button', { name: 'Tuesday, April 15, 2031' }).focus();
+    await s.page.keyboard.press('ArrowDown');
+    await s.page.keyboard.press('ArrowDown');
+    await s.page.keyboard.press('ArrowRight');
+    await s.page.keyboard.press('Enter');
+    await expect.poll(() => s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('2031-04-30');
+  });
+
+  it('shows the whole year in the year view', async () => {
+    await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
+    await s.page.getByRole('button', { name: 'Year', exact: true }).click();
+    await s.page.getByRole('heading', { name: '2031', exact: true }).waitFor();
+    await event('Team offsite').first().waitFor();
+    expect(await sideways()).toBe(0);
+    await shoot('1366-year');
+    await s.page.getByRole('button', { name: 'Next', exact: true }).click();
+    await s.page.getByRole('heading', { name: '2032', exact: true }).waitFor();
+    await s.page.keyboard.press('m');
+    await s.page.getByRole('button', { name: 'Month', pressed: true }).waitFor();
+  });
+
   it('at 420 px puts the sidebar in a drawer behind "Menu" and shows three days a week', async () => {
     await s.page.setViewportSize({ width: 420, height: 800 });
+    await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
     const sidebar = s.page.getByRole('complementary', { name: 'Sidebar' });
     expect(await sidebar.isVisible()).toBe(false);
     const menu = s.page.getByRole('button', { name: 'Menu', exact: true });

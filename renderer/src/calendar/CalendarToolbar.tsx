@@ -69,8 +69,11 @@ function RecordsBadge() {
   const { t } = useTranslation();
   const language = useSettings((s) => s.contentLanguage);
   return (
-    <span className="records-badge" title={t('language.badge_hint')}>
-      {t('language.badge', { language: t(`language.called.${language}`) })}
+    <span className="records-badge" title={`${t('language.badge', { language: t(`language.called.${language}`) })}. ${t('language.badge_hint')}`}>
+      {/* "Records:" is read out; on screen the language alone keeps the toolbar on one row at 1366 px. */}
+      <span className="visually-hidden">{t('language.badge_prefix')} </span>
+      <Icon name="folder" size={14} />
+      {t(`language.called.${language}`)}
     </span>
   );
 }

@@ -20,6 +20,7 @@ import FullCalendar, {
 import dayGridPlugin from '@fullcalendar/react/daygrid';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
 import listPlugin from '@fullcalendar/react/list';
+import multiMonthPlugin from '@fullcalendar/react/multimonth';
 import interactionPlugin from '@fullcalendar/react/interaction';
 import breezyTheme from '@fullcalendar/react/themes/breezy';
 import esLocale from '@fullcalendar/react/locales/es';
@@ -40,7 +41,7 @@ import { layoutMonth, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
 import { localeTag } from '../i18n';
 
-const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, breezyTheme];
+const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, multiMonthPlugin, interactionPlugin, breezyTheme];
 const LOCALES = [esLocale, ptBrLocale];
 /** A week's title names its days ("Mar 9 – 15, 2031"), not just the month. */
 const VIEW_OPTIONS = {
@@ -51,7 +52,7 @@ const VIEW_OPTIONS = {
 } as const;
 /** First day of the week by interface language (FullCalendar's locales say; English: Sunday). */
 const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
-const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
+export const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
 const NO_INPUTS: EventInput[] = [];
 
 declare global {

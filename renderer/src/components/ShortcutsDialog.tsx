@@ -7,6 +7,7 @@ import { useUi } from '../state/ui';
 export const SHORTCUTS: Array<{ keys: string[]; does: string }> = [
   { keys: ['N'], does: 'shortcuts.new' },
   { keys: ['T'], does: 'shortcuts.today' },
+  { keys: ['Y'], does: 'shortcuts.year' },
   { keys: ['M'], does: 'shortcuts.month' },
   { keys: ['W'], does: 'shortcuts.week' },
   { keys: ['D'], does: 'shortcuts.day' },

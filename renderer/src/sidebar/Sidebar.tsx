@@ -8,6 +8,7 @@ import { LANGUAGES, useSettings, type Language } from '../state/settings';
 import { useUi, type Screen } from '../state/ui';
 import { newEventDraft } from '../state/drafts';
 import { Filters } from './Filters';
+import { MiniMonth } from './MiniMonth';
 import { Icon, type IconName } from '../components/Icon';
 
 const SCREENS: Array<{ screen: Screen; icon: IconName }> = [
@@ -131,6 +132,7 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
           ))}
         </ul>
       </nav>
+      {screen === 'calendar' && <MiniMonth />}
       {screen === 'calendar' && <Filters />}
       <div className="sidebar-spacer" />
       <button type="button" data-closes-drawer className="nav-item import-button" onClick={() => useUi.getState().openImport()}>

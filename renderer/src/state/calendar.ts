@@ -9,10 +9,11 @@ import { DateTime } from 'luxon';
 import type { Range } from '../api/client';
 import { todayIso } from '../lib/dates';
 
-export type ViewName = 'month' | 'week' | 'day' | 'agenda';
-export const VIEWS: ViewName[] = ['month', 'week', 'day', 'agenda'];
+export type ViewName = 'year' | 'month' | 'week' | 'day' | 'agenda';
+export const VIEWS: ViewName[] = ['year', 'month', 'week', 'day', 'agenda'];
 
 export const FC_VIEWS: Record<ViewName, string> = {
+  year: 'multiMonthYear',
   month: 'dayGridMonth',
   week: 'timeGridWeek',
   day: 'timeGridDay',
@@ -23,7 +24,8 @@ export const FC_VIEWS: Record<ViewName, string> = {
 /** How many days the agenda lists from its first day. */
 export const AGENDA_DAYS = 30;
 
-const STEP: Record<ViewName, { months?: number; weeks?: number; days?: number }> = {
+const STEP: Record<ViewName, { years?: number; months?: number; weeks?: number; days?: number }> = {
+  year: { years: 1 },
   month: { months: 1 },
   week: { weeks: 1 },
   day: { days: 1 },
