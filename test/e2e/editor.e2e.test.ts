@@ -125,6 +125,50 @@ describe.skipIf(!runBrowserSuites)('event editor (e2e)', () => {
     expect((await s.eventsMatching('Bake sale'))[0].website).toBe('https://bakesale.example.org');
   });
 
+  it('reads like a calendar: publishing fields under one collapsed section, remembered open or closed', async () => {
+    let dialog = await newEvent('Layout check');
+    const featured = () => dialog.getByLabel('Featured', { exact: true });
+    for (const name of ['Title', 'Start', 'Venue', 'Description']) expect(await dialog.getByLabel(name, { exact: true }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('combobox', { name: 'Categories' }).isVisible()).toBe(true);
+    expect(await featured().isVisible()).toBe(false);
+    await dialog.getByText('Publishing', { exact: true }).click();
+    expect(await featured().isVisible()).toBe(true);
+    for (const name of ['Status', 'Sticky', 'Excerpt', 'Slug']) expect(await dialog.getByLabel(name, { exact: true }).isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await s.page.getByRole('button', { name: 'Discard' }).click();
+    dialog = await newEvent('Layout check');
+    expect(await featured().isVisible()).toBe(true);
+    await dialog.getByText('Publishing', { exact: true }).click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await s.page.getByRole('button', { name: 'Discard' }).click();
+    dialog = await newEvent('Layout check');
+    expect(await featured().isVisible()).toBe(false);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await s.page.getByRole('button', { name: 'Discard' }).click();
+  });
+
+  it('asks a venue’s address as people write it, with one state-or-province box', async () => {
+    await s.page.getByRole('button', { name: 'Venues' }).click();
+    await s.page.getByRole('button', { name: 'New venue' }).click();
+    const dialog = s.page.getByRole('dialog', { name: 'New venue' });
+    const labels = await dialog.locator('.record-grid').first().locator('label').allInnerTexts();
+    const wanted = ['Address', 'City', 'State or province', 'Postal code', 'Country'];
+    expect(labels.filter((l) => wanted.includes(l))).toEqual(wanted);
+    expect(await dialog.getByLabel('State', { exact: true }).isVisible()).toBe(false);
+    expect(await dialog.getByLabel('Province', { exact: true }).isVisible()).toBe(false);
+    await dialog.getByLabel('Venue name', { exact: true }).fill('Casa da Música');
+    await dialog.getByLabel('Address', { exact: true }).fill('Av. da Boavista 604');
+    await dialog.getByLabel('City', { exact: true }).fill('Porto');
+    await dialog.getByLabel('State or province', { exact: true }).fill('Porto District');
+    await dialog.getByLabel('Postal code', { exact: true }).fill('4149-071');
+    await dialog.getByLabel('Country', { exact: true }).fill('Portugal');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const venue = ((await s.api('venues?search=Casa')).json.venues as Array<Record<string, unknown>>)[0];
+    expect(venue).toMatchObject({ address: 'Av. da Boavista 604', city: 'Porto', stateprovince: 'Porto District', zip: '4149-071', country: 'Portugal' });
+    await s.page.getByRole('button', { name: 'Calendar' }).click();
+  });
+
   it('raised no page errors', () => {
     expect(s.pageErrors).toEqual([]);
   });

@@ -21,19 +21,29 @@ import { localeTag } from '../i18n';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
 
-/** Where each field goes; the order inside a group is the order on screen. */
+/**
+ * Where each field goes; the order inside a group is the order on screen. A calendar's order
+ * first (what, when, where, who, categories, description); the website-publishing fields of the
+ * original under one "Publishing" section, collapsed unless the user keeps it open.
+ */
 const MAIN_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
   { key: 'title', fields: ['title'] },
   { key: 'when', fields: ['start_date', 'end_date', 'all_day', 'timezone'], className: 'group-when' },
-  { key: 'details', fields: ['description', 'excerpt'] },
-];
-const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
-  { key: 'publish', fields: ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link'], className: 'group-flags' },
   { key: 'where', fields: ['venue', 'organizer'] },
   { key: 'classify', fields: ['categories', 'tags'] },
-  { key: 'extra', fields: ['cost', 'website', 'image'] },
+  { key: 'details', fields: ['description'] },
 ];
+const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [{ key: 'extra', fields: ['cost', 'website', 'image'] }];
+const PUBLISHING = ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link', 'excerpt', 'slug', 'author', 'date', 'translation_of'];
 const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields));
+const PUBLISHING_KEY = 'almanac.editor.publishing';
+const publishingWasOpen = () => {
+  try {
+    return localStorage.getItem(PUBLISHING_KEY) === 'open';
+  } catch {
+    return false;
+  }
+};
 
 export function EventEditor({ target }: { target: EditorTarget }) {
   const { t } = useTranslation();
@@ -57,7 +67,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const errorId = 'event-editor-error';
 
   const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0;
-  const advanced = formFields(eventFields).filter(([name]) => !PLACED.has(name));
+  // Publishing fields, then anything the schema gained that no group names yet (never out of reach).
+  const publishing = formFields(eventFields)
+    .filter(([name]) => !PLACED.has(name))
+    .sort(([a], [b]) => (PUBLISHING.indexOf(a) + 1 || 99) - (PUBLISHING.indexOf(b) + 1 || 99));
+  const [publishingOpen, setPublishingOpen] = useState(publishingWasOpen);
+  const showPublishing = publishingOpen || publishing.some(([name]) => errors[name]);
 
   const set = (name: string, v: unknown) => {
     setValues((cur) => applyChange(cur, name, v));
@@ -176,12 +191,6 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                 {g.key === 'when' && zoneHint && <p className="field-hint zone-hint">{zoneHint}</p>}
               </section>
             ))}
-            {advanced.length > 0 && (
-              <details className="group advanced">
-                <summary>{t('editor.group.advanced')}</summary>
-                {advanced.map(([name]) => control(name))}
-              </details>
-            )}
           </div>
           <div className="editor-side">
             {SIDE_GROUPS.map((g) => (
@@ -192,6 +201,23 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                 {g.fields.map((f) => control(f))}
               </section>
             ))}
+            <details
+              className="group advanced publishing"
+              open={showPublishing}
+              onToggle={(e) => {
+                const open = e.currentTarget.open;
+                if (open === showPublishing) return;
+                setPublishingOpen(open);
+                try {
+                  localStorage.setItem(PUBLISHING_KEY, open ? 'open' : 'closed');
+                } catch {
+                  // Private windows may refuse storage; the section still opens and closes.
+                }
+              }}
+            >
+              <summary>{t('editor.group.publish')}</summary>
+              {publishing.map(([name]) => control(name))}
+            </details>
           </div>
         </div>
         {confirmDiscard ? (

@@ -507,7 +507,7 @@ function VenueControl(p: Inner) {
         <SubForm
           legend={t('field.new_venue_legend')}
           fields={venueFields}
-          names={['venue', 'address', 'city', 'state', 'zip', 'country', 'phone']}
+          names={['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'phone']}
           value={value as unknown as Record<string, string>}
           onChange={(v) => p.onChange(v as unknown as NewVenue)}
         />

@@ -29,7 +29,11 @@ export function RecordDialog({
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const all = formFields(cfg.fields);
-  const main = all.filter(([n]) => !cfg.advanced.includes(n));
+  const rank = (n: string) => {
+    const i = cfg.order?.indexOf(n) ?? -1;
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const main = all.filter(([n]) => !cfg.advanced.includes(n)).sort(([a], [b]) => rank(a) - rank(b));
   const advanced = all.filter(([n]) => cfg.advanced.includes(n));
   const dirty = changedFields(initial, values).length > 0;
 

@@ -2,6 +2,8 @@
  * The small month in the sidebar, as Google Calendar and GNOME Calendar have it: a click on a
  * day goes there in the current view. It follows the calendar's date and pages through months
  * on its own. One day is in the Tab order; the arrow keys move between days (a grid's habit).
+ * Its buttons' names avoid the toolbar's words (Month, Day, Next, Previous, Today): scripts and
+ * tests find those buttons by name.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -92,7 +94,8 @@ export function MiniMonth() {
                   data-day={d}
                   tabIndex={d === tabbable ? 0 : -1}
                   className={`mini-day ${d.startsWith(month) ? '' : 'mini-other'} ${d === today ? 'mini-today' : ''} ${d === date ? 'mini-selected' : ''}`}
-                  aria-label={DateTime.fromISO(d).setLocale(locale).toLocaleString(DateTime.DATE_HUGE)}
+                  // Without the weekday: "Wednesday" would make every day answer to the "Day" view button's name.
+                  aria-label={DateTime.fromISO(d).setLocale(locale).toLocaleString(DateTime.DATE_FULL)}
                   aria-current={d === today ? 'date' : undefined}
                   aria-pressed={d === date}
                   onClick={() => {
