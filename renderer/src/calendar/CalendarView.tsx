@@ -54,6 +54,7 @@ const VIEW_OPTIONS = {
 const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
 export const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
 const NO_INPUTS: EventInput[] = [];
+const EVENT_TIME_FORMAT = { hour: 'numeric', minute: '2-digit', meridiem: 'short' } as const;
 
 declare global {
   interface Window {
@@ -290,6 +291,8 @@ export function CalendarView() {
         navLinkDayClick={onNavLinkDay}
         dayMaxEvents
         eventOrder="-sticky,start,-duration,title"
+        // "8:00 – 12:00" must not leave a 12-hour reader guessing; 24-hour locales show no meridiem.
+        eventTimeFormat={EVENT_TIME_FORMAT}
         views={VIEW_OPTIONS}
         noEventsText={t('calendar.no_events')}
         events={inputs}
