@@ -357,6 +357,10 @@ describe('desktop menu commands (Electron bridge)', () => {
       expect(useUi.getState().screen).toBe('calendar');
       expect(useCalendar.getState().view).toBe('agenda');
 
+      // Help > Keyboard Shortcuts opens the page's list.
+      await runCommand({ name: 'show-shortcuts' });
+      expect(useUi.getState().shortcuts).toBe(true);
+
       // Imports open the import dialog (progress, problems, stop) ready for that kind of file.
       await runCommand({ name: 'import', format: 'csv', kind: 'venues' });
       expect(useUi.getState().importDialog).toEqual({ format: 'csv', kind: 'venues' });
