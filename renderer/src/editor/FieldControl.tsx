@@ -3,91 +3,19 @@
  * control from its kind's `input` hint (shared/schema), so the server's rules and the forms come
  * from one list of fields.
  */
-import { useId, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldDef } from '@shared/schema/resources';
 import { venueFields, organizerFields } from '@shared/schema/resources';
+import type { FieldDef } from '@shared/schema/resources';
 import type { Term } from '@shared/api/records';
 import { splitDateTime, joinDateTime, fixTwoDigitYear } from '../lib/dates';
-import { exactZone, searchZones, warmZoneIndex, zoneCity, zoneOffset } from '../lib/zoneSearch';
 import { decodeEntities } from '../calendar/toEventInput';
 import { useLookups } from '../state/lookups';
 import type { NewOrganizer, NewVenue, OrganizersValue, TermRef, VenueValue } from './form';
+import { Field, invalidProps, useFieldIds, type ControlProps, type Inner } from './fieldParts';
+import { TimeZoneControl } from './TimeZoneControl';
 
-export interface ControlProps {
-  name: string;
-  def: FieldDef;
-  value: unknown;
-  onChange(value: unknown): void;
-  error?: string;
-  /** Events: hides the time half of the start and end. */
-  allDay?: boolean;
-  /** Terms: which taxonomy a `terms` field picks from; categories: the record being edited. */
-  taxonomy?: 'categories' | 'tags';
-  selfId?: number;
-  autoFocus?: boolean;
-}
-
-function useFieldIds() {
-  const id = useId();
-  return { input: `${id}-input`, error: `${id}-error`, hint: `${id}-hint` };
-}
-
-function Field({
-  label,
-  htmlFor,
-  error,
-  errorId,
-  required,
-  children,
-  className,
-  hint,
-  hintId,
-}: {
-  label: ReactNode;
-  htmlFor?: string;
-  error?: string;
-  errorId: string;
-  required?: boolean;
-  children: ReactNode;
-  className?: string;
-  hint?: ReactNode;
-  hintId?: string;
-}) {
-  return (
-    <div className={`field ${error ? 'field-invalid' : ''} ${className ?? ''}`}>
-      <div className="field-label-row">
-        {htmlFor ? (
-          <label htmlFor={htmlFor} className="field-label">
-            {label}
-          </label>
-        ) : (
-          <span className="field-label">{label}</span>
-        )}
-        {/* Outside the label so the field's name stays exactly its label; inputs carry `required`. */}
-        {required && (
-          <span className="required" aria-hidden="true">
-            *
-          </span>
-        )}
-      </div>
-      {children}
-      {hint && !error && (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-const invalidProps = (error: string | undefined, errorId: string) =>
-  error ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {};
+export type { ControlProps };
 
 export function FieldControl(p: ControlProps) {
   const { t } = useTranslation();
@@ -187,8 +115,6 @@ export function FieldControl(p: ControlProps) {
   }
 }
 
-type Ids = ReturnType<typeof useFieldIds>;
-type Inner = ControlProps & { label: string; ids: Ids };
 
 function DateTimeControl(p: Inner) {
   const { t } = useTranslation();
@@ -223,88 +149,6 @@ function DateTimeControl(p: Inner) {
           />
         )}
       </div>
-    </Field>
-  );
-}
-
-/**
- * A zone is picked from a list found by city, country or id as people type them ("New York",
- * "Lisboa", "Spain"); what was typed stays in the form until it is a zone, so Save refuses it
- * (see `localErrors`) instead of keeping the old zone behind the user's back.
- */
-function TimeZoneControl(p: Inner) {
-  const { t } = useTranslation();
-  const listId = `${p.ids.input}-zones`;
-  const value = typeof p.value === 'string' ? p.value : '';
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const [touched, setTouched] = useState(false);
-  const matches = open && value.trim() && exactZone(value) === null ? searchZones(value) : [];
-  const error = p.error ?? (touched && !open && exactZone(value) === null ? t('errors.zone') : undefined);
-  const pick = (zone: string) => {
-    p.onChange(zone);
-    setOpen(false);
-    setActive(0);
-  };
-  return (
-    <Field label={p.label} htmlFor={p.ids.input} error={error} errorId={p.ids.error}>
-      <input
-        id={p.ids.input}
-        role="combobox"
-        aria-expanded={matches.length > 0}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={matches[active] ? `${listId}-${active}` : undefined}
-        autoComplete="off"
-        spellCheck={false}
-        placeholder={t('field.zone_placeholder')}
-        value={value}
-        {...invalidProps(error, p.ids.error)}
-        onFocus={() => void warmZoneIndex()}
-        onChange={(e) => {
-          p.onChange(e.target.value);
-          setOpen(true);
-          setActive(0);
-        }}
-        onBlur={() => {
-          setOpen(false);
-          setTouched(true);
-          const zone = exactZone(value);
-          if (zone !== null && zone !== value) p.onChange(zone);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            setOpen(true);
-            setActive((a) => Math.min(a + 1, Math.max(0, matches.length - 1)));
-          } else if (e.key === 'ArrowUp') {
-            e.preventDefault();
-            setActive((a) => Math.max(a - 1, 0));
-          } else if (e.key === 'Enter' && matches[active]) {
-            e.preventDefault();
-            pick(matches[active]);
-          } else if (e.key === 'Escape' && matches.length) {
-            e.preventDefault();
-            e.stopPropagation();
-            setOpen(false);
-          }
-        }}
-      />
-      <ul role="listbox" id={listId} className="listbox" hidden={matches.length === 0} aria-label={t('field.zone_matches')}>
-        {matches.map((z, i) => (
-          <li
-            key={z}
-            id={`${listId}-${i}`}
-            role="option"
-            aria-selected={i === active}
-            className={i === active ? 'active' : ''}
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => pick(z)}
-          >
-            {zoneCity(z)} <span className="option-note">· {z} · {zoneOffset(z)}</span>
-          </li>
-        ))}
-      </ul>
     </Field>
   );
 }
