@@ -61,6 +61,8 @@ export type ExportResult =
 /** What the application menu asks the calendar UI to do. */
 export type DesktopCommand =
   | { name: 'show-view'; view: CalendarView }
+  /** Help > Keyboard Shortcuts: the page's list of shortcuts (also `?` in the page). */
+  | { name: 'show-shortcuts' }
   | { name: 'import'; format: ImportFormat; kind: ImportKind }
   | { name: 'export'; format: ExportFormat };
 

@@ -107,6 +107,7 @@ export function menuTemplate({ platform, appName, devTools, actions }: MenuOptio
     label: '&Help',
     submenu: [
       { id: 'api-access', label: 'API &Address and Token (for Scripts)…', click: () => actions.showApiAccess() },
+      { id: 'shortcuts', label: '&Keyboard Shortcuts', click: command({ name: 'show-shortcuts' }) },
       ...(mac ? [] : [separator, { role: 'about', label: `&About ${appName}` } as MenuItemTemplate]),
     ],
   };

@@ -3,7 +3,11 @@ import { CalendarToolbar } from './calendar/CalendarToolbar';
 import { CalendarView } from './calendar/CalendarView';
 import { QuickCreate } from './calendar/QuickCreate';
 import { DayList } from './calendar/DayList';
+import { EventDetails } from './calendar/EventDetails';
+import { SearchResults } from './calendar/SearchResults';
+import { useFilters } from './state/filters';
 import { Toasts } from './components/Toasts';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
 import { EventEditor } from './editor/EventEditor';
 import { useShortcuts } from './keyboard';
 import { ManageScreen } from './manage/ManageScreen';
@@ -15,8 +19,13 @@ import { useDataSync } from './sync';
 import { useDeepLinks } from './deepLink';
 import { useDesktopCommands } from './desktop';
 import { useColorScheme } from './lib/useColorScheme';
+import { COMPACT_QUERY, DRAWER_QUERY, useMediaQuery } from './lib/useMediaQuery';
+import { useEffect } from 'react';
+import { useCalendar } from './state/calendar';
+import { Icon } from './components/Icon';
 import { ImportDialog } from './transfer/ImportDialog';
 import { ScopeDialogHost } from './recurrence/ScopeDialog';
+import { ExportDialog } from './transfer/ExportDialog';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -24,6 +33,7 @@ function CalendarScreen() {
   const error = useEvents((s) => s.error);
   const fetching = useEvents((s) => s.fetching);
   const errorStatus = useEvents((s) => s.errorStatus);
+  const searching = useFilters((s) => s.search.trim() !== '');
   return (
     <section className="calendar-screen" aria-label={t('screen.calendar')}>
       <CalendarToolbar />
@@ -45,7 +55,7 @@ function CalendarScreen() {
             {t('calendar.loading')}
           </div>
         )}
-        <CalendarView />
+        {searching ? <SearchResults /> : <CalendarView />}
       </div>
     </section>
   );
@@ -56,25 +66,64 @@ export function App() {
   const editor = useUi((s) => s.editor);
   const quick = useUi((s) => s.quickCreate);
   const dayList = useUi((s) => s.dayList);
+  const details = useUi((s) => s.details);
   const importDialog = useUi((s) => s.importDialog);
+  const shortcuts = useUi((s) => s.shortcuts);
+  const exportDialog = useUi((s) => s.exportDialog);
+  const { t } = useTranslation();
+  const narrow = useMediaQuery(DRAWER_QUERY);
+  const compact = useMediaQuery(COMPACT_QUERY);
+  const drawerOpen = useUi((s) => s.drawerOpen);
+  useEffect(() => useCalendar.getState().setCompact(compact), [compact]);
+  useEffect(() => {
+    if (!narrow) useUi.getState().setDrawer(false);
+  }, [narrow]);
   useColorScheme();
   useDataSync();
   useShortcuts();
   useDeepLinks();
   useDesktopCommands();
   return (
-    <div className="app">
-      <Sidebar />
-      <main className="main">
+    <div className={`app ${narrow ? 'app-narrow' : ''}`}>
+      {/* The first Tab stop: past the sidebar's buttons and filters, straight to the calendar. */}
+      <a
+        href="#main"
+        className="skip-link"
+        onClick={(e) => {
+          e.preventDefault();
+          useUi.getState().setScreen('calendar');
+          document.getElementById('main')?.focus();
+        }}
+      >
+        {t('a11y.skip')}
+      </a>
+      <Sidebar drawer={narrow} />
+      {narrow && drawerOpen && <div className="drawer-backdrop" onClick={() => useUi.getState().setDrawer(false)} />}
+      <main className="main" id="main" tabIndex={-1}>
+        {narrow && (
+          <button
+            type="button"
+            className="icon-button menu-button"
+            aria-label={t('sidebar.menu')}
+            aria-expanded={drawerOpen}
+            aria-controls="sidebar"
+            onClick={() => useUi.getState().setDrawer(!drawerOpen)}
+          >
+            <Icon name="menu" size={20} />
+          </button>
+        )}
         {screen === 'calendar' && <CalendarScreen />}
         {screen === 'trash' && <TrashScreen />}
         {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}
       </main>
       {quick && <QuickCreate draft={quick} />}
       {dayList && <DayList day={dayList} />}
+      {details && <EventDetails key={details.id} event={details} />}
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
       {importDialog && <ImportDialog preset={importDialog} />}
       <ScopeDialogHost />
+      {shortcuts && <ShortcutsDialog />}
+      {exportDialog && <ExportDialog />}
       <Toasts />
     </div>
   );

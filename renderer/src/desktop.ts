@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import type { DesktopCommand } from '@shared/desktop-bridge';
 import i18n from './i18n';
 import { useCalendar } from './state/calendar';
-import { useFilters } from './state/filters';
+import { currentExportFilters } from './transfer/exportQuery';
 import { useSettings } from './state/settings';
 import { toastError, toastInfo } from './state/toasts';
 import { useUi } from './state/ui';
@@ -17,6 +17,10 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
   const bridge = window.almanac;
   if (!bridge) return;
   const language = useSettings.getState().contentLanguage;
+  if (command.name === 'show-shortcuts') {
+    useUi.getState().openShortcuts();
+    return;
+  }
   if (command.name === 'show-view') {
     useUi.getState().setScreen('calendar');
     useCalendar.getState().setView(command.view);
@@ -27,14 +31,7 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
     useUi.getState().openImport({ format: command.format, kind: command.kind });
     return;
   }
-  const f = useFilters.getState();
-  const filters: Record<string, string | number | boolean | Array<string | number>> = {};
-  if (f.categories.length) filters.categories = f.categories;
-  if (f.tags.length) filters.tags = f.tags;
-  if (f.venues.length) filters.venue = f.venues;
-  if (f.organizers.length) filters.organizer = f.organizers;
-  if (f.featured) filters.featured = true;
-  if (f.search.trim()) filters.search = f.search.trim();
+  const filters = currentExportFilters();
   const r = await bridge.exportFile(command.format, { language, filters });
   if (r.status === 'failed') toastError(r.message);
   if (r.status === 'saved') toastInfo(i18n.t('desktop.exported', { file: r.file }));

@@ -1,6 +1,6 @@
 /**
  * Single-key shortcuts, as calendar apps have them: n new, t today, m/w/d/a views, / search,
- * Delete trashes the selected event, Ctrl+Z undoes. Keys typed into a field or inside a dialog
+ * Delete trashes the selected event, Ctrl+Z undoes, ? lists them all (components/ShortcutsDialog). Keys typed into a field or inside a dialog
  * belong to that field or dialog.
  */
 import { useEffect } from 'react';
@@ -10,7 +10,7 @@ import { useEvents } from './state/events';
 import { newEventDraft } from './state/drafts';
 import { useUi } from './state/ui';
 
-const VIEW_KEYS: Record<string, ViewName> = { m: 'month', w: 'week', d: 'day', a: 'agenda' };
+const VIEW_KEYS: Record<string, ViewName> = { y: 'year', m: 'month', w: 'week', d: 'day', a: 'agenda' };
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -44,6 +44,11 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     void undoLast();
     return true;
   }
+  // As the desktop menu's File > Export (whose accelerator gets there first in the app).
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && key.toLowerCase() === 'e') {
+    ui.openExport();
+    return true;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return false;
 
   if (key === 'Delete' || key === 'Backspace') {
@@ -51,6 +56,10 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     const event = id ? useEvents.getState().events.find((x) => x.id === id) : undefined;
     if (!event || ui.screen !== 'calendar') return false;
     void trashEvent(event);
+    return true;
+  }
+  if (key === '?') {
+    ui.openShortcuts();
     return true;
   }
   if (key === '/') {

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
 import './styles/app.css';
+import './styles/layout.css';
 import { App } from './App';
 
 createRoot(document.getElementById('root')!).render(

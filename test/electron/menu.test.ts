@@ -55,6 +55,13 @@ describe('application menu', () => {
     for (const id of ids) expect(item(template, id).label).toMatch(/…$/);
   });
 
+  it('lists the keyboard shortcuts from the Help menu (shown by the page, where ? opens them too)', () => {
+    const { template, commands } = build();
+    item(template, 'shortcuts').click!();
+    expect(commands).toEqual([{ name: 'show-shortcuts' }]);
+    expect(item(template, 'shortcuts').label).toBe('&Keyboard Shortcuts');
+  });
+
   it('switches between the month, week, day and agenda views with Ctrl/Cmd+1–4', () => {
     const { template, commands } = build();
     const views = ['month', 'week', 'day', 'agenda'] as const;

@@ -91,7 +91,7 @@ describe('EventEditor', () => {
     fireEvent.change(screen.getByRole('textbox', { name: 'Website' }), { target: { value: 'nope' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe('Invalid parameter(s): website');
+    expect(alert.textContent).toBe('Website: Must be an absolute http or https URL.');
     // Only the changed fields were sent.
     expect(api.to('PATCH', 'events/5')[0].body).toEqual({ title: 'Concert (moved)', website: 'nope' });
     const website = screen.getByRole('textbox', { name: 'Website' });

@@ -8,6 +8,7 @@ import { Toasts } from '../../renderer/src/components/Toasts';
 import { ManageScreen } from '../../renderer/src/manage/ManageScreen';
 import { TrashScreen } from '../../renderer/src/manage/TrashScreen';
 import { DayList } from '../../renderer/src/calendar/DayList';
+import { ExportDialog } from '../../renderer/src/transfer/ExportDialog';
 import { handleShortcut } from '../../renderer/src/keyboard';
 import { runCommand } from '../../renderer/src/desktop';
 import { useCalendar } from '../../renderer/src/state/calendar';
@@ -137,9 +138,10 @@ describe('ManageScreen', () => {
     await screen.findByRole('button', { name: 'Town Hall' });
     const search = screen.getByRole('searchbox', { name: 'Search venues' });
     fireEvent.change(search, { target: { value: 'mill' } });
-    await waitFor(() => expect(screen.queryByRole('table')).toBeNull()); // the 'mill' search is under way
+    const busy = () => document.querySelector('.table-wrap')?.getAttribute('aria-busy');
+    await waitFor(() => expect(busy()).toBe('true')); // the 'mill' search is under way
     fireEvent.change(search, { target: { value: '' } });
-    await screen.findByRole('button', { name: 'Town Hall' });
+    await waitFor(() => expect(busy()).toBe('false')); // and the '' one answered
     await act(async () => {
       release();
       await gate;
@@ -165,6 +167,62 @@ describe('ManageScreen', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Old Mill' })).toBeNull());
     expect(useToasts.getState().toasts.map((t) => [t.kind, t.message])).toEqual([['error', 'The venue with ID 8 is already in the trash.']]);
     expect(screen.getByRole('button', { name: 'Town Hall' })).toBeTruthy();
+  });
+
+  it('sends one DELETE however often Delete is pressed, and drops the row at once', async () => {
+    const hall = makeVenue(7, 'Town Hall');
+    const mill = makeVenue(8, 'Old Mill');
+    let answer!: () => void;
+    const held = new Promise<void>((r) => (answer = r));
+    let trashed = 0;
+    const api = mockApi({
+      'GET venues': () => listOf('venues', trashed ? [hall] : [hall, mill]),
+      'DELETE venues/8': async () => {
+        await held;
+        // As the server does: the second DELETE of a trashed venue is refused.
+        if (trashed++) return { status: 410, body: { code: 'venue-is-in-trash', message: 'The venue with ID 8 is already in the trash.', data: { status: 410 } } };
+        return { body: { ...mill, status: 'trash' } };
+      },
+      'GET events': { body: { events: [], total: 0, total_pages: 0 } },
+    });
+    render(<ManageScreen kind="venues" />);
+    const button = await screen.findByRole('button', { name: 'Delete Old Mill' });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(true));
+    fireEvent.click(button);
+    await act(async () => {
+      answer();
+      await held;
+    });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Old Mill' })).toBeNull());
+    expect(api.to('DELETE', 'venues/8')).toHaveLength(1);
+    expect(useToasts.getState().toasts.filter((t) => t.kind === 'error')).toEqual([]);
+  });
+
+  it('keeps the same row buttons while a new search loads, so a click during the reload is not lost', async () => {
+    const hall = makeVenue(7, 'Town Hall');
+    const mill = makeVenue(8, 'Old Mill');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    mockApi({
+      'GET venues': async (c) => {
+        if (!c.url.searchParams.get('search')) return listOf('venues', [hall, mill]);
+        await gate;
+        return listOf('venues', [hall, mill]);
+      },
+    });
+    render(<ManageScreen kind="venues" />);
+    const before = await screen.findByRole('button', { name: 'Delete Old Mill' });
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search venues' }), { target: { value: 'l' } });
+    await waitFor(() => expect(document.querySelector('.table-wrap')?.getAttribute('aria-busy')).toBe('true'));
+    expect(screen.getByRole('button', { name: 'Delete Old Mill' })).toBe(before);
+    await act(async () => {
+      release();
+      await gate;
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(screen.getByRole('button', { name: 'Delete Old Mill' })).toBe(before);
   });
 
   it('deletes a category for good only after asking, and picks parents by name', async () => {
@@ -221,7 +279,7 @@ describe('TrashScreen', () => {
 });
 
 describe('DayList', () => {
-  it('lists every event of a crowded day and opens one in the editor', () => {
+  it('lists every event of a crowded day and opens one’s details', () => {
     const events = Array.from({ length: 6 }, (_, i) => makeEvent({ id: i + 1, title: `Talk ${i + 1}`, utc_start_date: `2031-03-12 12:0${i}:00`, utc_end_date: `2031-03-12 12:3${i}:00` }));
     useEvents.setState({ events });
     useUi.setState({ dayList: '2031-03-12' });
@@ -229,7 +287,7 @@ describe('DayList', () => {
     const dialog = screen.getByRole('dialog', { name: /March 12, 2031/ });
     expect(within(dialog).getAllByRole('button', { name: /Talk/ })).toHaveLength(6);
     fireEvent.click(within(dialog).getByRole('button', { name: /Talk 4/ }));
-    expect(useUi.getState().editor).toMatchObject({ kind: 'edit', event: { id: 4 } });
+    expect(useUi.getState().details).toMatchObject({ id: 4 });
   });
 });
 
@@ -299,6 +357,10 @@ describe('desktop menu commands (Electron bridge)', () => {
       expect(useUi.getState().screen).toBe('calendar');
       expect(useCalendar.getState().view).toBe('agenda');
 
+      // Help > Keyboard Shortcuts opens the page's list.
+      await runCommand({ name: 'show-shortcuts' });
+      expect(useUi.getState().shortcuts).toBe(true);
+
       // Imports open the import dialog (progress, problems, stop) ready for that kind of file.
       await runCommand({ name: 'import', format: 'csv', kind: 'venues' });
       expect(useUi.getState().importDialog).toEqual({ format: 'csv', kind: 'venues' });
@@ -311,6 +373,26 @@ describe('desktop menu commands (Electron bridge)', () => {
       exportFile.mockResolvedValueOnce({ status: 'failed', message: 'Disk full' });
       await runCommand({ name: 'export', format: 'json' });
       expect(useToasts.getState().toasts.at(-1)).toMatchObject({ kind: 'error', message: 'Disk full' });
+    } finally {
+      delete window.almanac;
+    }
+  });
+});
+
+describe('ExportDialog in the desktop app', () => {
+  it('asks the bridge to save what the filters show, in the records language, and says where it went', async () => {
+    const exportFile = vi.fn(async () => ({ status: 'saved' as const, file: '/home/ana/almanac.ics', bytes: 10 }));
+    window.almanac = { exportFile } as unknown as NonNullable<typeof window.almanac>;
+    try {
+      useSettings.setState({ contentLanguage: 'pt-br' });
+      useFilters.setState({ categories: [3], search: 'jazz' });
+      useUi.setState({ exportDialog: true });
+      render(<ExportDialog />);
+      const dialog = screen.getByRole('dialog', { name: 'Export' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save…' }));
+      await waitFor(() => expect(exportFile).toHaveBeenCalledWith('ics', { language: 'pt-br', filters: { categories: [3], search: 'jazz' } }));
+      await waitFor(() => expect(useUi.getState().exportDialog).toBe(false));
+      expect(useToasts.getState().toasts.map((t) => t.message)).toEqual(['Saved to /home/ana/almanac.ics']);
     } finally {
       delete window.almanac;
     }

@@ -5,6 +5,7 @@ import { useCalendar, VIEWS } from '../state/calendar';
 import { useEvents } from '../state/events';
 import { useFilters } from '../state/filters';
 import { useUi } from '../state/ui';
+import { useSettings } from '../state/settings';
 import { Icon } from '../components/Icon';
 
 export function SearchBox() {
@@ -63,6 +64,20 @@ export function SearchBox() {
   );
 }
 
+/** Which language's records are on screen, always in sight: events of the others are hidden, not gone. */
+function RecordsBadge() {
+  const { t } = useTranslation();
+  const language = useSettings((s) => s.contentLanguage);
+  return (
+    <span className="records-badge" title={`${t('language.badge', { language: t(`language.called.${language}`) })}. ${t('language.badge_hint')}`}>
+      {/* "Records:" is read out; on screen the language alone keeps the toolbar on one row at 1366 px. */}
+      <span className="visually-hidden">{t('language.badge_prefix')} </span>
+      <Icon name="folder" size={14} />
+      {t(`language.called.${language}`)}
+    </span>
+  );
+}
+
 export function CalendarToolbar() {
   const { t } = useTranslation();
   const view = useCalendar((s) => s.view);
@@ -103,6 +118,7 @@ export function CalendarToolbar() {
         )}
       </div>
       <div className="toolbar-group">
+        <RecordsBadge />
         <SearchBox />
         <div className="segmented" role="group" aria-label={t('toolbar.views')}>
           {VIEWS.map((v) => (

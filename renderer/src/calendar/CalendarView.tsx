@@ -20,6 +20,7 @@ import FullCalendar, {
 import dayGridPlugin from '@fullcalendar/react/daygrid';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
 import listPlugin from '@fullcalendar/react/list';
+import multiMonthPlugin from '@fullcalendar/react/multimonth';
 import interactionPlugin from '@fullcalendar/react/interaction';
 import breezyTheme from '@fullcalendar/react/themes/breezy';
 import esLocale from '@fullcalendar/react/locales/es';
@@ -29,7 +30,7 @@ import '@fullcalendar/react/themes/breezy/theme.css';
 import '@fullcalendar/react/themes/breezy/palettes/indigo.css';
 import type { Event } from '@shared/api/records';
 import { addDaysIso, todayIso, viewerZone, wallTime } from '../lib/dates';
-import { FC_VIEWS, useCalendar } from '../state/calendar';
+import { AGENDA_DAYS, fcViewOf, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
@@ -40,16 +41,20 @@ import { layoutMonth, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
 import { localeTag } from '../i18n';
 
-const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, breezyTheme];
+const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, multiMonthPlugin, interactionPlugin, breezyTheme];
 const LOCALES = [esLocale, ptBrLocale];
 /** A week's title names its days ("Mar 9 – 15, 2031"), not just the month. */
 const VIEW_OPTIONS = {
   timeGridWeek: { titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
+  // A run of days starting on the current date (a day-sized duration aligns to the day, not the month's 1st).
+  listAgenda: { type: 'list', duration: { days: AGENDA_DAYS }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
+  timeGridThreeDay: { type: 'timeGrid', duration: { days: 3 }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
 } as const;
 /** First day of the week by interface language (FullCalendar's locales say; English: Sunday). */
 const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
-const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
+export const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
 const NO_INPUTS: EventInput[] = [];
+const EVENT_TIME_FORMAT = { hour: 'numeric', minute: '2-digit', meridiem: 'short' } as const;
 
 declare global {
   interface Window {
@@ -109,6 +114,7 @@ export function CalendarView() {
   const ref = useRef<CalendarRef>(null);
   const view = useCalendar((s) => s.view);
   const date = useCalendar((s) => s.date);
+  const compact = useCalendar((s) => s.compact);
   const events = useEvents((s) => s.events);
   const receivedAt = useEvents((s) => s.receivedAt);
   const uiLanguage = useSettings((s) => s.uiLanguage);
@@ -148,10 +154,10 @@ export function CalendarView() {
   useEffect(() => {
     const api = ref.current?.getApi();
     if (!api) return;
-    const type = FC_VIEWS[view];
+    const type = fcViewOf(view, compact);
     if (api.view.type !== type) api.changeView(type, date);
     else api.gotoDate(date);
-  }, [view, date]);
+  }, [view, date, compact]);
 
   // How long from the data arriving to a painted, idle calendar (`npm run bench:ui`, the e2e run).
   // Only a render of other events or in another view counts: moving to the next month lays out
@@ -175,7 +181,7 @@ export function CalendarView() {
   const onDatesSet = useCallback((info: DatesSetInfo) => {
     const cal = useCalendar.getState();
     // A report from a view we have since left (keys pressed in quick succession) is stale.
-    if (info.view.type !== FC_VIEWS[cal.view]) return;
+    if (info.view.type !== fcViewOf(cal.view, cal.compact)) return;
     cal.setVisible({ start: info.start, end: info.end }, info.view.title);
   }, []);
 
@@ -210,8 +216,13 @@ export function CalendarView() {
     info.jsEvent.preventDefault();
     const e = eventById(info.event.id);
     if (!e) return;
-    useUi.getState().select(e.id);
-    useUi.getState().openEditor({ kind: 'edit', event: e });
+    useUi.getState().openDetails(e, info.el);
+  }, []);
+
+  /** A double-click on an event skips its card and opens the full editor (month grid and FullCalendar views alike). */
+  const onDoubleClick = useCallback((ev: React.MouseEvent) => {
+    const e = eventById((ev.target as HTMLElement).closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
+    if (e) useUi.getState().openEditor({ kind: 'edit', event: e });
   }, []);
 
   const onChange = useCallback((info: EventDropInfo | EventResizeDoneInfo) => {
@@ -251,14 +262,14 @@ export function CalendarView() {
 
   if (weeks && range) {
     return (
-      <div className="calendar-host" ref={hostRef}>
+      <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
         <MonthGrid weeks={weeks} month={range.month} today={todayIso()} locale={locale} title={range.title} labels={labels} moreText={moreText} />
       </div>
     );
   }
 
   return (
-    <div className="calendar-host" ref={hostRef}>
+    <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
       <FullCalendar
         ref={ref}
         plugins={PLUGINS}
@@ -266,7 +277,7 @@ export function CalendarView() {
         locale={uiLanguage}
         // The viewer's zone is this page's own zone; "local" lets the calendar use native dates.
         timeZone="local"
-        initialView={FC_VIEWS[view]}
+        initialView={fcViewOf(view, compact)}
         initialDate={date}
         headerToolbar={false}
         height="100%"
@@ -280,6 +291,8 @@ export function CalendarView() {
         navLinkDayClick={onNavLinkDay}
         dayMaxEvents
         eventOrder="-sticky,start,-duration,title"
+        // "8:00 – 12:00" must not leave a 12-hour reader guessing; 24-hour locales show no meridiem.
+        eventTimeFormat={EVENT_TIME_FORMAT}
         views={VIEW_OPTIONS}
         noEventsText={t('calendar.no_events')}
         events={inputs}

@@ -30,9 +30,8 @@ export function DayList({ day }: { day: string }) {
               className="daylist-item"
               data-event-id={e.id}
               {...(i === 0 ? { 'data-autofocus': true } : {})}
-              onClick={() => {
-                useUi.getState().select(e.id);
-                useUi.getState().openEditor({ kind: 'edit', event: e });
+              onClick={(ev) => {
+                useUi.getState().openDetails(e, ev.currentTarget);
               }}
             >
               <span className="ev-dot" style={{ background: colourFor(e) ?? 'var(--accent)' }} aria-hidden="true" />

@@ -396,8 +396,7 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
     }
     const e = eventById(target.closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
     if (!e) return false;
-    useUi.getState().select(e.id);
-    useUi.getState().openEditor({ kind: 'edit', event: e });
+    useUi.getState().openDetails(e, target.closest('[data-event-id]'));
     return true;
   }, []);
 

@@ -3,7 +3,7 @@
  * Escape to "cancel". Focus returns to whatever had it before the dialog opened.
  */
 import { Icon } from './Icon';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 
 interface DialogProps {
   title: ReactNode;
@@ -14,9 +14,16 @@ interface DialogProps {
   /** Text for the × button; omitted → no button. */
   closeLabel?: string;
   describedBy?: string;
+  /**
+   * false: the page behind stays usable (a details card): no backdrop, Escape and a press outside
+   * close it, and focus goes back only if it was still inside.
+   */
+  modal?: boolean;
+  onKeyDown?: (e: KeyboardEvent<HTMLDialogElement>) => void;
+  style?: CSSProperties;
 }
 
-export function Dialog({ title, onRequestClose, children, className, closeLabel, describedBy }: DialogProps) {
+export function Dialog({ title, onRequestClose, children, className, closeLabel, describedBy, modal = true, onKeyDown, style }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const close = useRef(onRequestClose);
@@ -28,7 +35,8 @@ export function Dialog({ title, onRequestClose, children, className, closeLabel,
     const previous = document.activeElement as HTMLElement | null;
     if (!d.open) {
       try {
-        d.showModal();
+        if (modal) d.showModal();
+        else d.show();
       } catch {
         d.setAttribute('open', '');
       }
@@ -36,21 +44,38 @@ export function Dialog({ title, onRequestClose, children, className, closeLabel,
     // showModal focuses the first focusable element; prefer one marked data-autofocus.
     const preferred = d.querySelector<HTMLElement>('[data-autofocus]');
     preferred?.focus();
-    return () => {
-      if (d.open) d.close();
-      if (previous && previous.isConnected) previous.focus();
+    const pressedOutside = (e: PointerEvent) => {
+      if (!d.contains(e.target as Node)) close.current();
     };
-  }, []);
+    if (!modal) document.addEventListener('pointerdown', pressedOutside, true);
+    return () => {
+      document.removeEventListener('pointerdown', pressedOutside, true);
+      const focusWasInside = d.contains(document.activeElement) || document.activeElement === document.body;
+      if (d.open) d.close();
+      // Back where the user was, without scrolling the page to it.
+      if (previous && previous.isConnected && (modal || focusWasInside)) previous.focus({ preventScroll: true });
+    };
+  }, [modal]);
 
   return (
     <dialog
       ref={ref}
       className={`dialog ${className ?? ''}`}
+      style={style}
       aria-labelledby={titleId}
       aria-describedby={describedBy}
       onCancel={(e) => {
         e.preventDefault();
         close.current();
+      }}
+      onKeyDown={(e) => {
+        // A modeless dialog gets no "cancel" from the browser on Escape.
+        if (!modal && e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          close.current();
+        }
+        onKeyDown?.(e);
       }}
       onMouseDown={(e) => {
         // A press on the backdrop lands on the <dialog> itself, outside its content box.

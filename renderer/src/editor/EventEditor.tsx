@@ -16,7 +16,7 @@ import { fromApi, normaliseZone, viewerZone } from '../lib/dates';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
-import { changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, type FieldErrors, type FormValues } from './form';
+import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
 import { localeTag } from '../i18n';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
@@ -24,30 +24,45 @@ import { RepeatControl } from '../recurrence/RepeatControl';
 import { fromRecurrence, sameRepeat, toRecurrence, validateRepeat, type RepeatErrors, type RepeatStart, type RepeatValue } from '../recurrence/rule';
 import { scopeFor } from '../state/eventActions';
 
-/** Where each field goes; the order inside a group is the order on screen. */
+/**
+ * Where each field goes; the order inside a group is the order on screen. A calendar's order
+ * first (what, when, where, who, categories, description); the website-publishing fields of the
+ * original under one "Publishing" section, collapsed unless the user keeps it open.
+ */
 const MAIN_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
   { key: 'title', fields: ['title'] },
   { key: 'when', fields: ['start_date', 'end_date', 'all_day', 'timezone'], className: 'group-when' },
-  { key: 'details', fields: ['description', 'excerpt'] },
-];
-const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [
-  { key: 'publish', fields: ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link'], className: 'group-flags' },
   { key: 'where', fields: ['venue', 'organizer'] },
   { key: 'classify', fields: ['categories', 'tags'] },
-  { key: 'extra', fields: ['cost', 'website', 'image'] },
+  { key: 'details', fields: ['description'] },
 ];
+const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> = [{ key: 'extra', fields: ['cost', 'website', 'image'] }];
+const PUBLISHING = ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link', 'excerpt', 'slug', 'author', 'date', 'translation_of'];
 /** Fields the Repeat control stands for (under "When"), never drawn as plain fields. */
 const REPEAT_FIELDS = ['recurrence', 'recurrence_scope'];
 const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields).concat(REPEAT_FIELDS));
 
 const repeatStartOf = (v: FormValues): RepeatStart => ({ start: String(v.start_date ?? ''), allDay: !!v.all_day, zone: String(v.timezone ?? '') });
+const PUBLISHING_KEY = 'almanac.editor.publishing';
+const publishingWasOpen = () => {
+  try {
+    return localStorage.getItem(PUBLISHING_KEY) === 'open';
+  } catch {
+    return false;
+  }
+};
 
 export function EventEditor({ target }: { target: EditorTarget }) {
   const { t } = useTranslation();
   const close = useUi((s) => s.closeEditor);
   const uiLanguage = useSettings((s) => s.uiLanguage);
   const initial = useMemo<FormValues>(
-    () => (target.kind === 'edit' ? eventToForm(target.event, eventFields) : draftToForm(target.draft, eventFields)),
+    () =>
+      target.kind === 'edit'
+        ? eventToForm(target.event, eventFields)
+        : target.from
+          ? { ...eventToForm(target.from, eventFields), slug: '', date: '' }
+          : draftToForm(target.draft, eventFields),
     [target],
   );
   const [values, setValues] = useState<FormValues>(initial);
@@ -63,10 +78,15 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const errorId = 'event-editor-error';
 
   const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0 || !sameRepeat(initialRepeat, repeat);
-  const advanced = formFields(eventFields).filter(([name]) => !PLACED.has(name));
+  // Publishing fields, then anything the schema gained that no group names yet (never out of reach).
+  const publishing = formFields(eventFields)
+    .filter(([name]) => !PLACED.has(name))
+    .sort(([a], [b]) => (PUBLISHING.indexOf(a) + 1 || 99) - (PUBLISHING.indexOf(b) + 1 || 99));
+  const [publishingOpen, setPublishingOpen] = useState(publishingWasOpen);
+  const showPublishing = publishingOpen || publishing.some(([name]) => errors[name]);
 
   const set = (name: string, v: unknown) => {
-    setValues((cur) => ({ ...cur, [name]: v }));
+    setValues((cur) => applyChange(cur, name, v));
     if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
   };
 
@@ -76,7 +96,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   async function save(e?: FormEvent) {
     e?.preventDefault();
     if (saving) return;
-    const local = localErrors(eventFields, values, { required: t('errors.required'), endBeforeStart: t('errors.end_before_start') });
+    const local = localErrors(eventFields, values, {
+      required: t('errors.required'),
+      endBeforeStart: t('errors.end_before_start'),
+      yearRange: t('errors.year_range'),
+      zone: t('errors.zone'),
+    });
     const start = repeatStartOf(values);
     const repeatProblems = validateRepeat(repeat, start);
     setRepeatErrors(repeatProblems);
@@ -99,7 +124,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
       else await createEvent(body);
       close();
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : String((err as Error).message ?? err);
+      const message = err instanceof ApiError ? refusalText(err, eventFields, t, t('errors.required')) : String((err as Error).message ?? err);
       setFormError(message);
       if (err instanceof ApiError) {
         setErrors(err.fieldErrors);
@@ -207,12 +232,6 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                 )}
               </section>
             ))}
-            {advanced.length > 0 && (
-              <details className="group advanced">
-                <summary>{t('editor.group.advanced')}</summary>
-                {advanced.map(([name]) => control(name))}
-              </details>
-            )}
           </div>
           <div className="editor-side">
             {SIDE_GROUPS.map((g) => (
@@ -223,6 +242,23 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                 {g.fields.map((f) => control(f))}
               </section>
             ))}
+            <details
+              className="group advanced publishing"
+              open={showPublishing}
+              onToggle={(e) => {
+                const open = e.currentTarget.open;
+                if (open === showPublishing) return;
+                setPublishingOpen(open);
+                try {
+                  localStorage.setItem(PUBLISHING_KEY, open ? 'open' : 'closed');
+                } catch {
+                  // Private windows may refuse storage; the section still opens and closes.
+                }
+              }}
+            >
+              <summary>{t('editor.group.publish')}</summary>
+              {publishing.map(([name]) => control(name))}
+            </details>
           </div>
         </div>
         {confirmDiscard ? (

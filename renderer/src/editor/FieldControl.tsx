@@ -3,90 +3,19 @@
  * control from its kind's `input` hint (shared/schema), so the server's rules and the forms come
  * from one list of fields.
  */
-import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FieldDef } from '@shared/schema/resources';
 import { venueFields, organizerFields } from '@shared/schema/resources';
+import type { FieldDef } from '@shared/schema/resources';
 import type { Term } from '@shared/api/records';
-import { allZones, isValidZone, splitDateTime, joinDateTime } from '../lib/dates';
+import { splitDateTime, joinDateTime, fixTwoDigitYear } from '../lib/dates';
 import { decodeEntities } from '../calendar/toEventInput';
 import { useLookups } from '../state/lookups';
 import type { NewOrganizer, NewVenue, OrganizersValue, TermRef, VenueValue } from './form';
+import { Field, invalidProps, useFieldIds, type ControlProps, type Inner } from './fieldParts';
+import { TimeZoneControl } from './TimeZoneControl';
 
-export interface ControlProps {
-  name: string;
-  def: FieldDef;
-  value: unknown;
-  onChange(value: unknown): void;
-  error?: string;
-  /** Events: hides the time half of the start and end. */
-  allDay?: boolean;
-  /** Terms: which taxonomy a `terms` field picks from; categories: the record being edited. */
-  taxonomy?: 'categories' | 'tags';
-  selfId?: number;
-  autoFocus?: boolean;
-}
-
-function useFieldIds() {
-  const id = useId();
-  return { input: `${id}-input`, error: `${id}-error`, hint: `${id}-hint` };
-}
-
-function Field({
-  label,
-  htmlFor,
-  error,
-  errorId,
-  required,
-  children,
-  className,
-  hint,
-  hintId,
-}: {
-  label: ReactNode;
-  htmlFor?: string;
-  error?: string;
-  errorId: string;
-  required?: boolean;
-  children: ReactNode;
-  className?: string;
-  hint?: ReactNode;
-  hintId?: string;
-}) {
-  return (
-    <div className={`field ${error ? 'field-invalid' : ''} ${className ?? ''}`}>
-      <div className="field-label-row">
-        {htmlFor ? (
-          <label htmlFor={htmlFor} className="field-label">
-            {label}
-          </label>
-        ) : (
-          <span className="field-label">{label}</span>
-        )}
-        {/* Outside the label so the field's name stays exactly its label; inputs carry `required`. */}
-        {required && (
-          <span className="required" aria-hidden="true">
-            *
-          </span>
-        )}
-      </div>
-      {children}
-      {hint && !error && (
-        <p className="field-hint" id={hintId}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-const invalidProps = (error: string | undefined, errorId: string) =>
-  error ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {};
+export type { ControlProps };
 
 export function FieldControl(p: ControlProps) {
   const { t } = useTranslation();
@@ -186,8 +115,6 @@ export function FieldControl(p: ControlProps) {
   }
 }
 
-type Ids = ReturnType<typeof useFieldIds>;
-type Inner = ControlProps & { label: string; ids: Ids };
 
 function DateTimeControl(p: Inner) {
   const { t } = useTranslation();
@@ -205,6 +132,11 @@ function DateTimeControl(p: Inner) {
           required={p.def.required}
           {...invalidProps(p.error, p.ids.error)}
           onChange={(e) => e.target.value && p.onChange(joinDateTime(e.target.value, hideTime && p.name === 'end_date' ? '23:59' : time))}
+          // Fixed on leaving the field, not while typing: the year passes through 0002, 0020… as it is typed.
+          onBlur={() => {
+            const fixed = fixTwoDigitYear(value);
+            if (fixed !== value) p.onChange(fixed);
+          }}
         />
         {!hideTime && (
           <input
@@ -217,45 +149,6 @@ function DateTimeControl(p: Inner) {
           />
         )}
       </div>
-    </Field>
-  );
-}
-
-function TimeZoneControl(p: Inner) {
-  const { t } = useTranslation();
-  const listId = `${p.ids.input}-zones`;
-  const [local, setLocal] = useState<string | null>(null);
-  const value = local ?? (typeof p.value === 'string' ? p.value : '');
-  const zones = useMemo(allZones, []);
-  const error = p.error ?? (local !== null && !isValidZone(local) ? t('errors.zone') : undefined);
-  return (
-    <Field label={p.label} htmlFor={p.ids.input} error={error} errorId={p.ids.error}>
-      <input
-        id={p.ids.input}
-        list={listId}
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        {...invalidProps(error, p.ids.error)}
-        onChange={(e) => {
-          const v = e.target.value;
-          if (isValidZone(v) && (v === '' || zones.includes(v) || /^UTC[+-]/.test(v))) {
-            setLocal(null);
-            p.onChange(v);
-          } else setLocal(v);
-        }}
-        onBlur={() => {
-          if (local !== null && isValidZone(local)) {
-            p.onChange(local);
-            setLocal(null);
-          }
-        }}
-      />
-      <datalist id={listId}>
-        {zones.map((z) => (
-          <option key={z} value={z} />
-        ))}
-      </datalist>
     </Field>
   );
 }
@@ -458,7 +351,7 @@ function VenueControl(p: Inner) {
         <SubForm
           legend={t('field.new_venue_legend')}
           fields={venueFields}
-          names={['venue', 'address', 'city', 'state', 'zip', 'country', 'phone']}
+          names={['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'phone']}
           value={value as unknown as Record<string, string>}
           onChange={(v) => p.onChange(v as unknown as NewVenue)}
         />

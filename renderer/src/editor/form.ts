@@ -7,8 +7,12 @@
  */
 import type { Event, Organizer, Venue, Term } from '@shared/api/records';
 import type { FieldDef, FieldSet } from '@shared/schema/resources';
+import { DateTime } from 'luxon';
+import type { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import type { EventDraft } from '../state/ui';
+import { EDITOR_YEARS, fromApi, toApi } from '../lib/dates';
+import { exactZone } from '../lib/zoneSearch';
 
 export interface TermRef {
   id?: number;
@@ -190,12 +194,25 @@ export function formToBody(fields: FieldSet, current: FormValues, initial?: Form
   return body;
 }
 
-/** Checks the browser can make without asking: required fields and the order of the dates. */
-export function localErrors(fields: FieldSet, v: FormValues, msg: { required: string; endBeforeStart: string }): FieldErrors {
+/**
+ * Checks the browser can make without asking: required fields, years a calendar means (a date
+ * input takes `26` as the year 0026), a time zone typed but not picked, the order of the dates.
+ */
+export function localErrors(
+  fields: FieldSet,
+  v: FormValues,
+  msg: { required: string; endBeforeStart: string; yearRange?: string; zone?: string },
+): FieldErrors {
   const errors: FieldErrors = {};
   for (const [name, def] of formFields(fields)) {
-    if (def.required && String(v[name] ?? '').trim() === '') errors[name] = msg.required;
+    const value = v[name];
+    if (def.required && String(value ?? '').trim() === '') errors[name] = msg.required;
+    else if (def.kind.input === 'datetime' && typeof value === 'string' && value && msg.yearRange) {
+      const year = Number(value.slice(0, 4));
+      if (!(year >= EDITOR_YEARS.min && year <= EDITOR_YEARS.max)) errors[name] = msg.yearRange;
+    } else if (def.kind.input === 'timezone' && typeof value === 'string' && msg.zone && exactZone(value) !== value) errors[name] = msg.zone;
   }
+  if (errors.start_date || errors.end_date) return errors;
   if (typeof v.start_date === 'string' && typeof v.end_date === 'string' && v.start_date && v.end_date && v.end_date < v.start_date) {
     errors.end_date = msg.endBeforeStart;
   }
@@ -213,4 +230,47 @@ export function reverseBody(fields: FieldSet, before: Event, keys: string[]): Re
     body.all_day = before.all_day;
   }
   return body;
+}
+
+/** Default length of a timed event made from an all-day one. */
+const DEFAULT_LENGTH_MINUTES = 60;
+
+/**
+ * The values after the user set `name` to `value`, with what a calendar moves along with it:
+ * a new start moves the end by as much, keeping the length (only editing the end changes it, as
+ * in Google Calendar and Thunderbird); unticking All day gives a one-hour slot at 9:00 (or the
+ * next hour, today) instead of 00:00–23:59.
+ */
+export function applyChange(cur: FormValues, name: string, value: unknown, now = new Date()): FormValues {
+  const next = { ...cur, [name]: value };
+  if (name === 'start_date' && typeof value === 'string' && typeof cur.start_date === 'string' && typeof cur.end_date === 'string') {
+    // Wall times read as UTC: the length is the same on the clock whatever the zone's rules.
+    const before = fromApi(cur.start_date, 'UTC');
+    const after = fromApi(value, 'UTC');
+    const end = fromApi(cur.end_date, 'UTC');
+    if (before.isValid && after.isValid && end.isValid) next.end_date = toApi(end.plus(after.diff(before)));
+  }
+  if (name === 'all_day' && value === false && cur.all_day === true && typeof cur.start_date === 'string' && cur.start_date) {
+    const day = cur.start_date.slice(0, 10);
+    const today = DateTime.fromJSDate(now).toISODate();
+    const hour = day === today ? Math.min(now.getHours() + 1, 23) : 9;
+    const start = fromApi(`${day} ${String(hour).padStart(2, '0')}:00:00`, 'UTC');
+    if (start.isValid) {
+      next.start_date = toApi(start);
+      next.end_date = toApi(start.plus({ minutes: DEFAULT_LENGTH_MINUTES }));
+    }
+  }
+  return next;
+}
+
+/**
+ * The server's refusal in plain words: each field it names, by its label, with the reason
+ * ("Website: Must be an absolute http or https URL."), instead of "Invalid parameter(s): website".
+ */
+export function refusalText(err: ApiError, fields: FieldSet, label: (key: string) => string, required: string): string {
+  const reasons = err.fieldErrors;
+  const names = Object.keys(reasons);
+  if (!names.length) return err.message;
+  const missing = Array.isArray(err.params);
+  return names.map((n) => `${fields[n] ? label(fields[n].label) : n}: ${missing ? required : reasons[n]}`).join('\n');
 }

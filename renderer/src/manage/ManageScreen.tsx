@@ -1,5 +1,5 @@
 /** List with search, create, edit and delete for venues, organizers, categories or tags. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Term } from '@shared/api/records';
 import { ApiError } from '../api/client';
@@ -28,6 +28,10 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<ManagedRecord | 'new' | null>(null);
   const [confirming, setConfirming] = useState<ManagedRecord | null>(null);
+  const [reloading, setReloading] = useState(false);
+  /** Rows whose delete is on its way: a second press must not send a second DELETE (it would be refused as already in the trash). */
+  const deleting = useRef(new Set<number>());
+  const [, setDeletingShown] = useState(0);
 
   useEffect(() => {
     const h = setTimeout(() => setQuery(search.trim()), 250);
@@ -37,6 +41,7 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
   const begin = useNewestOnly();
   const load = useCallback(async () => {
     const isNewest = begin();
+    setReloading(true);
     try {
       const c = api();
       const list =
@@ -49,11 +54,14 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
       if (!isNewest()) return;
       setError((e as Error).message);
       setItems([]);
+    } finally {
+      if (isNewest()) setReloading(false);
     }
   }, [kind, query, cfg, language, begin]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The rows on screen stay while a new search or a refresh loads: blanking the table would swap
+  // every button under the pointer, and a press and release split across the swap is a lost click.
   useEffect(() => {
-    setItems(null);
     void load();
   }, [load]);
 
@@ -77,6 +85,9 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
 
   async function remove(r: ManagedRecord) {
     const name = nameOf(cfg, r);
+    if (deleting.current.has(r.id)) return;
+    deleting.current.add(r.id);
+    setDeletingShown((n) => n + 1);
     try {
       if (cfg.trashable) {
         await api().trash(kind as 'venues' | 'organizers', r.id);
@@ -92,12 +103,17 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
         await api().deleteTerm(kind as 'categories' | 'tags', r.id);
         toastInfo(t('toast.deleted', { title: name }));
       }
+      // Gone from the list at once; the reload below confirms it.
+      setItems((list) => list && list.filter((x) => x.id !== r.id));
       changed();
     } catch (e) {
       toastError((e as Error).message);
       // Gone or already in the trash: another window or a script got there first, and this list is
       // what is out of date. Show it as it is now rather than keep offering the stale row.
       if (e instanceof ApiError && (e.status === 404 || e.status === 410)) changed();
+    } finally {
+      deleting.current.delete(r.id);
+      setDeletingShown((n) => n + 1);
     }
   }
 
@@ -132,7 +148,7 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
           <p>{query ? t('manage.no_match', { query }) : t(`manage.${kind}.empty`)}</p>
         </div>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" aria-busy={reloading}>
           <table className="table">
             <caption className="visually-hidden">{t(`screen.${kind}`)}</caption>
             <thead>
@@ -168,6 +184,7 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
                       type="button"
                       className="button button-small button-danger-quiet"
                       aria-label={t('action.delete_named', { name: nameOf(cfg, r) })}
+                      disabled={deleting.current.has(r.id)}
                       onClick={() => (cfg.trashable ? void remove(r) : setConfirming(r))}
                     >
                       {t('action.delete')}

@@ -29,12 +29,18 @@ export function RecordDialog({
   const [confirmDiscard, setConfirmDiscard] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const all = formFields(cfg.fields);
-  const main = all.filter(([n]) => !cfg.advanced.includes(n));
+  const rank = (n: string) => {
+    const i = cfg.order?.indexOf(n) ?? -1;
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const main = all.filter(([n]) => !cfg.advanced.includes(n)).sort(([a], [b]) => rank(a) - rank(b));
   const advanced = all.filter(([n]) => cfg.advanced.includes(n));
   const dirty = changedFields(initial, values).length > 0;
 
   async function save(e: FormEvent) {
     e.preventDefault();
+    // Enter pressed twice, or Save clicked twice, must not create the record twice.
+    if (saving) return;
     const local = localErrors(cfg.fields, values, { required: t('errors.required'), endBeforeStart: '' });
     if (Object.keys(local).length) {
       setErrors(local);

@@ -22,6 +22,8 @@ export interface ManageConfig {
   trashable: boolean;
   /** Fields kept under "Advanced" in the form. */
   advanced: string[];
+  /** Fields shown first, in this order (the rest follow in the declarations' order). */
+  order?: string[];
 }
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : decodeEntities(String(v)));
@@ -34,7 +36,10 @@ export const CONFIGS: Record<ManagedKind, ManageConfig> = {
     fields: venueFields,
     nameField: 'venue',
     trashable: true,
-    advanced: POST_ADVANCED,
+    // The address as people write it, with one "state or province" box; the original's separate
+    // US-state and province fields stay reachable under Advanced for data that uses them.
+    advanced: [...POST_ADVANCED, 'state', 'province'],
+    order: ['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'phone', 'website', 'geo_lat', 'geo_lng'],
     columns: [
       {
         label: 'field.address',

@@ -9,21 +9,27 @@ import { DateTime } from 'luxon';
 import type { Range } from '../api/client';
 import { todayIso } from '../lib/dates';
 
-export type ViewName = 'month' | 'week' | 'day' | 'agenda';
-export const VIEWS: ViewName[] = ['month', 'week', 'day', 'agenda'];
+export type ViewName = 'year' | 'month' | 'week' | 'day' | 'agenda';
+export const VIEWS: ViewName[] = ['year', 'month', 'week', 'day', 'agenda'];
 
 export const FC_VIEWS: Record<ViewName, string> = {
+  year: 'multiMonthYear',
   month: 'dayGridMonth',
   week: 'timeGridWeek',
   day: 'timeGridDay',
-  agenda: 'listMonth',
+  // From the current date on, as Google's Schedule and Thunderbird's agenda: today first, not the 1st.
+  agenda: 'listAgenda',
 };
 
-const STEP: Record<ViewName, { months?: number; weeks?: number; days?: number }> = {
+/** How many days the agenda lists from its first day. */
+export const AGENDA_DAYS = 30;
+
+const STEP: Record<ViewName, { years?: number; months?: number; weeks?: number; days?: number }> = {
+  year: { years: 1 },
   month: { months: 1 },
   week: { weeks: 1 },
   day: { days: 1 },
-  agenda: { months: 1 },
+  agenda: { days: AGENDA_DAYS },
 };
 
 interface CalendarState {
@@ -33,6 +39,9 @@ interface CalendarState {
   /** The range on screen, as the calendar reports it; null until it has drawn once. */
   range: Range | null;
   title: string;
+  /** A narrow window: fewer days in the week view. */
+  compact: boolean;
+  setCompact(compact: boolean): void;
   setView(view: ViewName): void;
   goto(date: string): void;
   /** The day view of `date` (a day's number in month or week view). */
@@ -43,8 +52,13 @@ interface CalendarState {
   setVisible(range: Range, title: string): void;
 }
 
-const shift = (date: string, view: ViewName, sign: 1 | -1) => {
-  const step = STEP[view];
+/** On a narrow window the week view shows three days (and moves by three). */
+export function fcViewOf(view: ViewName, compact: boolean): string {
+  return compact && view === 'week' ? 'timeGridThreeDay' : FC_VIEWS[view];
+}
+
+const shift = (date: string, view: ViewName, sign: 1 | -1, compact = false) => {
+  const step = compact && view === 'week' ? { days: 3 } : STEP[view];
   const d = DateTime.fromISO(date);
   return (sign > 0 ? d.plus(step) : d.minus(step)).toISODate()!;
 };
@@ -56,12 +70,14 @@ export const useCalendar = create<CalendarState>()(
       date: todayIso(),
       range: null,
       title: '',
+      compact: false,
+      setCompact: (compact) => set({ compact }),
       setView: (view) => set({ view }),
       goto: (date) => set({ date }),
       openDay: (date) => set({ date, view: 'day' }),
       today: () => set({ date: todayIso() }),
-      prev: () => set({ date: shift(get().date, get().view, -1) }),
-      next: () => set({ date: shift(get().date, get().view, 1) }),
+      prev: () => set({ date: shift(get().date, get().view, -1, get().compact) }),
+      next: () => set({ date: shift(get().date, get().view, 1, get().compact) }),
       setVisible(range, title) {
         const cur = get().range;
         if (cur && cur.start.getTime() === range.start.getTime() && cur.end.getTime() === range.end.getTime() && get().title === title) return;

@@ -13,7 +13,9 @@ import { eventFields } from '@shared/schema/resources';
 import { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import { reverseBody } from '../editor/form';
-import i18n from '../i18n';
+import i18n, { localeTag } from '../i18n';
+import { DateTime } from 'luxon';
+import { useSettings } from './settings';
 import { wallTime, addDaysIso } from '../lib/dates';
 import { api } from './api';
 import { useEvents } from './events';
@@ -25,6 +27,16 @@ import { askScope, type Scope } from '../recurrence/ScopeDialog';
 
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
 const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
+
+/** Where an event now starts, briefly, in the viewer's zone and language: "Fri, Mar 28, 7:00 PM". */
+function whenShort(e: Event): string {
+  const locale = localeTag(useSettings.getState().uiLanguage);
+  if (e.all_day) return DateTime.fromISO(e.start_date.slice(0, 10)).setLocale(locale).toLocaleString({ weekday: 'short', month: 'short', day: 'numeric' });
+  return DateTime.fromSQL(e.utc_start_date, { zone: 'utc' })
+    .toLocal()
+    .setLocale(locale)
+    .toLocaleString({ weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+}
 
 /** A write may have created terms, venues or organizers on the way (names typed in pickers). */
 function refreshLookupsAfter(body: Record<string, unknown>) {
@@ -76,7 +88,13 @@ export async function createEvent(body: Record<string, unknown>): Promise<Event>
       if (series) void useEvents.getState().reload().catch(() => {});
     },
   });
-  toastInfo(t('toast.created', { title: titleOf(created) }), { label: t('action.undo'), run: () => void undoLast() });
+  // Records belong to one language: when it is not the one the interface speaks, say where the event went.
+  const { contentLanguage, uiLanguage } = useSettings.getState();
+  const message =
+    contentLanguage === uiLanguage
+      ? t('toast.created', { title: titleOf(created) })
+      : t('toast.created_in', { title: titleOf(created), language: t(`language.called.${contentLanguage}`) });
+  toastInfo(message, { label: t('action.undo'), run: () => void undoLast() });
   return created;
 }
 
@@ -183,7 +201,9 @@ export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): P
   try {
     const scope = await scopeFor(e, 'edit');
     if (scope === null) return revert();
-    await updateEvent(e, moveBody(e, to), scope);
+    const after = await updateEvent(e, moveBody(e, to), scope);
+    // A drop is easy to make by accident: say where it went, with the way back, like every other edit.
+    toastInfo(t('toast.moved', { title: titleOf(after), when: whenShort(after) }), { label: t('action.undo'), run: () => void undoLast() });
   } catch (err) {
     revert();
     toastError(err instanceof ApiError ? err.message : String(err));

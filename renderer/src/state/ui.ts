@@ -16,12 +16,16 @@ export interface EventDraft {
   recurrence?: Recurrence | null;
 }
 
-export type EditorTarget = { kind: 'edit'; event: Event } | { kind: 'create'; draft: EventDraft };
+/** `from`: a duplicate starts as a copy of that event's fields. */
+export type EditorTarget = { kind: 'edit'; event: Event } | { kind: 'create'; draft: EventDraft; from?: Event };
 
 interface UiState {
   screen: Screen;
   editor: EditorTarget | null;
   quickCreate: EventDraft | null;
+  /** The event whose details card is open, and where it was on screen (the card goes beside it). */
+  details: Event | null;
+  detailsAnchor: { top: number; left: number; right: number } | null;
   selectedEventId: number | null;
   /** The day whose full list of events is open ("+N more"). */
   dayList: string | null;
@@ -29,11 +33,24 @@ interface UiState {
   openRequest: string | null;
   /** Bumped to ask the search box to take focus (the "/" shortcut). */
   searchFocusRequest: number;
+  /** On a narrow window: whether the sidebar drawer is open. */
+  drawerOpen: boolean;
+  setDrawer(open: boolean): void;
+  /** The export dialog (Export…, Ctrl/Cmd+E). */
+  exportDialog: boolean;
+  openExport(): void;
+  closeExport(): void;
+  /** The list of keyboard shortcuts (`?`). */
+  shortcuts: boolean;
+  openShortcuts(): void;
+  closeShortcuts(): void;
   /** The import dialog, open with what the file is expected to be (from the app menu). */
   importDialog: ImportRequest | null;
   setScreen(s: Screen): void;
   openEditor(t: EditorTarget): void;
   closeEditor(): void;
+  openDetails(e: Event, anchor?: Element | null): void;
+  closeDetails(): void;
   openQuickCreate(d: EventDraft): void;
   closeQuickCreate(): void;
   select(id: number | null): void;
@@ -49,15 +66,30 @@ export const useUi = create<UiState>()((set, get) => ({
   screen: 'calendar',
   editor: null,
   quickCreate: null,
+  details: null,
+  detailsAnchor: null,
   selectedEventId: null,
   dayList: null,
   openRequest: null,
   searchFocusRequest: 0,
   importDialog: null,
+  shortcuts: false,
+  exportDialog: false,
+  drawerOpen: false,
+  setDrawer: (drawerOpen) => set({ drawerOpen }),
+  openExport: () => set({ exportDialog: true, editor: null, quickCreate: null, dayList: null, details: null }),
+  closeExport: () => set({ exportDialog: false }),
+  openShortcuts: () => set({ shortcuts: true }),
+  closeShortcuts: () => set({ shortcuts: false }),
   setScreen: (screen) => set({ screen }),
-  openEditor: (editor) => set({ editor, quickCreate: null, dayList: null }),
+  openEditor: (editor) => set({ editor, quickCreate: null, dayList: null, details: null }),
+  openDetails: (details, anchor) => {
+    const r = anchor?.getBoundingClientRect();
+    set({ details, detailsAnchor: r ? { top: r.top, left: r.left, right: r.right } : null, selectedEventId: details.id, dayList: null });
+  },
+  closeDetails: () => set({ details: null }),
   closeEditor: () => set({ editor: null }),
-  openQuickCreate: (quickCreate) => set({ quickCreate, editor: null }),
+  openQuickCreate: (quickCreate) => set({ quickCreate, editor: null, details: null }),
   closeQuickCreate: () => set({ quickCreate: null }),
   select: (selectedEventId) => set({ selectedEventId }),
   openDayList: (dayList) => set({ dayList }),

@@ -1,0 +1,193 @@
+/**
+ * The card a click on an event opens, as Google Calendar and GNOME Calendar have it: what, when in
+ * words, where (with the address and a map link), who, categories and the description as text,
+ * with Edit, Delete and Duplicate. It does not block the calendar: a double-click on the event
+ * behind it opens the full editor, a press elsewhere closes it.
+ */
+import type { CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Event, Venue } from '@shared/api/records';
+import { Dialog } from '../components/Dialog';
+import { localeTag } from '../i18n';
+import { viewerZone, wallTime } from '../lib/dates';
+import { trashEvent } from '../state/eventActions';
+import { useSettings } from '../state/settings';
+import { useUi } from '../state/ui';
+import { describeSpan } from './QuickCreate';
+import { colourFor, decodeEntities } from './toEventInput';
+import './details.css';
+
+const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
+
+/** When, in the viewer's zone and language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
+export function whenInWords(e: Event, locale: string, allDayText: string): string {
+  if (e.all_day) return describeSpan({ start_date: e.start_date, end_date: e.end_date, all_day: true, timezone: 'UTC' }, locale, allDayText);
+  const zone = viewerZone();
+  return describeSpan(
+    { start_date: wallTime(utc(e.utc_start_date), zone), end_date: wallTime(utc(e.utc_end_date), zone), all_day: false, timezone: zone },
+    locale,
+    allDayText,
+  );
+}
+
+const BLOCKS = new Set(['P', 'DIV', 'LI', 'UL', 'OL', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'TR', 'PRE']);
+
+/**
+ * A description's HTML as the text it shows (`<b>Bring</b> food` → `Bring food`), paragraphs and
+ * line breaks kept. The markup is parsed as an inert document and only its text is used, so
+ * nothing in it runs or loads.
+ */
+export function htmlAsText(html: string): string {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  let out = '';
+  const walk = (node: Node) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === Node.TEXT_NODE) out += (child.textContent ?? '').replace(/\s+/g, ' ');
+      else if (child.nodeName === 'BR') out += '\n';
+      else if (child.nodeName !== 'SCRIPT' && child.nodeName !== 'STYLE') {
+        const block = BLOCKS.has(child.nodeName);
+        if (block && out && !out.endsWith('\n')) out += '\n';
+        walk(child);
+        if (block) out += '\n';
+      }
+    }
+  };
+  walk(doc.body);
+  return out
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** A map of the venue: its coordinates when it has them, else a search for its address. */
+export function mapLink(v: Venue): string | null {
+  if (typeof v.geo_lat === 'number' && typeof v.geo_lng === 'number') {
+    return `https://www.openstreetmap.org/?mlat=${v.geo_lat}&mlon=${v.geo_lng}#map=16/${v.geo_lat}/${v.geo_lng}`;
+  }
+  const address = [v.address, v.city, v.stateprovince || v.state || v.province, v.zip, v.country].filter(Boolean).map((s) => decodeEntities(String(s)));
+  return address.length ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.join(', '))}` : null;
+}
+
+const CARD_WIDTH = 380;
+
+/** Beside the event that was clicked (right of it, or left when there is no room), kept in the window. */
+function placeBeside(anchor: { top: number; left: number; right: number } | null): CSSProperties | undefined {
+  if (!anchor || typeof window === 'undefined') return undefined;
+  const w = window.innerWidth;
+  if (w < CARD_WIDTH * 1.6) return undefined; // narrow windows: the stylesheet's bottom sheet
+  const left = anchor.right + 8 + CARD_WIDTH <= w - 8 ? anchor.right + 8 : Math.max(8, anchor.left - 8 - CARD_WIDTH);
+  const top = Math.max(8, Math.min(anchor.top - 16, window.innerHeight - 420));
+  return { left, top };
+}
+
+export function EventDetails({ event }: { event: Event }) {
+  const { t } = useTranslation();
+  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const close = useUi((s) => s.closeDetails);
+  const anchor = useUi((s) => s.detailsAnchor);
+  const title = decodeEntities(event.title);
+  const venue = Array.isArray(event.venue) ? null : event.venue;
+  const address = venue ? [venue.address, [venue.city, venue.stateprovince || venue.state || venue.province, venue.zip].filter(Boolean).join(', '), venue.country].filter(Boolean) : [];
+  const map = venue ? mapLink(venue) : null;
+  const description = event.description ? htmlAsText(event.description) : '';
+  const zoneNote = !event.all_day && event.timezone && event.timezone !== viewerZone() ? t('details.kept_in', { zone: event.timezone }) : null;
+
+  const remove = () => {
+    close();
+    void trashEvent(event);
+  };
+
+  return (
+    <Dialog
+      title={title}
+      modal={false}
+      onRequestClose={close}
+      closeLabel={t('action.close')}
+      className="details-card"
+      style={placeBeside(anchor)}
+      onKeyDown={(e) => {
+        if (e.key === 'Delete' && !(e.target as HTMLElement).closest('a, input, textarea')) {
+          e.preventDefault();
+          remove();
+        }
+      }}
+    >
+      <div className="details-body">
+        <p className="details-when">
+          {colourFor(event) && <span className="ev-dot" style={{ background: colourFor(event) }} aria-hidden="true" />}
+          {whenInWords(event, locale, t('field.all_day'))}
+        </p>
+        {zoneNote && <p className="details-note">{zoneNote}</p>}
+        {venue && (
+          <div className="details-row">
+            <h3 className="details-label">{t('field.venue')}</h3>
+            <p>
+              {decodeEntities(venue.venue ?? '')}
+              {address.map((line) => (
+                <span key={line} className="details-line">
+                  {decodeEntities(String(line))}
+                </span>
+              ))}
+            </p>
+            {map && (
+              <a href={map} target="_blank" rel="noopener noreferrer" className="details-link">
+                {t('details.map')}
+              </a>
+            )}
+          </div>
+        )}
+        {event.organizer.length > 0 && (
+          <div className="details-row">
+            <h3 className="details-label">{t('field.organizer')}</h3>
+            <ul className="details-list">
+              {event.organizer.map((o) => (
+                <li key={o.id}>
+                  {decodeEntities(o.organizer ?? '')}
+                  {o.email && (
+                    <>
+                      {' · '}
+                      <a href={`mailto:${o.email}`}>{o.email}</a>
+                    </>
+                  )}
+                  {o.phone && ` · ${o.phone}`}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {(event.categories.length > 0 || event.tags.length > 0) && (
+          <ul className="chips details-terms" aria-label={t('editor.group.classify')}>
+            {[...event.categories, ...event.tags].map((term) => (
+              <li key={`${term.taxonomy}-${term.id}`} className="chip">
+                {decodeEntities(term.name)}
+              </li>
+            ))}
+          </ul>
+        )}
+        {description && <p className="details-description">{description}</p>}
+      </div>
+      <footer className="dialog-footer">
+        <button type="button" className="button button-danger-quiet" onClick={remove}>
+          {t('action.delete')}
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() =>
+            useUi.getState().openEditor({
+              kind: 'create',
+              draft: { title, start_date: event.start_date, end_date: event.end_date, all_day: event.all_day, timezone: event.timezone },
+              from: event,
+            })
+          }
+        >
+          {t('action.duplicate')}
+        </button>
+        <span className="spacer" />
+        <button type="button" className="button button-primary" data-autofocus onClick={() => useUi.getState().openEditor({ kind: 'edit', event })}>
+          {t('action.edit')}
+        </button>
+      </footer>
+    </Dialog>
+  );
+}

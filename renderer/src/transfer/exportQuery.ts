@@ -1,0 +1,17 @@
+/** The export's share of the filters on screen, as `GET /export` and the desktop bridge take them. */
+import { useFilters } from '../state/filters';
+
+export type ExportFilters = Record<string, string | number | boolean | Array<string | number>>;
+
+/** What the sidebar filters and the search box show now, as events-list parameters. */
+export function currentExportFilters(): ExportFilters {
+  const f = useFilters.getState();
+  const filters: ExportFilters = {};
+  if (f.categories.length) filters.categories = f.categories;
+  if (f.tags.length) filters.tags = f.tags;
+  if (f.venues.length) filters.venue = f.venues;
+  if (f.organizers.length) filters.organizer = f.organizers;
+  if (f.featured) filters.featured = true;
+  if (f.search.trim()) filters.search = f.search.trim();
+  return filters;
+}
