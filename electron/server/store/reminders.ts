@@ -144,6 +144,7 @@ export function createReminderStore(db: DB) {
     'SELECT id, parent_id, recurrence_id, own_fields, status, start_local, end_local, timezone, all_day, ics_uid FROM events WHERE id = ?',
   );
   const ownBits = db.prepare<[number], { own_fields: number; ics_uid: string | null }>('SELECT own_fields, ics_uid FROM events WHERE id = ?');
+  const setOwnBit = db.prepare<[number, number]>('UPDATE events SET own_fields = own_fields | ? WHERE id = ?');
   const isAnchor = db.prepare<[number], { id: number }>('SELECT id FROM event_series WHERE id = ?');
   // The occurrences of a series whose start falls in a range, by the (parent_id, start_utc) index.
   const membersIn = db.prepare<[number, string, string], { id: number }>(
@@ -318,6 +319,19 @@ export function createReminderStore(db: DB) {
     afterSplit(id: number, inherited: StoredReminder[] | undefined): void {
       const e = ownBits.get(id);
       if (inherited && e && !(e.own_fields & OWN.reminders)) write(id, 0, inherited);
+    },
+    /**
+     * An imported occurrence's own VALARMs (a VEVENT with RECURRENCE-ID): its own when they differ
+     * from its series', so the series' later changes leave them alone.
+     */
+    importOwn(id: number, list: StoredReminder[]): void {
+      const e = timed.get(id);
+      if (!e) return;
+      const same = (a: StoredReminder[], b: StoredReminder[]) => JSON.stringify(a.map(reminderKey)) === JSON.stringify(b.map(reminderKey));
+      if (e.own_fields & OWN.reminders || e.parent_id === null || e.recurrence_id === null) return write(id, 0, list);
+      if (same(effective(e), list)) return;
+      write(id, 0, list);
+      setOwnBit.run(OWN.reminders, id);
     },
     /** Rewrites the schedule of an event and, for a series' first event, of its occurrences. */
     reschedule(ids: Iterable<number>, now: Date): void {
