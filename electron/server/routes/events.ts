@@ -255,12 +255,12 @@ function deleteEvent(req: ApiRequest): ApiResponse {
 }
 
 /**
- * The schedule after a write to `row`: the event, and its series' first event (whose reschedule
- * covers the occurrences in the window), before and after a split.
+ * The schedule after a write to `row`: the event, and for a write to more than it, its series'
+ * first event (whose reschedule covers the occurrences in the window), before and after a split.
  */
 function rescheduleAround(req: ApiRequest, row: EventRow, answered: number): void {
   const ids = [row.id, answered];
-  if (row.parent_id !== null) ids.push(row.parent_id);
+  if (row.parent_id !== null && scopeOf(req) !== 'this') ids.push(row.parent_id);
   req.store.reminders.reschedule(ids, req.now);
 }
 

@@ -151,7 +151,12 @@ export function createReminderStore(db: DB) {
     "SELECT id FROM events WHERE parent_id = ? AND start_utc BETWEEN ? AND ? AND status NOT IN ('trash', 'inherit')",
   );
   const offsets = db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(offset_s) AS lo, max(offset_s) AS hi FROM event_reminders');
-  const sources = db.prepare<[], { event_id: number }>('SELECT DISTINCT event_id FROM event_reminders');
+  // The events whose own reminders may fire in the window: a series' first event (its occurrences
+  // are then looked up by start), an event whose dates are near enough, an absolute time within it.
+  const sources = db.prepare<[string, string, string, string], { event_id: number }>(
+    `SELECT DISTINCT r.event_id FROM event_reminders r JOIN events e ON e.id = r.event_id
+     WHERE r.event_id IN (SELECT id FROM event_series) OR (e.start_utc <= ? AND e.end_utc >= ?) OR r.at_utc BETWEEN ? AND ?`,
+  );
   const clearDue = db.prepare<[number]>('DELETE FROM reminder_due WHERE event_id = ?');
   const putDue = db.prepare<[string, string, number, string, number]>(
     'INSERT INTO reminder_due (key, fire_utc, event_id, action, pushed) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET fire_utc = excluded.fire_utc, event_id = excluded.event_id, action = excluded.action, pushed = excluded.pushed',
@@ -259,19 +264,24 @@ export function createReminderStore(db: DB) {
     }
   }
 
-  /** The events whose firings may fall in the window: an event, or a series' occurrences. */
-  function affected(id: number, nowMs: number): number[] {
-    const ids = [id];
-    if (!isAnchor.get(id)) return ids;
+  /**
+   * Where an event must start (by `to`) and end (from `from`) for a relative trigger to bring a
+   * firing into the window: the triggers' reach, and two days more for the zone's offset, DST and
+   * an end-related trigger on an event of a day or so.
+   */
+  function reach(nowMs: number): { from: string; to: string } {
     const o = offsets.get();
     const lo = Math.min(0, o?.lo ?? 0) * 1000;
     const hi = Math.max(0, o?.hi ?? 0) * 1000;
-    // Occurrences starting where a trigger could bring their firing into the window; two days more
-    // for the zone's offset, DST and an end-related trigger on an event of a day or so.
     const slack = 2 * DAY_MS;
-    const from = toSql(nowMs - WINDOW_BEFORE_MS - hi - slack);
-    const to = toSql(nowMs + WINDOW_AFTER_MS - lo + slack);
-    for (const m of membersIn.all(id, from, to)) ids.push(m.id);
+    return { from: toSql(nowMs - WINDOW_BEFORE_MS - hi - slack), to: toSql(nowMs + WINDOW_AFTER_MS - lo + slack) };
+  }
+
+  /** The events whose firings may fall in the window: an event, or a series' occurrences. */
+  function affected(id: number, nowMs: number, near = reach(nowMs)): number[] {
+    const ids = [id];
+    if (!isAnchor.get(id)) return ids;
+    for (const m of membersIn.all(id, near.from, near.to)) ids.push(m.id);
     return ids;
   }
 
@@ -354,8 +364,10 @@ export function createReminderStore(db: DB) {
       const nowMs = now.getTime();
       dropOld.run(toSql(nowMs - WINDOW_BEFORE_MS));
       const done = new Set<number>();
-      for (const { event_id } of sources.all()) {
-        for (const id of affected(event_id, nowMs)) {
+      const near = reach(nowMs);
+      const window = [toSql(nowMs - WINDOW_BEFORE_MS), toSql(nowMs + WINDOW_AFTER_MS)];
+      for (const { event_id } of sources.all(near.to, near.from, window[0], window[1])) {
+        for (const id of affected(event_id, nowMs, near)) {
           if (done.has(id)) continue;
           done.add(id);
           scheduleEvent(id, nowMs);
