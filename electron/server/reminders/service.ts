@@ -20,6 +20,8 @@ export const REFILL_EVERY_MS = 3 * 3600_000;
 const MISSED_MARGIN_MS = 2 * 60_000;
 /** A missed summary names this many at most; `count` says how many there were. */
 const SUMMARY_NAMES = 20;
+/** Events scheduled per transaction by a refill (a few milliseconds each). */
+const REFILL_BATCH = 200;
 /** A comment line this often keeps idle-connection timeouts from closing a quiet stream. */
 const HEARTBEAT_MS = 25_000;
 
@@ -82,6 +84,7 @@ export function createReminderService(opts: ReminderServiceOptions) {
   let first = true;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
+  let ticking = false;
   /** The start-up summary, kept until a client has been told (the window may open later). */
   let pendingSummary: ReminderMessage | undefined;
 
@@ -93,20 +96,43 @@ export function createReminderService(opts: ReminderServiceOptions) {
     for (const res of clients) for (const m of messages) send(res, m);
   }
 
+  /** Refills the schedule a batch at a time, answering requests between batches. */
+  async function refill(now: Date): Promise<void> {
+    const plan = store.write(() => store.reminders.refillPlan(now));
+    const done = new Set<number>();
+    for (let i = 0; i < plan.length && !closed; i += REFILL_BATCH) {
+      store.write(() => store.reminders.refillSome(plan.slice(i, i + REFILL_BATCH), now, done));
+      if (i + REFILL_BATCH < plan.length) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   /**
    * One turn: the schedule refilled when due for it, the firings due now taken (marked fired) and
-   * told. Returns the messages sent, for tests and logs.
+   * told. Resolves to the messages sent, for tests and logs.
    */
-  function tick(): ReminderMessage[] {
-    if (closed) return [];
+  async function tick(): Promise<ReminderMessage[]> {
+    // One turn at a time: a refill yields between batches, and the timer may come meanwhile.
+    if (closed || ticking) return [];
+    ticking = true;
+    try {
+      return await turn();
+    } finally {
+      ticking = false;
+      arm();
+    }
+  }
+
+  async function turn(): Promise<ReminderMessage[]> {
+    if (timer) clearTimeout(timer);
     const now = opts.now();
     const t = now.getTime();
     const messages: ReminderMessage[] = [];
     try {
       // A clock set back moves the window too.
       if (t - lastRefill >= REFILL_EVERY_MS || t < lastRefill) {
-        store.write(() => store.reminders.refill(now));
+        await refill(now);
         lastRefill = t;
+        if (closed) return [];
       }
       const taken = store.write(() => store.reminders.takeDue(now));
       const root = opts.apiRoot();
@@ -124,18 +150,17 @@ export function createReminderService(opts: ReminderServiceOptions) {
       // A busy calendar (another process writing) or a failed write: tried again at the next turn.
       opts.log('warn', `reminders could not be checked now (${(err as Error).message}); trying again shortly`);
     }
-    arm();
     return messages;
   }
 
   /** Sets the timer to the next firing, at most a minute away. */
   function arm(): void {
-    if (closed || opts.timer === false) return;
+    if (closed || ticking || opts.timer === false) return;
     if (timer) clearTimeout(timer);
     const next = store.reminders.nextFire();
     const now = opts.now().getTime();
     const wait = next === undefined ? MAX_WAIT_MS : Math.min(MAX_WAIT_MS, Math.max(0, next - now));
-    timer = setTimeout(tick, wait);
+    timer = setTimeout(() => void tick(), wait);
     timer.unref();
   }
 
@@ -151,7 +176,7 @@ export function createReminderService(opts: ReminderServiceOptions) {
 
   if (opts.timer !== false) {
     // The first turn after the server is up, so start-up is not held by the schedule's refill.
-    timer = setTimeout(tick, 0);
+    timer = setTimeout(() => void tick(), 0);
     timer.unref();
   }
 

@@ -327,7 +327,8 @@ export const migrations: Migration[] = [
           -- Sent to clients already (marked before sending: at most once across a crash).
           pushed INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
-        CREATE INDEX reminder_due_time ON reminder_due (pushed, fire_utc);
+        CREATE INDEX reminder_due_time ON reminder_due (fire_utc);
+        CREATE INDEX reminder_due_next ON reminder_due (fire_utc) WHERE pushed = 0;
         CREATE INDEX reminder_due_event ON reminder_due (event_id);
 
         -- What the user did with a firing, kept by the same key: regenerated occurrence rows and

@@ -150,7 +150,9 @@ export function createReminderStore(db: DB) {
   const membersIn = db.prepare<[number, string, string], { id: number }>(
     "SELECT id FROM events WHERE parent_id = ? AND start_utc BETWEEN ? AND ? AND status NOT IN ('trash', 'inherit')",
   );
-  const offsets = db.prepare<[], { lo: number | null; hi: number | null }>('SELECT min(offset_s) AS lo, max(offset_s) AS hi FROM event_reminders');
+  // Two queries: SQLite answers a lone min() or max() from the index, both at once by a full scan.
+  const lowest = db.prepare<[], number | null>('SELECT min(offset_s) FROM event_reminders').pluck();
+  const highest = db.prepare<[], number | null>('SELECT max(offset_s) FROM event_reminders').pluck();
   // The events whose own reminders may fire in the window: a series' first event (its occurrences
   // are then looked up by start), an event whose dates are near enough, an absolute time within it.
   const sources = db.prepare<[string, string, string, string], { event_id: number }>(
@@ -270,17 +272,17 @@ export function createReminderStore(db: DB) {
    * an end-related trigger on an event of a day or so.
    */
   function reach(nowMs: number): { from: string; to: string } {
-    const o = offsets.get();
-    const lo = Math.min(0, o?.lo ?? 0) * 1000;
-    const hi = Math.max(0, o?.hi ?? 0) * 1000;
+    const lo = Math.min(0, lowest.get() ?? 0) * 1000;
+    const hi = Math.max(0, highest.get() ?? 0) * 1000;
     const slack = 2 * DAY_MS;
     return { from: toSql(nowMs - WINDOW_BEFORE_MS - hi - slack), to: toSql(nowMs + WINDOW_AFTER_MS - lo + slack) };
   }
 
   /** The events whose firings may fall in the window: an event, or a series' occurrences. */
-  function affected(id: number, nowMs: number, near = reach(nowMs)): number[] {
+  function affected(id: number, nowMs: number, near?: { from: string; to: string }): number[] {
     const ids = [id];
     if (!isAnchor.get(id)) return ids;
+    near ??= reach(nowMs);
     for (const m of membersIn.all(id, near.from, near.to)) ids.push(m.id);
     return ids;
   }
@@ -361,19 +363,33 @@ export function createReminderStore(db: DB) {
      * window moves, and firings further than a week ahead come into it. Call in a transaction.
      */
     refill(now: Date): number {
+      const plan = this.refillPlan(now);
+      const done = new Set<number>();
+      this.refillSome(plan, now, done);
+      return done.size;
+    },
+    /**
+     * A refill in steps, so a large calendar's does not hold the server: the firings that left the
+     * window go, and the events to schedule again are returned, to pass to `refillSome` a batch at a
+     * time (each in a transaction of its own; an event's rows are rewritten whole in one).
+     */
+    refillPlan(now: Date): number[] {
       const nowMs = now.getTime();
       dropOld.run(toSql(nowMs - WINDOW_BEFORE_MS));
-      const done = new Set<number>();
       const near = reach(nowMs);
-      const window = [toSql(nowMs - WINDOW_BEFORE_MS), toSql(nowMs + WINDOW_AFTER_MS)];
-      for (const { event_id } of sources.all(near.to, near.from, window[0], window[1])) {
-        for (const id of affected(event_id, nowMs, near)) {
+      return sources.all(near.to, near.from, toSql(nowMs - WINDOW_BEFORE_MS), toSql(nowMs + WINDOW_AFTER_MS)).map((r) => r.event_id);
+    },
+    /** Schedules these events of a plan (and a series' occurrences); `done` skips those seen already. */
+    refillSome(ids: number[], now: Date, done: Set<number>): void {
+      const nowMs = now.getTime();
+      const near = reach(nowMs);
+      for (const source of ids) {
+        for (const id of affected(source, nowMs, near)) {
           if (done.has(id)) continue;
           done.add(id);
           scheduleEvent(id, nowMs);
         }
       }
-      return done.size;
     },
     /** Firings due at `now` (fired or not yet), oldest first: what a client shows. */
     due: (now: Date): DueReminder[] => dueBy.all(toSql(now.getTime())),

@@ -58,21 +58,21 @@ describe('a reminder fires once at its time', () => {
     at('2031-03-01T09:00:00Z');
     let s = await start(dir);
     await mk(s, { start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00', reminders: ['-PT15M'] });
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     await stop(s);
 
     at('2031-03-01T09:44:59Z');
     s = await start(dir);
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     expect((await api(s, 'get', 'reminders/due')).body.reminders).toEqual([]);
     at('2031-03-01T09:45:00Z');
-    expect(told(s.reminders.tick())).toEqual(['Dentist 2031-03-01T09:45:00Z']);
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual(['Dentist 2031-03-01T09:45:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     await stop(s);
 
     at('2031-03-01T09:46:00Z');
     s = await start(dir);
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     // Still listed as due, fired, until the user dismisses it.
     const due = (await api(s, 'get', 'reminders/due')).body.reminders;
     expect(due).toMatchObject([{ title: 'Dentist', fired: true, due_at: '2031-03-01T09:45:00Z', utc_start_date: '2031-03-01 10:00:00' }]);
@@ -82,9 +82,9 @@ describe('a reminder fires once at its time', () => {
     at('2031-03-01T09:00:00Z');
     const s = await start(newDir());
     await mk(s, { start_date: '2031-03-20 10:00:00', end_date: '2031-03-20 11:00:00', reminders: ['-PT1H'] });
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     at('2031-03-20T09:00:00Z');
-    expect(told(s.reminders.tick())).toEqual(['Dentist 2031-03-20T09:00:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual(['Dentist 2031-03-20T09:00:00Z']);
   });
 
   it('those that came due while the server was down are told once, as one summary, never one message each', async () => {
@@ -95,14 +95,14 @@ describe('a reminder fires once at its time', () => {
     await stop(s);
     at('2031-03-01T12:00:00Z');
     s = await start(dir);
-    const first = s.reminders.tick();
+    const first = (await s.reminders.tick());
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ type: 'missed', count: 30 });
     expect(first[0].type === 'missed' && first[0].reminders.map((r) => r.title)).toEqual(Array.from({ length: 20 }, (_, i) => `Meeting ${i + 10}`));
-    expect(s.reminders.tick()).toEqual([]);
+    expect((await s.reminders.tick())).toEqual([]);
     await stop(s);
     s = await start(dir);
-    expect(s.reminders.tick()).toEqual([]);
+    expect((await s.reminders.tick())).toEqual([]);
   });
 });
 
@@ -113,28 +113,28 @@ describe('snooze and dismiss', () => {
     let s = await start(dir);
     await mk(s, { start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00', reminders: ['-PT30M'] });
     at('2031-03-01T09:30:00Z');
-    const [m] = s.reminders.tick();
+    const [m] = (await s.reminders.tick());
     const key = m.type === 'due' ? m.reminder.key : '';
     const snoozed = await api(s, 'post', `reminders/${key}/snooze`).send({ for: '10m' });
     expect(snoozed.status, JSON.stringify(snoozed.body)).toBe(200);
     expect(snoozed.body).toMatchObject({ key, due_at: '2031-03-01T09:40:00Z', fired: false });
     expect((await api(s, 'get', 'reminders/due')).body.reminders).toEqual([]);
     at('2031-03-01T09:39:59Z');
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     at('2031-03-01T09:40:00Z');
-    expect(told(s.reminders.tick())).toEqual(['Dentist 2031-03-01T09:40:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual(['Dentist 2031-03-01T09:40:00Z']);
     // Until the start: due again at 10:00.
     expect((await api(s, 'post', `reminders/${key}/snooze`).send({ for: 'start' })).body.due_at).toBe('2031-03-01T10:00:00Z');
     await stop(s);
     at('2031-03-01T10:00:00Z');
     s = await start(dir);
-    expect(told(s.reminders.tick())).toEqual(['Dentist 2031-03-01T10:00:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual(['Dentist 2031-03-01T10:00:00Z']);
     expect((await api(s, 'post', `reminders/${key}/dismiss`)).body).toEqual({ key, dismissed: true });
     expect((await api(s, 'get', 'reminders/due')).body.reminders).toEqual([]);
     await stop(s);
     at('2031-03-01T10:05:00Z');
     s = await start(dir);
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     expect((await api(s, 'get', 'reminders/due')).body.reminders).toEqual([]);
   });
 
@@ -143,7 +143,7 @@ describe('snooze and dismiss', () => {
     const s = await start(newDir());
     await mk(s, { start_date: '2031-03-01 09:30:00', end_date: '2031-03-01 11:00:00', reminders: ['PT5M'] });
     at('2031-03-01T09:35:00Z');
-    const [m] = s.reminders.tick();
+    const [m] = (await s.reminders.tick());
     const key = m.type === 'due' ? m.reminder.key : '';
     const late = await api(s, 'post', `reminders/${key}/snooze`).send({ for: 'start' });
     expect(late.status).toBe(400);
@@ -166,7 +166,7 @@ describe('series, exceptions and deleted events', () => {
     const fired: string[] = [];
     for (let t = Date.parse('2031-03-02T00:00:00Z'); t <= Date.parse('2031-03-05T00:00:00Z'); t += 5 * 60_000) {
       clock = t;
-      fired.push(...told(s.reminders.tick()));
+      fired.push(...told((await s.reminders.tick())));
     }
     expect(fired).toEqual(['Standup 2031-03-02T08:50:00Z', 'Standup 2031-03-03T08:00:00Z', 'Standup 2031-03-04T08:50:00Z']);
   });
@@ -175,12 +175,12 @@ describe('series, exceptions and deleted events', () => {
     at('2031-03-02T08:50:00Z');
     const s = await start(newDir());
     const first = await mk(s, { title: 'Standup', start_date: '2031-03-02 09:00:00', end_date: '2031-03-02 09:15:00', recurrence: { rules: ['FREQ=DAILY;COUNT=3'] }, reminders: ['-PT10M'] });
-    expect(told(s.reminders.tick())).toEqual(['Standup 2031-03-02T08:50:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual(['Standup 2031-03-02T08:50:00Z']);
     await api(s, 'patch', `events/${first.id}`).send({ description: 'Room 2', recurrence_scope: 'all' });
     await api(s, 'patch', `events/${first.id}`).send({ reminders: ['-PT10M', '-PT1M'], recurrence_scope: 'all' });
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     at('2031-03-02T08:59:00Z');
-    expect(told(s.reminders.tick())).toEqual(['Standup 2031-03-02T08:59:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual(['Standup 2031-03-02T08:59:00Z']);
   });
 
   it("a trashed or deleted event's reminder never fires, nor a trashed occurrence's", async () => {
@@ -194,9 +194,9 @@ describe('series, exceptions and deleted events', () => {
     await api(s, 'delete', `events/${gone.id}`).query({ force: true });
     await api(s, 'delete', `events/${series.id}`).query({ recurrence_scope: 'this' });
     at('2031-03-01T09:50:00Z');
-    expect(told(s.reminders.tick())).toEqual([]);
+    expect(told((await s.reminders.tick()))).toEqual([]);
     at('2031-03-02T09:50:00Z');
-    expect(told(s.reminders.tick())).toEqual(['Yoga 2031-03-02T09:50:00Z']);
+    expect(told((await s.reminders.tick()))).toEqual(['Yoga 2031-03-02T09:50:00Z']);
   });
 });
 
@@ -211,7 +211,7 @@ describe('time zones and DST', () => {
     const fired: string[] = [];
     for (let t = Date.parse('2031-03-29T00:00:00Z'); t <= Date.parse('2031-04-01T00:00:00Z'); t += 5 * 60_000) {
       clock = t;
-      fired.push(...told(s.reminders.tick()));
+      fired.push(...told((await s.reminders.tick())));
     }
     // 10:00 in Lisbon on the 29th is 10:00 UTC (not 09:00, 24 h before a start at UTC+1); the
     // all-day ones ring at 09:00 in Lisbon: 09:00 UTC on the 29th, 08:00 UTC on the 31st.
@@ -226,7 +226,7 @@ describe('time zones and DST', () => {
     const fired: string[] = [];
     for (let t = Date.parse('2031-03-01T07:00:00Z'); t <= Date.parse('2031-03-01T13:00:00Z'); t += 5 * 60_000) {
       clock = t;
-      fired.push(...told(s.reminders.tick()));
+      fired.push(...told((await s.reminders.tick())));
     }
     expect(fired).toEqual(['At 2031-03-01T07:30:00Z', 'End 2031-03-01T11:55:00Z']);
   });
@@ -275,7 +275,7 @@ describe('the push channel', () => {
     const b = await listen(s, { Authorization: `Bearer ${TOKEN}` });
     expect(a.status).toBe(200);
     await mk(s, { start_date: '2031-03-01 09:10:00', end_date: '2031-03-01 10:00:00', reminders: ['-PT10M'] });
-    s.reminders.tick();
+    (await s.reminders.tick());
     for (const c of [a, b]) {
       const block = await c.next();
       expect(block).toMatch(/^event: due\ndata: /);
@@ -293,7 +293,7 @@ describe('the push channel', () => {
     await stop(s);
     at('2031-03-01T11:00:00Z');
     s = await start(dir);
-    s.reminders.tick();
+    (await s.reminders.tick());
     const c = await listen(s, { Authorization: `Bearer ${TOKEN}` });
     const block = await c.next();
     expect(JSON.parse(block.split('\ndata: ')[1])).toMatchObject({ type: 'missed', count: 1, reminders: [{ title: 'Dentist' }] });
