@@ -241,7 +241,10 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
         report.skipped += parseErrors.length;
         search?.finish();
         // The schedule once for the whole import, rather than per event.
-        if (touchedEvents) store.reminders.refill(baseCtx.now);
+        if (touchedEvents) {
+          store.reminders.refill(baseCtx.now);
+          store.reminders.settleImported(idByUid.values(), baseCtx.now);
+        }
       } catch (err) {
         search?.abandon();
         throw err;

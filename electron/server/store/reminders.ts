@@ -175,6 +175,11 @@ export function createReminderStore(db: DB) {
   const markPushed = db.prepare<[string]>('UPDATE reminder_due SET pushed = 1 WHERE key = ?');
   const nextUnpushed = db.prepare<[], { fire_utc: string }>('SELECT fire_utc FROM reminder_due WHERE pushed = 0 ORDER BY fire_utc LIMIT 1');
   const dropDue = db.prepare<[string]>('DELETE FROM reminder_due WHERE key = ?');
+  const pastOf = db
+    .prepare<[number, number, string], string>(
+      'SELECT key FROM reminder_due WHERE pushed = 0 AND (event_id = ? OR event_id IN (SELECT id FROM events WHERE parent_id = ?)) AND fire_utc <= ?',
+    )
+    .pluck();
   const dropOld = db.prepare<[string]>('DELETE FROM reminder_due WHERE fire_utc < ?');
 
   const listeners = new Set<() => void>();
@@ -388,6 +393,19 @@ export function createReminderStore(db: DB) {
           if (done.has(id)) continue;
           done.add(id);
           scheduleEvent(id, nowMs);
+        }
+      }
+    },
+    /**
+     * Imported events' firings that were due already when they came in (yesterday's meeting in a
+     * calendar imported today): dismissed, not rung one by one by the next turn of the timer.
+     */
+    settleImported(ids: Iterable<number>, now: Date): void {
+      const nowSql = toSql(now.getTime());
+      for (const id of ids) {
+        for (const key of pastOf.all(id, id, nowSql)) {
+          setState.run(key, 'dismissed', null, nowSql);
+          dropDue.run(key);
         }
       }
     },

@@ -106,6 +106,25 @@ describe('a reminder fires once at its time', () => {
   });
 });
 
+describe('imported events', () => {
+  it("an imported event's reminder already past does not ring; one still to come does, once", async () => {
+    at('2031-03-01T12:00:00Z');
+    const s = await start(newDir());
+    const vevent = (uid: string, title: string, start: string) =>
+      ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20310101T000000Z', `DTSTART:${start}`, 'DURATION:PT1H', `SUMMARY:${title}`, 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT15M', 'DESCRIPTION:x', 'END:VALARM', 'END:VEVENT'];
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', ...vevent('past@x', 'Yesterday', '20310301T110000Z'), ...vevent('next@x', 'Later', '20310301T140000Z'), 'END:VCALENDAR', ''].join('\r\n');
+    const res = await api(s, 'post', 'import').set('Content-Type', 'text/calendar').send(ics);
+    expect(res.body.created, JSON.stringify(res.body)).toBe(2);
+    expect(told((await s.reminders.tick()))).toEqual([]);
+    expect((await api(s, 'get', 'reminders/due')).body.reminders).toEqual([]);
+    at('2031-03-01T13:45:00Z');
+    expect(told((await s.reminders.tick()))).toEqual(['Later 2031-03-01T13:45:00Z']);
+    // Importing the file again rings nothing again.
+    await api(s, 'post', 'import').set('Content-Type', 'text/calendar').send(ics);
+    expect(told((await s.reminders.tick()))).toEqual([]);
+  });
+});
+
 describe('snooze and dismiss', () => {
   it('a snoozed reminder fires again when the snooze ends; a dismissed one never again, even after a restart', async () => {
     const dir = newDir();
