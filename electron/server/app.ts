@@ -19,6 +19,7 @@ import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/i18n/languages';
 import { loginHelpPage } from './http/login-page';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
+import type { ReminderService } from './reminders/service';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, line: string) => void;
@@ -39,9 +40,12 @@ export interface AppOptions {
   imports: ImportJobs;
   /** How long a request waits for another process's write lock before 503 (ServerTimeouts). */
   busyWaitMs: number;
+  /** Serves the reminders' push channel (`/reminders/stream`). */
+  reminders?: ReminderService;
 }
 
 const BODY_LIMIT = '1mb';
+const STREAM_PATH = /^\/reminders\/stream\/?$/;
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -65,6 +69,13 @@ export function createApp(opts: AppOptions): RequestHandler {
     const asked = typeof query.i18n_language === 'string' ? query.i18n_language.toLowerCase() : undefined;
     const lang = isLanguage(asked) ? asked : (loc.prefixLang ?? DEFAULT_LANGUAGE);
     if (!authed && !(opts.publicRead && isRead && !req.headers.authorization)) return refuseUnauthenticated(req, res, lang);
+    // The push channel stays open: served here rather than answered by the dispatcher. Private
+    // even where anonymous reads are allowed.
+    // A bad language is refused by the dispatcher's checks like on any other route.
+    if (opts.reminders && req.method === 'GET' && STREAM_PATH.test(loc.routePath) && (asked === undefined || isLanguage(asked))) {
+      if (!authed) return refuseUnauthenticated(req, res, lang);
+      return opts.reminders.subscribe(res);
+    }
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method!, loc.routePath);
     const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.url!)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
     const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, busyWaitMs: opts.busyWaitMs, onStreamError: failed('stream failed'), onError: failed('failed') }, found);

@@ -16,6 +16,7 @@ import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { createImportJobs } from './import-export/import-jobs';
 import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery } from './data-dir';
 import { createFileSecretStore, type SecretStore } from './secrets';
+import { createReminderService, type ReminderService } from './reminders/service';
 
 export type { Logger, LogLevel } from './app';
 
@@ -49,6 +50,11 @@ export interface ServerOptions {
    * an owner-only file in the data directory (never the database).
    */
   secrets?: SecretStore;
+  /**
+   * Fire reminders on a timer (default). Tests with a controlled clock turn it off and call
+   * `reminders.tick()` after moving the clock.
+   */
+  reminderTimer?: boolean;
 }
 
 export interface ServerTimeouts {
@@ -91,6 +97,8 @@ export interface AlmanacServer {
   db: DB;
   /** Account passwords (undefined for a server without a data directory and none given). */
   secrets?: SecretStore;
+  /** Reminders' firing and push channel (issue 16). */
+  reminders: ReminderService;
   close(): Promise<void>;
 }
 
@@ -164,6 +172,8 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   const url = `http://${urlHost}:${port}`;
 
   const auth = new Auth(token, `almanac_session_${port}`);
+  const now = opts.now ?? (() => new Date());
+  const reminders = createReminderService({ store, now, log, apiRoot: () => `${url}/cal/events/v1/`, timer: opts.reminderTimer });
   const imports = createImportJobs({ dbPath, nativeBinding: opts.nativeBinding, onCrash: (message) => log('error', `an import thread failed: ${message}`) });
   const app = createApp({
     store,
@@ -172,7 +182,8 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     rendererDir: opts.rendererDir ?? resolve(import.meta.dirname, '../../out/renderer'),
     extraHosts: LOOPBACK.has(host) ? [] : [host.toLowerCase()],
     log,
-    now: opts.now ?? (() => new Date()),
+    now,
+    reminders,
     openReader: () => {
       const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
       return { store: createStore(reader), close: () => reader.close() };
@@ -231,8 +242,11 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     store,
     db,
     secrets: opts.secrets ?? (opts.dataDir ? createFileSecretStore(opts.dataDir) : undefined),
+    reminders,
     close() {
       clearTimeout(firstExtension);
+      // Open streams would hold the server's close for as long as their clients stay.
+      reminders.close();
       clearInterval(laterExtensions);
       closing ??= new Promise<void>((done) => {
         // A running import is cancelled (rolled back), not cut off mid-write.

@@ -145,6 +145,28 @@ const recurrenceKeys = {
   is_exception: z.boolean().optional().meta({ description: 'This occurrence was changed on its own; changes to the whole series leave what it changed alone.' }),
 };
 
+/** One reminder (Almanac), an RFC 5545 VALARM: shared/reminders.ts says what each key means. */
+export const ReminderRecord = z
+  .object({
+    action: z.enum(['display', 'audio', 'email']),
+    trigger: z.string().optional(),
+    related: z.enum(['start', 'end']).optional(),
+    at: z.string().optional(),
+    repeat: z.number().int().optional(),
+    repeat_every: z.string().optional(),
+    description: z.string().optional(),
+    summary: z.string().optional(),
+    attendees: z.array(z.string()).optional(),
+  })
+  .strict()
+  .meta({ id: 'Reminder', description: 'When to remind: a trigger relative to the start (or the end), or an absolute UTC time.' });
+export type ReminderRecord = z.infer<typeof ReminderRecord>;
+
+// Optional: backups and records written before reminders existed have none.
+const reminderKeys = {
+  reminders: z.array(ReminderRecord).optional().meta({ description: "The event's reminders; an occurrence of a series has the series' unless changed on its own." }),
+};
+
 const jsonLd = { json_ld: z.record(z.string(), z.unknown()).optional() };
 
 /**
@@ -237,6 +259,7 @@ export const Event = z
     ...languageKeys,
     ...jsonLd,
     ...recurrenceKeys,
+    ...reminderKeys,
   })
   .strict()
   .meta({ id: 'Event', description: 'A calendar event.' });

@@ -8,6 +8,7 @@
  */
 import { isValidTimeZone } from '../dates/zones';
 import { looksLikeDate } from '../dates/parse';
+import { normalizeReminders } from '../reminders';
 
 export const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
 export type PostStatus = (typeof STATUSES)[number];
@@ -34,6 +35,7 @@ type FormInput =
   | 'image'
   | 'cost'
   | 'recurrence'
+  | 'reminders'
   | 'hidden';
 
 export interface OpenApiType {
@@ -381,5 +383,25 @@ export const recurrence = (): Kind<unknown> => ({
     format: 'recurrence: {"rules": ["FREQ=WEEKLY;BYDAY=TU;UNTIL=20270601T000000Z"], "rdates": ["20270105T180000"], "exdates": ["20261208T180000"]}',
   },
   input: 'recurrence',
+  nullIsValue: true,
+});
+
+/**
+ * Reminders (Almanac): a list of `{"action", "trigger" | "at", "related", "repeat", "repeat_every"}`,
+ * each an RFC 5545 VALARM (shared/reminders.ts); a bare duration such as "-PT15M" is a display
+ * reminder; null or [] for none.
+ */
+export const reminders = (): Kind<unknown> => ({
+  parse: (v, ctx) => {
+    const out = normalizeReminders(v);
+    return typeof out === 'string' ? fail(ctx, out) : out;
+  },
+  openapi: {
+    type: 'array',
+    items: { type: 'object' },
+    format:
+      'reminders: [{"action": "display", "trigger": "-PT15M"}, {"action": "audio", "trigger": "-PT5M", "related": "end"}, {"action": "email", "at": "2027-01-05T08:00:00Z", "repeat": 2, "repeat_every": "PT5M"}]',
+  } as OpenApiType,
+  input: 'reminders',
   nullIsValue: true,
 });

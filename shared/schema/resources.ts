@@ -63,6 +63,11 @@ export const eventFields: FieldSet = {
     'How the event repeats (Almanac): RFC 5545 RRULE values, RDATEs and EXDATEs, as {"rules": [...], "rdates": [...], "exdates": [...]}; null for none. Dates are wall times of the event\'s zone (20270105T180000, or 20270105 for all-day events); UTC values (…Z) are accepted.',
     'field.recurrence',
   ),
+  reminders: f(
+    k.reminders(),
+    'When to remind (Almanac): a list of reminders, each an RFC 5545 VALARM: {"action": "display"|"audio"|"email", "trigger": "-PT15M"} relative to the start (with "related": "end", to the end), or {"action": ..., "at": "2027-01-05T08:00:00Z"}; optional "repeat" and "repeat_every" ("PT5M"), "description". A bare "-PT15M" is a display reminder; null or [] for none. Durations of an all-day event count from its local midnight ("-PT15H": 09:00 the day before). An occurrence of a series has the series\' reminders unless changed on its own. Left out on create: the settings\' default reminders.',
+    'field.reminders',
+  ),
 };
 
 export const venueFields: FieldSet = {

@@ -60,7 +60,9 @@ interface Operation {
   write: boolean;
 }
 
-const ROUTES: RouteDef[] = allRoutes();
+// The reminders' push channel answers a valid request with a stream that stays open: no answer to
+// wait for. Its refusals are in the security matrix; what it sends, in test/server/reminders.
+const ROUTES: RouteDef[] = allRoutes().filter((r) => r.docPath !== '/reminders/stream');
 const OPERATIONS: Operation[] = ROUTES.flatMap((r) =>
   r.endpoints.flatMap((e) =>
     e.methods.map((method, alias) => ({ method, alias, docPath: r.docPath, args: Object.keys(e.args), body: !!e.body, rawBody: !!e.rawBody, write: e.write })),

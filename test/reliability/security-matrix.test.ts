@@ -135,6 +135,10 @@ describe('the security matrix over every route, method and root', () => {
     const job = await send(server.port, 'POST', '/cal/events/v1/import?background=true&dry_run=true', { ...auth, 'Content-Type': 'text/calendar' }, ICS_BODY);
     expect(job.status, job.body).toBe(202);
     records.import = { id: 0, slug: (JSON.parse(job.body) as { id: string }).id };
+    // A reminder due now, for the snooze and dismiss routes (its key stands where a slug would).
+    const soon = new Date(Date.now() + 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    await mk('events', { title: 'Matrix reminder', timezone: 'UTC', start_date: soon, end_date: soon, reminders: ['-PT5M'] });
+    records.reminders = { id: 0, slug: server.store.reminders.due(new Date())[0].key };
 
     // The matrix, from the route table itself.
     const routes = allRoutes();

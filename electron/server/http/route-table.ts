@@ -83,7 +83,10 @@ export interface RouteDef {
   endpoints: Endpoint[];
 }
 
-const STRING_PARAMS: Record<string, string> = { job: 'Identifier of the import job, as `POST /import?background=true` answered it.' };
+const STRING_PARAMS: Record<string, string> = {
+  job: 'Identifier of the import job, as `POST /import?background=true` answered it.',
+  key: 'Key of a due reminder, as `GET /reminders/due` or the stream gave it.',
+};
 
 /** `'/events/{id}'` → the RouteDef fields derived from it. */
 export function route(docPath: string, endpoints: Endpoint[]): RouteDef {

@@ -11,7 +11,8 @@
  */
 import type { Image, Organizer, Recurrence, Venue } from '../../../shared/api/records';
 import type { Store } from '../store';
-import { parseExportRow, type EventExportBatch, type EventExportRow, type ExportRowLinks } from '../store/event-export-row';
+import { parseExportRow, type EventExportBatch, type EventExportRow, type ExportRowLinks, type ReminderTuple } from '../store/event-export-row';
+import type { StoredReminder } from '../store/reminders';
 import type { LinkedKind } from '../store/linked-posts';
 import type { Taxonomy } from '../store/terms';
 import { renderContent } from '../serialize/content';
@@ -20,7 +21,7 @@ import { linkedObjects } from '../serialize/linked-posts';
 import { eventCost, eventFlags } from '../serialize/event';
 import { veventsText, type IcsEvent } from './record-to-vevent';
 import { BoundedMemo } from '../store/bounded-memo';
-import { isHidden } from '../store/series-fields';
+import { isHidden, OWN } from '../store/series-fields';
 
 export type IcsRowEvent = IcsEvent & { ics_uid: string | null };
 
@@ -159,6 +160,8 @@ function createIcsEventMaker(ctx: UrlContext) {
         organizer: e.organizer_ids === null ? [] : organizersOf(e.organizer_ids),
         i18n_language: e.lang,
         ics_uid: e.ics_uid,
+        reminders: remindersOf(e.reminders, inheritsReminders(e)),
+        ...(e.series_reminders.length ? { series_reminders: remindersOf(e.series_reminders, false) } : {}),
         ...seriesFields(e),
         ...(e.series ? { series_values: seriesValues(e.series[3], e, url) } : {}),
       };
@@ -235,3 +238,28 @@ function seriesValues(template: string, e: EventExportRow, url: string): Partial
 
 /** Occurrences only need to know they are in a series; the rule is on their first event. */
 const NOT_A_MASTER: Recurrence = { rules: [], rdates: [], exdates: [] };
+
+const inheritsReminders = (e: EventExportRow) => e.parent_id !== null && e.recurrence_id !== null && !(e.own_fields & OWN.reminders);
+
+/** Reminders from their export tuples; an inherited absolute one stays on the first event (store/reminders.ts). */
+function remindersOf(tuples: ReminderTuple[], inherited: boolean): StoredReminder[] {
+  const out: StoredReminder[] = [];
+  for (const [action, trigger, related, at, repeat, every, description, summary, attendees, ical] of tuples) {
+    if (inherited && at !== null) continue;
+    const r: StoredReminder = { action: action as StoredReminder['action'] };
+    if (trigger !== null) {
+      r.trigger = trigger;
+      if (related === 'end') r.related = 'end';
+    } else r.at = `${at!.replace(' ', 'T')}Z`;
+    if (repeat > 0) {
+      r.repeat = repeat;
+      r.repeat_every = every!;
+    }
+    if (description !== null) r.description = description;
+    if (summary !== null) r.summary = summary;
+    if (attendees !== null) r.attendees = JSON.parse(attendees) as string[];
+    if (ical !== null) r.ical = ical;
+    out.push(r);
+  }
+  return out;
+}

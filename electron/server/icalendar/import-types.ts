@@ -1,3 +1,4 @@
+import type { StoredReminder } from '../store/reminders';
 /** What an iCalendar import makes of a file: event bodies for the API, and the problems found. */
 
 export interface ImportProblem {
@@ -29,6 +30,8 @@ export interface OrganizerBody {
 /** An event body as `POST /events` takes it (reference §5.1). */
 export interface EventBody {
   title: string;
+  /** The VEVENT's VALARMs (icalendar/valarm.ts), with their other lines kept. */
+  reminders?: StoredReminder[];
   description?: string;
   excerpt?: string;
   slug?: string;

@@ -6,6 +6,8 @@
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
 import { contentLine, decodeEntities, escapeText, foldLine, htmlToText, paramValue, type Params } from './text';
 import { exportZone } from './zone-times';
+import { valarmText } from './valarm';
+import type { StoredReminder } from '../store/reminders';
 import { localToUtc } from '../../../shared/dates/format';
 
 
@@ -53,6 +55,10 @@ export type IcsEvent = Pick<
   series_end?: string;
   /** For a series' first event changed on its own: the series' own values of what it changed (the master's). */
   series_values?: Partial<IcsEvent>;
+  /** Reminders (VALARMs); the database export adds what an import kept of each. */
+  reminders?: ReadonlyArray<StoredReminder>;
+  /** For a series' first event that changed its reminders on its own: the series' (the master's). */
+  series_reminders?: ReadonlyArray<StoredReminder>;
 };
 
 export interface IcsExportOptions<E extends IcsEvent = IcsEvent> {
@@ -87,7 +93,7 @@ function seriesAwareText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>): s
   if (e.series_id !== e.id) return e.is_exception ? veventText(e, opts, { uid, extra: recurrenceId }) : '';
   const start = e.series_start ?? e.recurrence_id;
   const end = e.series_end ?? shiftedEnd(e, start);
-  const master = veventText({ ...e, ...e.series_values, start_date: start, end_date: end, ...utcDates(e, start, end) }, opts, { uid, extra: ruleLines(e) });
+  const master = veventText({ ...e, ...e.series_values, start_date: start, end_date: end, ...utcDates(e, start, end), reminders: e.series_reminders ?? e.reminders }, opts, { uid, extra: ruleLines(e) });
   // The first event moved or changed on its own: the master keeps the series' values and the
   // first occurrence is an override of it, like any other.
   return e.is_exception ? master + veventText(e, opts, { uid, extra: recurrenceId }) : master;
@@ -203,6 +209,7 @@ function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>, series?
   const cost = costValues(e);
   if (cost.length) out += line(`${X}COST`, cost.map(escapeText).join(','));
   out += FLAGS.featured[+e.featured] + FLAGS.sticky[+e.sticky] + FLAGS.hide[+e.hide_from_listings] + FLAGS.map[+e.show_map] + FLAGS.mapLink[+e.show_map_link];
+  if (e.reminders) for (const r of e.reminders) out += valarmText(r);
 
   return out + `END:VEVENT${CRLF}`;
 }

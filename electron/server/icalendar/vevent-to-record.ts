@@ -12,6 +12,7 @@ import { property, type Entry } from './entries';
 import { addDays, epochOfWall, formatWall, isoDate, sourceOf, utcWall, wallOfEpoch } from './ical-times';
 import { allProps, booleanOf, compact, firstProp, firstValue, hasProp, listProperty, param, stringProperty, textOf, unique, type Prop } from './props';
 import { apiZone, type Zones } from './zones';
+import { alarmsOf } from './valarm';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 type IcalTime = InstanceType<typeof ICAL.Time>;
@@ -160,6 +161,8 @@ export class VeventToRecord {
     if (organizers.length) fields.organizer = organizers;
     const language = stringProperty(c, `${X}LANGUAGE`);
     if (language) fields.i18n_language = language;
+    const reminders = alarmsOf(c, (m) => this.warn(entry, `Line ${entry.info.line}: ${m}.`));
+    if (reminders.length) fields.reminders = reminders;
 
     if (shared) this.fieldCache.set(c, fields);
     return fields;

@@ -63,6 +63,8 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
       return { dry_run: true, restored: trialRestore(store.db, data) };
     }
     const report = restoreBackup(store.db, data, store.db.name);
+    // The schedule is derived: made again from the restored reminders and what was done with them.
+    store.write(() => store.reminders.refill(opts.ctx.now));
     return { dry_run: false, restored: report.counts, previous_copy: report.previousCopy };
   }
 

@@ -21,6 +21,7 @@ import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { LinkMemo } from '../store/events';
 import { MAX_IMPORT_OCCURRENCE_ROWS } from '../icalendar/bounds';
+import type { StoredReminder } from '../store/reminders';
 
 export type ImportKind = 'events' | 'venues' | 'organizers';
 
@@ -111,6 +112,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
   // The file's own problems come first in the report; they are known once every item is made.
   const report: ImportReport = { dry_run: !!opts.dryRun, created: 0, updated: 0, reused: 0, skipped: 0, items: [], errors: [], warnings: [] };
   const idByUid = new Map<string, number>();
+  let touchedEvents = false;
   // Series this import created: their occurrences changed on their own are new to the user too.
   const newSeries = new Set<number>();
   // The occurrence rows this import may write; series past it get theirs in the background.
@@ -132,7 +134,14 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
     for (const k in item.body) if (!NOT_BODY.has(k)) raw[k] = item.body[k];
     // Almanac's own exports say each event's language; everything else joins the request's.
     const ctx = contextFor(item.body.i18n_language);
+    // What an ICS file's VALARMs say besides the reminder itself rides past the field checks.
+    const alarmLines = kind === 'events' && Array.isArray(raw.reminders) ? (raw.reminders as Array<{ ical?: string }>).map((r) => r?.ical) : undefined;
+    if (alarmLines) raw.reminders = (raw.reminders as Array<Record<string, unknown>>).map(({ ical: _ical, ...r }) => r);
     const values = validateFields(fields, raw, 'create');
+    let reminders = values.reminders as StoredReminder[] | undefined;
+    delete values.reminders;
+    if (reminders && alarmLines) reminders = reminders.map((r, i) => (alarmLines[i] ? { ...r, ical: alarmLines[i] } : r));
+    if (kind === 'events') touchedEvents = true;
     if (kind !== 'events') {
       const linked = kind === 'venues' ? store.venues : store.organizers;
       const { id, reused } = linked.create(values, ctx);
@@ -148,6 +157,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       const series = seriesId === undefined ? undefined : store.series.get(seriesId);
       if (series) {
         const { id, created } = store.series.importException(series, item.recurrenceId, values, ctx, memo);
+        if (reminders !== undefined) store.reminders.importOwn(id, reminders);
         const isNew = created || newSeries.has(series.id);
         report[isNew ? 'created' : 'updated']++;
         report.items.push({ line: item.line, row: item.row, action: isNew ? 'create' : 'update', id, title: own(values.title) });
@@ -176,6 +186,8 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       }
       report.created++;
     }
+    // The file's reminders replace the event's (a file without them says nothing: CSV).
+    if (reminders !== undefined) store.reminders.set(store.events.get(id)!, reminders, 'all');
     idByUid.set(ownUid, id);
     if (rows.left <= 0 && !toldRows) {
       toldRows = true;
@@ -228,6 +240,11 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
         report.errors = parseErrors.concat(report.errors);
         report.skipped += parseErrors.length;
         search?.finish();
+        // The schedule once for the whole import, rather than per event.
+        if (touchedEvents) {
+          store.reminders.refill(baseCtx.now);
+          store.reminders.settleImported(idByUid.values(), baseCtx.now);
+        }
       } catch (err) {
         search?.abandon();
         throw err;

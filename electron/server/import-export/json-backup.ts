@@ -32,10 +32,14 @@ export const BACKUP_TABLES = [
   'terms',
   'event_terms',
   'event_organizers',
+  'event_reminders',
+  // What the user did with each firing: restored, so a restore does not ring them all again.
+  // The schedule itself (reminder_due) is derived, and rebuilt after a restore.
+  'reminder_state',
 ] as const;
 
 /** Tables a later schema added: a backup made before them has none, which means empty. */
-const LATER_TABLES = new Set<string>(['event_series', 'series_windows']);
+const LATER_TABLES = new Set<string>(['event_series', 'series_windows', 'event_reminders', 'reminder_state']);
 
 /** Columns that are derived from others and rebuilt on restore rather than stored. */
 const DERIVED: Record<string, string[]> = { terms: ['count'] };
@@ -48,6 +52,7 @@ function orderBy(table: string): string {
   if (table === 'settings') return 'key';
   if (table === 'event_terms' || table === 'event_organizers') return 'event_id, position';
   if (table === 'series_windows') return 'series_id, from_local, to_local';
+  if (table === 'reminder_state') return 'key';
   return 'id';
 }
 

@@ -11,6 +11,7 @@ import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
 import { serializeEvent, eventsJson } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
+import { normalizeReminders, type Reminder } from '../../../shared/reminders';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 /** Statuses a list shows: the default for the viewer, or the ones asked for if the viewer may. */
@@ -189,12 +190,29 @@ function readEvent(req: ApiRequest): ApiResponse {
   return { json: eventsJson([row.id], req.url, req.store, { jsonLd: true })[0] };
 }
 
+/** The settings' default reminders for a new event (a setting that is not a valid list gives none). */
+function defaultReminders(req: ApiRequest, allDay: boolean): Reminder[] {
+  const s = req.store.settings.get();
+  let raw: unknown;
+  try {
+    raw = JSON.parse(allDay ? s.reminders_all_day : s.reminders_timed);
+  } catch {
+    return [];
+  }
+  const list = normalizeReminders(raw);
+  return typeof list === 'string' ? [] : list;
+}
+
 function createEvent(req: ApiRequest): ApiResponse {
-  const { recurrence, ...values } = req.values;
+  const { recurrence, reminders, ...values } = req.values;
   const id = req.store.write(() => {
     const id = req.store.events.create(values, req.write);
     // The first months of rows now, the rest of the horizon in the background right after.
     if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence, { firstMonths: FIRST_ROWS_MONTHS });
+    // Defaults only here, for events made in Almanac: imports and sync never get them.
+    const list = (reminders as Reminder[] | undefined) ?? defaultReminders(req, !!req.store.events.get(id)!.all_day);
+    if (list.length) req.store.reminders.set(req.store.events.get(id)!, list, 'all');
+    req.store.reminders.reschedule([id], req.now);
     return id;
   });
   return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
@@ -210,7 +228,15 @@ function updateEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
   const { recurrence_scope: _scope, ...values } = req.values;
-  const id = req.store.write(() => req.store.series.update(row, values, scopeOf(req), req.write));
+  const scope = scopeOf(req);
+  const id = req.store.write(() => {
+    const kept = scope === 'following' ? req.store.reminders.beforeSplit(row) : undefined;
+    const id = req.store.series.update(row, values, scope, req.write);
+    if (kept) req.store.reminders.afterSplit(row.id, kept);
+    if (values.reminders !== undefined) req.store.reminders.set(row, values.reminders as Reminder[], scope);
+    rescheduleAround(req, row, id);
+    return id;
+  });
   return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
@@ -220,11 +246,26 @@ function deleteEvent(req: ApiRequest): ApiResponse {
   if (row.status === 'trash') {
     if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
     const before = serializeEvent(row, req.url, req.store);
+    // The schedule's rows of a deleted event go with it (ON DELETE CASCADE).
     req.store.write(() => req.store.series.deleteForever(row));
     return { body: before };
   }
-  const id = req.store.write(() => req.store.series.trash(row, scopeOf(req), req.write));
+  const id = req.store.write(() => {
+    const id = req.store.series.trash(row, scopeOf(req), req.write);
+    rescheduleAround(req, row, id);
+    return id;
+  });
   return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+}
+
+/**
+ * The schedule after a write to `row`: the event, and for a write to more than it, its series'
+ * first event (whose reschedule covers the occurrences in the window), before and after a split.
+ */
+function rescheduleAround(req: ApiRequest, row: EventRow, answered: number): void {
+  const ids = [row.id, answered];
+  if (row.parent_id !== null && scopeOf(req) !== 'this') ids.push(row.parent_id);
+  req.store.reminders.reschedule(ids, req.now);
 }
 
 const single = (name: string) => [

@@ -9,6 +9,7 @@ import { eventRoutes } from './events';
 import { linkedRoutes } from './linked-posts';
 import { termRoutes } from './terms';
 import { transferRoutes } from './transfer';
+import { reminderRoutes } from './reminders';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -41,6 +42,7 @@ export function allRoutes(): RouteDef[] {
     ...termRoutes('category'),
     ...termRoutes('tag'),
     ...transferRoutes,
+    ...reminderRoutes,
   );
   return routes;
 }

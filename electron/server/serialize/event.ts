@@ -125,6 +125,7 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       series_id: null,
       recurrence_id: null,
       is_exception: false,
+      reminders: reminders(e, store),
     };
     const s = e.recurrence_id === null ? undefined : series.get(e.parent_id ?? e.id);
     if (s) {
@@ -140,6 +141,11 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
     }
     return out;
   });
+}
+
+/** An event's reminders as the API shows them (what an import kept of the VALARM stays inside). */
+function reminders(e: EventRow, store: Store): Event['reminders'] {
+  return store.reminders.of(e).map(({ ical: _ical, ...r }) => r);
 }
 
 /** The recurrences of the series a page's events belong to, by series id. */

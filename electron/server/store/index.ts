@@ -12,6 +12,7 @@ import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { createSeriesStore } from './series';
 import { createCalDavAccountStore } from './caldav-accounts';
+import { createReminderStore } from './reminders';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -38,6 +39,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const settings = createSettingsStore(db, stamps.watched);
   const series = createSeriesStore(db, registry, events, settings);
   const accounts = createCalDavAccountStore(db);
+  const reminders = createReminderStore(db);
   return {
     db,
     registry,
@@ -50,6 +52,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     settings,
     /** CalDAV accounts and calendars (no passwords: those are in secrets.ts). */
     accounts,
+    /** Events' reminders and their schedule (issue 16). */
+    reminders,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is

@@ -17,6 +17,7 @@ export const OWN = {
   tags: 2048,
   image: 4096,
   author: 8192,
+  reminders: 16384,
 } as const;
 export type OwnGroup = keyof typeof OWN;
 /** Every group: an occurrence that is its own in everything (one the rule does not make). */
@@ -45,6 +46,7 @@ export const GROUP_OF_FIELD: Record<string, OwnGroup> = {
   tags: 'tags',
   image: 'image',
   author: 'author',
+  reminders: 'reminders',
 };
 
 /** The `events` columns each group is stored in (groups kept in link tables have none). */

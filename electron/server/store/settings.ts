@@ -22,6 +22,13 @@ export interface Settings {
    * further out generate the occurrences of the window they ask for.
    */
   recurrence_horizon_months: number;
+  /**
+   * Reminders given to events created through the API without a `reminders` field (Almanac), as
+   * JSON lists of shared/reminders.ts; never to imported or synced events. None by default: a
+   * calendar that starts ringing unasked is worse than one that waits to be told.
+   */
+  reminders_timed: string;
+  reminders_all_day: string;
 }
 
 export const MAX_PER_PAGE = 50;
@@ -36,6 +43,8 @@ function defaults(): Settings {
     currency_position: 'prefix',
     currency_code: 'USD',
     recurrence_horizon_months: 24,
+    reminders_timed: '[]',
+    reminders_all_day: '[]',
   };
 }
 

@@ -40,7 +40,9 @@ const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> 
 const PUBLISHING = ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link', 'excerpt', 'slug', 'author', 'date', 'translation_of'];
 /** Fields the Repeat control stands for (under "When"), never drawn as plain fields. */
 const REPEAT_FIELDS = ['recurrence', 'recurrence_scope'];
-const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields).concat(REPEAT_FIELDS));
+/** Reminders get their own Notifications section (issue 16); until then the editor leaves them alone. */
+const OWN_SECTION_FIELDS = ['reminders'];
+const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields).concat(REPEAT_FIELDS, OWN_SECTION_FIELDS));
 
 const repeatStartOf = (v: FormValues): RepeatStart => ({ start: String(v.start_date ?? ''), allDay: !!v.all_day, zone: String(v.timezone ?? '') });
 const PUBLISHING_KEY = 'almanac.editor.publishing';

@@ -57,6 +57,8 @@ describe('Google Calendar export', () => {
   it('reads the venue from LOCATION with escaped commas, the organizer (not the attendees) and HTML description', () => {
     expect({ ...items[0].body, recurrence: undefined }).toEqual({
       title: 'Book Club',
+      // Google's popup reminder (issue 16).
+      reminders: [{ action: 'display', trigger: '-PT30M', description: 'This is an event reminder' }],
       description: 'This month: <b>The Overstory</b>. Bring your copy.<br>Snacks provided, coffee too.',
       start_date: '2025-03-03 18:30:00',
       end_date: '2025-03-03 20:00:00',
@@ -144,6 +146,7 @@ describe('Thunderbird export', () => {
     expect(result.errors).toEqual([]);
     expect(result.events[0].body).toEqual({
       title: 'Repair Café',
+      reminders: [{ action: 'display', trigger: '-PT15M', description: 'Default Mozilla Description' }],
       description: 'Bring broken toasters, lamps and bikes.\nVolunteers fix them together with you – free of charge.',
       start_date: '2025-05-17 14:00:00',
       end_date: '2025-05-17 17:00:00',

@@ -158,3 +158,51 @@ describe('JSON backup', () => {
     closeDatabase(b.db);
   });
 });
+
+describe('JSON backup of reminders (issue 16)', () => {
+  /** An event with two reminders, one of whose firings the user dismissed. */
+  function withReminders(store: Store): number {
+    const ctx = { lang: 'en' as const, now, siteZone: 'UTC' };
+    return store.write(() => {
+      const id = store.events.create({ title: 'Dentist', start_date: '2026-03-01 13:00', end_date: '2026-03-01 14:00', timezone: 'UTC' }, ctx);
+      store.reminders.set(store.events.get(id)!, [{ action: 'display', trigger: '-PT1H' }, { action: 'audio', trigger: '-PT10M', ical: 'X-APPLE-DEFAULT-ALARM:TRUE' }], 'all');
+      store.reminders.reschedule([id], now);
+      store.reminders.takeDue(now);
+      store.reminders.dismiss(store.reminders.due(now)[0].key, now);
+      return id;
+    });
+  }
+
+  it('carries the reminders and what was done with each firing, so a restore rings nothing again', () => {
+    const a = fresh();
+    const id = withReminders(a);
+    const text = backupText(a.db, now);
+    expect(tablesOf(text).event_reminders.rows).toHaveLength(2);
+    expect(tablesOf(text).reminder_state.rows).toHaveLength(1);
+    const b = fresh();
+    restoreBackup(b.db, JSON.parse(text));
+    b.write(() => b.reminders.refill(now));
+    expect(b.reminders.of(b.events.get(id)!)).toEqual([
+      { action: 'display', trigger: '-PT1H' },
+      { action: 'audio', trigger: '-PT10M', ical: 'X-APPLE-DEFAULT-ALARM:TRUE' },
+    ]);
+    expect(backupText(b.db, now)).toBe(text);
+    // The dismissed 12:00 firing stays dismissed; the 12:50 one is still to come.
+    expect(b.reminders.due(now)).toEqual([]);
+    expect(b.write(() => b.reminders.takeDue(new Date('2026-03-01T12:50:00Z'))).map((r) => r.fire_utc)).toEqual(['2026-03-01 12:50:00']);
+  });
+
+  it('a backup made before reminders existed still restores, with none', () => {
+    const a = fresh();
+    fill(a);
+    const old = JSON.parse(backupText(a.db, now));
+    delete old.tables.event_reminders;
+    delete old.tables.reminder_state;
+    const b = fresh();
+    withReminders(b);
+    restoreBackup(b.db, old);
+    expect(b.db.prepare('SELECT count(*) FROM event_reminders').pluck().get()).toBe(0);
+    expect(b.db.prepare('SELECT count(*) FROM reminder_due').pluck().get()).toBe(0);
+    expect(b.events.list({ lang: 'en', statuses: ['publish'], page: 1, perPage: 50 }).total).toBeGreaterThan(0);
+  });
+});

@@ -5,6 +5,7 @@
  * methods and the same parameters; what is not documented answers 404 rest_no_route; and the
  * documented query parameters are the ones the server checks.
  */
+import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { startTestServer, type TestServer } from '../../helpers/server';
@@ -56,6 +57,19 @@ const updateBody: Record<string, Record<string, unknown>> = {
 };
 const ICS = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//doc test//EN', 'BEGIN:VEVENT', 'UID:doc-test@x', 'DTSTAMP:20250101T000000Z', 'DTSTART:20310501T100000Z', 'DTEND:20310501T110000Z', 'SUMMARY:Doc', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
 
+/** The reminders' stream stays open: its status and type are the answer, then it is closed. */
+function openStream(): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    const req = get(`${t.server.apiRoot}reminders/stream`, { headers: { Authorization: `Bearer ${t.server.token}` } }, (res) => {
+      const answer = { status: res.statusCode, body: {}, headers: res.headers } as unknown as Res;
+      req.destroy();
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+      resolve(answer);
+    });
+    req.on('error', reject);
+  });
+}
+
 /** A real request for a documented operation, with real ids and a valid body. */
 async function call(path: string, method: Method): Promise<Res> {
   const coll = collectionOf(path);
@@ -64,6 +78,15 @@ async function call(path: string, method: Method): Promise<Res> {
     const started = await t.api('post', 'import').query({ background: 'true', dry_run: 'true' }).set('Content-Type', 'text/calendar').send(ICS);
     expect(started.status).toBe(202);
     return t.api(method, path.replace('{job}', started.body.id).slice(1));
+  }
+  if (path === '/reminders/stream') return openStream();
+  if (path.includes('{key}')) {
+    // A reminder due now: an event starting in a minute, reminded five minutes before.
+    const soon = new Date(Date.now() + 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const e = await t.api('post', 'events').send({ title: 'Due', timezone: 'UTC', start_date: soon, end_date: soon, reminders: ['-PT5M'] });
+    const due = await t.api('get', 'reminders/due');
+    const key = due.body.reminders.find((r: { event_id: number }) => r.event_id === e.body.id).key;
+    return t.api(method, path.replace('{key}', key).slice(1)).send({});
   }
   if (path.includes('{')) {
     const rec = await fresh(coll);
