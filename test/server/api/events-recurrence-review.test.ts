@@ -3,8 +3,8 @@
  * occurrence, and what is left in the database after trash and delete.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Event } from '../../../shared/api/records';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { seriesHelpers, type Ev } from './_series';
 import { mkTerm, uniq } from './_support';
 
 let t: TestServer;
@@ -15,22 +15,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Ev = ReturnType<typeof Event.parse>;
-
-async function mkSeries(body: Record<string, unknown>): Promise<Ev> {
-  const res = await t.api('post', 'events').send({ title: uniq('Class'), ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return Event.parse(res.body);
-}
-
-async function seriesEvents(id: number, status = 'publish'): Promise<Ev[]> {
-  const out: Ev[] = [];
-  const first = await t.api('get', `events/${id}`);
-  if (first.status === 200 && first.body.status === status) out.push(Event.parse(first.body));
-  const res = await t.api('get', 'events').query({ post_parent: id, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01', status });
-  if (res.status === 200) out.push(...res.body.events.map((e: unknown) => Event.parse(e)));
-  return out.sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id));
-}
+const { mkSeries, seriesEvents } = seriesHelpers(() => t);
 
 const sql = (q: string, ...args: unknown[]) => t.server.db.prepare(q).all(...args);
 const one = (q: string, ...args: unknown[]) => t.server.db.prepare(q).pluck().get(...args);

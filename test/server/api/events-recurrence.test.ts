@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Event } from '../../../shared/api/records';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { seriesHelpers, type Ev } from './_series';
 import { expectInvalidParam, mkTerm, mkVenue, uniq } from './_support';
 
 let t: TestServer;
@@ -18,28 +18,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Ev = ReturnType<typeof Event.parse>;
-
-async function mkSeries(body: Record<string, unknown>): Promise<Ev> {
-  const res = await t.api('post', 'events').send({ title: uniq('Class'), ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return Event.parse(res.body);
-}
-
-/** Every event of a series, first one included, in start order (all pages, any status). */
-async function seriesEvents(id: number, status = 'publish'): Promise<Ev[]> {
-  const out: Ev[] = [];
-  const first = await t.api('get', `events/${id}`);
-  if (first.status === 200 && first.body.status === status) out.push(Event.parse(first.body));
-  for (let page = 1; ; page++) {
-    const res = await t.api('get', 'events').query({ post_parent: id, per_page: 50, page, start_date: '2000-01-01', end_date: '2100-01-01', status });
-    if (res.status === 404) break;
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    out.push(...res.body.events.map((e: unknown) => Event.parse(e)));
-    if (page >= Number(res.headers['x-wp-totalpages'])) break;
-  }
-  return out.sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id));
-}
+const { mkSeries, seriesEvents } = seriesHelpers(() => t);
 
 const starts = (events: Ev[]) => events.map((e) => e.start_date);
 
