@@ -247,6 +247,12 @@ describe.skipIf(!runBrowserSuites)('repeating events (e2e)', () => {
     const card = await openCard('March 25, 2031');
     await card.getByRole('button', { name: 'Delete', exact: true }).click();
     const question = page.getByRole('dialog', { name: 'Delete repeating event' });
+    // Cancel leaves everything as it was and the card open, to choose again.
+    await question.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await question.waitFor({ state: 'detached' });
+    await card.waitFor();
+    expect((await occurrences()).length).toBe(10);
+    await card.getByRole('button', { name: 'Delete', exact: true }).click();
     await question.getByRole('button', { name: 'This and following events' }).click();
     await question.waitFor({ state: 'detached' });
     await yogaIn('March 27, 2031').waitFor({ state: 'detached' });
