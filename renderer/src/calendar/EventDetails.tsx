@@ -10,7 +10,7 @@ import type { Event, Venue } from '@shared/api/records';
 import { Dialog } from '../components/Dialog';
 import { localeTag } from '../i18n';
 import { viewerZone, wallTime } from '../lib/dates';
-import { trashEvent } from '../state/eventActions';
+import { scopeFor, trashEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { describeSpan } from './QuickCreate';
@@ -92,9 +92,12 @@ export function EventDetails({ event }: { event: Event }) {
   const description = event.description ? htmlAsText(event.description) : '';
   const zoneNote = !event.all_day && event.timezone && event.timezone !== viewerZone() ? t('details.kept_in', { zone: event.timezone }) : null;
 
-  const remove = () => {
+  // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
+  const remove = async () => {
+    const scope = await scopeFor(event, 'delete');
+    if (scope === null) return;
     close();
-    void trashEvent(event);
+    void trashEvent(event, scope);
   };
 
   return (
@@ -108,7 +111,7 @@ export function EventDetails({ event }: { event: Event }) {
       onKeyDown={(e) => {
         if (e.key === 'Delete' && !(e.target as HTMLElement).closest('a, input, textarea')) {
           e.preventDefault();
-          remove();
+          void remove();
         }
       }}
     >
@@ -167,7 +170,7 @@ export function EventDetails({ event }: { event: Event }) {
         {description && <p className="details-description">{description}</p>}
       </div>
       <footer className="dialog-footer">
-        <button type="button" className="button button-danger-quiet" onClick={remove}>
+        <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
           {t('action.delete')}
         </button>
         <button

@@ -44,8 +44,10 @@ export function Dialog({ title, onRequestClose, children, className, closeLabel,
     // showModal focuses the first focusable element; prefer one marked data-autofocus.
     const preferred = d.querySelector<HTMLElement>('[data-autofocus]');
     preferred?.focus();
+    // A press in another dialog (the scope question this card asked) is not a press on the page behind.
     const pressedOutside = (e: PointerEvent) => {
-      if (!d.contains(e.target as Node)) close.current();
+      const target = e.target as Element;
+      if (!d.contains(target) && !target.closest?.('dialog[open]')) close.current();
     };
     if (!modal) document.addEventListener('pointerdown', pressedOutside, true);
     return () => {
