@@ -730,8 +730,13 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     ): void {
       const months = settings.get().recurrence_horizon_months || 24;
       const horizon = horizonEnd();
-      const end = to ?? (from && from > horizon ? addMonths(from, months) : horizon);
       const one = seriesId === undefined ? undefined : byId.get(seriesId);
+      // A list of every series writes rows for at most one horizon's length past the horizon or
+      // the window's start (a list of 2000-2100 must not write 75 years of every open-ended
+      // series, one request after another); one series' own list (post_parent) gets its window.
+      const reach = addMonths(from && from > horizon ? from : horizon, months);
+      const asked = to ?? (from && from > horizon ? addMonths(from, months) : horizon);
+      const end = one || asked < reach ? asked : reach;
       if (seriesId !== undefined && (!one || one.trashed)) return;
       const lowest = one ? (one.last_start !== null && one.last_start < one.generated_until ? null : one.generated_until) : lowestGenerated.get()?.g;
       if (lowest === null || lowest === undefined || end <= lowest) return;
