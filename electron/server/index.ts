@@ -129,6 +129,11 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 const SERIES_EXTENSION_INTERVAL_MS = 6 * 3600_000;
+/**
+ * Rows one background extension step writes: small, because a request arriving meanwhile waits
+ * for the step (the benchmark's next create waited behind the last one's 640 remaining rows).
+ */
+const BACKGROUND_BATCH_ROWS = 1000;
 
 export async function createServer(opts: ServerOptions = {}): Promise<AlmanacServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -213,7 +218,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     const step = () => {
       let more = false;
       try {
-        more = !closing && store.series.extendHorizonBatch(store.write);
+        more = !closing && store.series.extendHorizonBatch(store.write, BACKGROUND_BATCH_ROWS);
       } catch (err) {
         log('warn', `repeating events could not be extended now (${(err as Error).message}); trying again later`);
       }

@@ -12,13 +12,6 @@ export function sourceOf(t: IcalTime): { kind: 'utc' } | { kind: 'floating' } | 
   return { kind: 'tz', tzid: zone.tzid };
 }
 
-export function occurrenceKey(t: IcalTime): string {
-  const p = (n: number, width = 2) => String(n).padStart(width, '0');
-  const date = `${p(t.year, 4)}${p(t.month)}${p(t.day)}`;
-  if (t.isDate) return date;
-  return `${date}T${p(t.hour)}${p(t.minute)}${p(t.second)}${sourceOf(t).kind === 'utc' ? 'Z' : ''}`;
-}
-
 export function isoDate(t: IcalTime): string {
   const p = (n: number, width = 2) => String(n).padStart(width, '0');
   return `${p(t.year, 4)}-${p(t.month)}-${p(t.day)}`;

@@ -143,11 +143,10 @@ class Importer {
   private readonly records: VeventToRecord;
   /** The events of the UID being read, handed over once it is done (not from inside `guard`). */
   private made: ImportedEvent[] = [];
-  /** Recurrence steps the rest of the file may take (bounds.ts). */
 
   constructor(
     private readonly opts: IcsImportOptions,
-    private readonly zones: Zones,
+    zones: Zones,
     private readonly result: IcsImportResult,
     private readonly onEvent: (event: ImportedEvent) => void,
   ) {

@@ -850,7 +850,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
           saveSeries(s);
           if (budget.left <= 0) return true;
         }
-        return lagging.all(until).length > 0;
+        return (lowestGenerated.get()?.g ?? until) < until;
       });
     },
   };
