@@ -130,10 +130,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 const SERIES_EXTENSION_INTERVAL_MS = 6 * 3600_000;
 /**
- * Rows one background extension step writes: small, because a request arriving meanwhile waits
- * for the step (the benchmark's next create waited behind the last one's 640 remaining rows).
+ * One background extension step: a request arriving meanwhile waits for it, so it stops after
+ * about 10 ms of rows (a daily series' 640 remaining rows in one step held the next request for
+ * 50 ms and more), and a row bound keeps one transaction small on any machine.
  */
 const BACKGROUND_BATCH_ROWS = 1000;
+const BACKGROUND_STEP_MS = 10;
 
 export async function createServer(opts: ServerOptions = {}): Promise<AlmanacServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -218,7 +220,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     const step = () => {
       let more = false;
       try {
-        more = !closing && store.series.extendHorizonBatch(store.write, BACKGROUND_BATCH_ROWS);
+        more = !closing && store.series.extendHorizonBatch(store.write, BACKGROUND_BATCH_ROWS, BACKGROUND_STEP_MS);
       } catch (err) {
         log('warn', `repeating events could not be extended now (${(err as Error).message}); trying again later`);
       }

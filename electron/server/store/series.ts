@@ -60,7 +60,10 @@ const MAX_REQUEST_ROWS = 5_000;
 /** How many rows a piece of work may still write. */
 export interface Budget {
   left: number;
+  /** `performance.now()` after which no more rows are written (background steps). */
+  until?: number;
 }
+const spent = (b: Budget) => b.left <= 0 || (b.until !== undefined && performance.now() >= b.until);
 const UNBOUNDED: Budget = { left: Infinity };
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -100,14 +103,31 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const termTaxonomiesOf = db.prepare('SELECT DISTINCT t.taxonomy FROM event_terms et JOIN terms t ON t.id = et.term_id WHERE et.event_id = ?').pluck();
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
   const addTerm = db.prepare('INSERT OR IGNORE INTO event_terms (event_id, term_id, position) VALUES (?, ?, ?)');
-  const keysIn = db.prepare<[number, number, string, string], { recurrence_id: string }>(
-    'SELECT recurrence_id FROM events WHERE (id = ? OR parent_id = ?) AND recurrence_id >= ? AND recurrence_id < ?',
+  // Two halves rather than `(id = ? OR parent_id = ?)`: for the OR, SQLite scans the whole
+  // occurrence index (12 ms a series at 220,000 rows, so seconds for a month of 2090).
+  const keysIn = db.prepare<{ id: number; from: string; to: string }, { recurrence_id: string }>(
+    `SELECT recurrence_id FROM events WHERE parent_id = @id AND recurrence_id >= @from AND recurrence_id < @to
+     UNION ALL SELECT recurrence_id FROM events WHERE id = @id AND recurrence_id >= @from AND recurrence_id < @to`,
+  );
+  const occurrenceAt = db.prepare<{ id: number; key: string }, EventRow>(
+    'SELECT * FROM events WHERE parent_id = @id AND recurrence_id = @key UNION ALL SELECT * FROM events WHERE id = @id AND recurrence_id = @key',
   );
   const membersOf = db.prepare<[number, number], { id: number; recurrence_id: string | null; own_fields: number; status: string; start_local: string; end_local: string }>(
     'SELECT id, recurrence_id, own_fields, status, start_local, end_local FROM events WHERE id = ? OR parent_id = ? ORDER BY recurrence_id',
   );
-  const lagging = db.prepare<[string], SeriesRow>(
-    'SELECT * FROM event_series WHERE trashed = 0 AND generated_until < ? AND (last_start IS NULL OR last_start >= generated_until) ORDER BY generated_until LIMIT 100',
+  /**
+   * Series whose rows stop short of where they should reach (`rowsUntil`: the horizon, or a
+   * horizon from the series' start when that is later), with that point (`due`), computed here so
+   * that a series the step finishes never comes round again.
+   */
+  const lagging = db.prepare<{ until: string; plus: string }, SeriesRow & { due: string }>(
+    `SELECT *, max(@until, datetime(start_local, @plus)) AS due FROM event_series
+      WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until) AND generated_until < max(@until, datetime(start_local, @plus))
+      ORDER BY generated_until LIMIT 100`,
+  );
+  const anyLagging = db.prepare<{ until: string; plus: string }>(
+    `SELECT 1 FROM event_series WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until)
+      AND generated_until < max(@until, datetime(start_local, @plus)) LIMIT 1`,
   );
   /**
    * The same, in pages after (generated_until, id): a series given a window of its own keeps its
@@ -127,9 +147,14 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const recurrenceOf = (s: SeriesRow): Recurrence => JSON.parse(s.recurrence) as Recurrence;
   const templateOf = (s: SeriesRow): Template => JSON.parse(s.template) as Template;
 
-  /** Where rows must exist up to: now plus the horizon, as a UTC wall time (a day's slack either way is harmless). */
+  /**
+   * Where rows must exist up to: the end of the day (UTC) a horizon from now; a day's slack either
+   * way is harmless. By the day, not the second: a horizon that moved on with every request made
+   * every list extend every series by the seconds since the last one, a write that emptied the
+   * list caches each time.
+   */
   function horizonEnd(now = new Date()): string {
-    return addMonths(wallOfMs(now.getTime()), settings.get().recurrence_horizon_months || 24);
+    return `${addMonths(wallOfMs(now.getTime()), settings.get().recurrence_horizon_months || 24).slice(0, 10)} 23:59:59`;
   }
 
   function saveSeries(s: SeriesRow): void {
@@ -165,7 +190,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     const timing = timingOf(s);
     const { starts } = expand(recurrenceOf(s), timing, from, to);
     if (!starts.length) return to;
-    const have = new Set(keysIn.all(s.id, s.id, from, to).map((r) => r.recurrence_id));
+    const have = new Set(keysIn.all({ id: s.id, from, to }).map((r) => r.recurrence_id));
     const template = templateOf(s);
     const status = seriesStatus(anchor, template);
     // Links to copy, looked up once: most series have few or none, and a copy statement per row
@@ -196,6 +221,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
         else if (termTaxonomies.includes(taxonomy)) copyTerms.run(id, s.id, taxonomy);
       }
       budget.left--;
+      // Past the time allowed, after this row: every step still writes one.
+      if (budget.until !== undefined && performance.now() >= budget.until) budget.left = 0;
     }
     return to;
   }
@@ -725,19 +752,23 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       to: string | undefined,
       write: <T>(fn: () => T) => T,
       maxRows = MAX_REQUEST_ROWS,
-      /** Only this series (a `post_parent` list): its window is then complete whatever others need. */
+      /** Only this series (a `post_parent` list): its whole window, and the others' rows left as they are. */
       seriesId?: number,
     ): void {
       const months = settings.get().recurrence_horizon_months || 24;
       const horizon = horizonEnd();
       const one = seriesId === undefined ? undefined : byId.get(seriesId);
-      // A list of every series writes rows for at most one horizon's length past the horizon or
-      // the window's start (a list of 2000-2100 must not write 75 years of every open-ended
-      // series, one request after another); one series' own list (post_parent) gets its window.
-      const reach = addMonths(from && from > horizon ? from : horizon, months);
-      const asked = to ?? (from && from > horizon ? addMonths(from, months) : horizon);
-      const end = one || asked < reach ? asked : reach;
+      // How far rows are written: a window at most one horizon long (a month, a year, the default
+      // list) gets all of its occurrences, wherever it lies. A longer one (2000-2100, or no start)
+      // shows them up to the horizon, as the original's add-on does, or its first horizon-long
+      // stretch when it starts beyond: otherwise one list would write decades of every open-ended
+      // series, a few thousand rows a request, and the next list the same.
       if (seriesId !== undefined && (!one || one.trashed)) return;
+      // One series' own list (post_parent) gets its whole window: a single series' rows, and
+      // the row budget bounds each request.
+      const short = one !== undefined || (from !== undefined && to !== undefined && to <= addMonths(from, months));
+      const reach = from !== undefined && from > horizon ? addMonths(from, months) : one ? rowsUntil(one) : horizon;
+      const end = to !== undefined && (short || to < reach) ? to : reach;
       const lowest = one ? (one.last_start !== null && one.last_start < one.generated_until ? null : one.generated_until) : lowestGenerated.get()?.g;
       if (lowest === null || lowest === undefined || end <= lowest) return;
       // Bounded: a request writes at most this many rows; what is left waits for the next request
@@ -755,18 +786,17 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
           const batch = page.filter((s) => !far.has(s.id));
           for (const s of batch) {
             const start = from && from > s.start_local ? from : s.start_local;
-            if (start > addMonths(s.generated_until, months)) {
-              // Far beyond the rows there are: this window only, never the years between. The
-              // whole window (a list of 2080-2095 must show 2095's occurrences too): the row
-              // budget bounds the work, and a window cut by it is finished by the next request.
+            if (start > addMonths(s.generated_until, 1)) {
+              // Beyond the rows there are by more than a month: this window only, never the
+              // months between (a month of 2030 must not wait for every series' rows of 2029).
+              // The row budget bounds the work; a window cut by it is finished by the next request.
               far.add(s.id);
               if (!windowCovers.get(s.id, start, end)?.n) {
                 const reach = generate(s, start, end, budget);
                 stmt('INSERT INTO series_windows (series_id, from_local, to_local) VALUES (?, ?, ?)').run(s.id, start, reach);
               }
             } else {
-              const target = end > addMonths(s.generated_until, months * 2) ? addMonths(s.generated_until, months * 2) : end;
-              s.generated_until = generate(s, s.generated_until, target, budget);
+              s.generated_until = generate(s, s.generated_until, end, budget);
               saveSeries(s);
             }
             if (budget.left <= 0) break;
@@ -780,7 +810,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
      * series'. An original start the rule does not make becomes an occurrence of its own.
      */
     importException(s: SeriesRow, key: string, values: Values, ctx: WriteContext, memo?: LinkMemo): { id: number; created: boolean } {
-      const row = stmt('SELECT * FROM events WHERE (id = ? OR parent_id = ?) AND recurrence_id = ?').get(s.id, s.id, key) as EventRow | undefined;
+      const row = occurrenceAt.get({ id: s.id, key });
       if (!row) {
         const id = events.create(values, ctx, { parentId: s.id, memo });
         stmt('UPDATE events SET recurrence_id = ?, own_fields = ? WHERE id = ?').run(key, ALL_GROUPS, id);
@@ -835,22 +865,23 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     },
     /**
      * Extends series' rows toward the horizon (at start-up, every few hours, and after an import
-     * that left some short): one transaction of at most `maxRows` rows. Returns whether any series
-     * still lags, so the caller can come back for the next batch without holding the server.
+     * that left some short): one transaction of at most `maxRows` rows and about `maxMs` of work.
+     * Returns whether any series still lags, so the caller can come back for the next batch
+     * without holding the server.
      */
-    extendHorizonBatch(write: <T>(fn: () => T) => T, maxRows = MAX_REQUEST_ROWS): boolean {
-      const until = horizonEnd();
+    extendHorizonBatch(write: <T>(fn: () => T) => T, maxRows = MAX_REQUEST_ROWS, maxMs?: number): boolean {
+      const params = { until: horizonEnd(), plus: `+${settings.get().recurrence_horizon_months || 24} months` };
       return write(() => {
-        const budget = { left: maxRows };
-        for (const s of lagging.all(until)) {
-          const target = [until, s.last_start !== null ? addSeconds(s.last_start, 1) : until].sort()[0];
+        const budget: Budget = { left: maxRows, until: maxMs === undefined ? undefined : performance.now() + maxMs };
+        for (const { due, ...s } of lagging.all(params)) {
+          const target = s.last_start !== null && s.last_start < due ? addSeconds(s.last_start, 1) : due;
           const reach = generate(s, s.generated_until, target, budget);
-          // A series that has nothing more to make still counts as extended to the horizon.
-          s.generated_until = reach < target ? reach : until;
+          // A series that has nothing more to make still counts as extended to where it should reach.
+          s.generated_until = reach < target ? reach : due;
           saveSeries(s);
-          if (budget.left <= 0) return true;
+          if (spent(budget)) return true;
         }
-        return (lowestGenerated.get()?.g ?? until) < until;
+        return anyLagging.get(params) !== undefined;
       });
     },
   };

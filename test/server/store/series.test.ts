@@ -2,7 +2,7 @@
  * Repeating events in the store: the bounds on the rows one import or one request writes, the
  * background extension that completes them, and calendars imported before series existed.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Store } from '../../../electron/server/store';
 import { freshStore } from '../../helpers/fresh-store';
 import { importFile } from '../../../electron/server/import-export/import-file';
@@ -60,6 +60,86 @@ describe('rows written for series', () => {
       .pluck()
       .get();
     expect(seriesInMarch).toBe(130);
+  });
+});
+
+describe('how far a list writes rows', () => {
+  const between = (store: Store, from: string, to: string) =>
+    store.db.prepare('SELECT count(*) FROM events WHERE start_local >= ? AND start_local < ?').pluck().get(from, to) as number;
+  const monthsAhead = (n: number) => {
+    const d = new Date();
+    d.setUTCMonth(d.getUTCMonth() + n, 1);
+    return d.toISOString().slice(0, 7);
+  };
+
+  it('a window longer than the horizon that starts inside it shows the rows there are and writes none past the horizon', () => {
+    const store = freshStore();
+    importFile(store, calendar(...Array.from({ length: 4 }, (_, i) => daily(`l${i}`)).flat()), { ctx });
+    const before = count(store);
+    // As the deep pages of a list of 2000-2100 ask, request after request.
+    store.series.ensureWindow('2000-01-01 00:00:00', '2100-01-01 00:00:00', store.write);
+    store.series.ensureWindow('2000-01-01 00:00:00', '2100-01-01 00:00:00', store.write);
+    expect(count(store)).toBe(before);
+    expect(between(store, `${monthsAhead(25)}-01`, '2100-01-01')).toBe(0);
+  });
+
+  it('a month that straddles the horizon gets all of its days', () => {
+    const store = freshStore();
+    importFile(store, calendar(...daily('s')), { ctx });
+    const month = monthsAhead(24);
+    const next = monthsAhead(25);
+    store.series.ensureWindow(`${month}-01 00:00:00`, `${next}-01 00:00:00`, store.write);
+    const days = Math.round((Date.parse(`${next}-01`) - Date.parse(`${month}-01`)) / 86_400_000);
+    expect(between(store, `${month}-01`, `${next}-01`)).toBe(days);
+  });
+
+  it('a month more than a month past the rows there are writes that month only, not the months between', () => {
+    const store = freshStore();
+    importFile(store, calendar(...Array.from({ length: 3 }, (_, i) => daily(`m${i}`)).flat()), { ctx });
+    const month = monthsAhead(38);
+    const next = monthsAhead(39);
+    store.series.ensureWindow(`${month}-01 00:00:00`, `${next}-01 00:00:00`, store.write);
+    const days = Math.round((Date.parse(`${next}-01`) - Date.parse(`${month}-01`)) / 86_400_000);
+    expect(between(store, `${month}-01`, `${next}-01`)).toBe(3 * days);
+    expect(between(store, `${monthsAhead(26)}-01`, `${month}-01`)).toBe(0);
+  });
+
+  it('the default list asked again minutes later writes nothing (a write would empty every cache)', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const store = freshStore();
+      importFile(store, calendar(...daily('q')), { ctx });
+      const day = (d: Date) => d.toISOString().slice(0, 10);
+      const window = () => {
+        const until = new Date();
+        until.setUTCMonth(until.getUTCMonth() + 24);
+        return [`${day(new Date(Date.now() - 86_400_000))} 23:59:00`, `${day(until)} 23:59:59`] as const;
+      };
+      store.series.ensureWindow(...window(), store.write);
+      const changes = () => store.db.prepare('SELECT total_changes()').pluck().get() as number;
+      const before = changes();
+      vi.setSystemTime(Date.now() + 5 * 60_000);
+      store.series.ensureWindow(...window(), store.write);
+      expect(store.series.extendHorizonBatch(store.write)).toBe(false);
+      expect(changes()).toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a background step with no time left still writes a row, so the extension always moves on', () => {
+    const store = freshStore();
+    const weekly = ['BEGIN:VEVENT', 'UID:t', 'SUMMARY:Weekly', 'DTSTART:20260105T090000Z', 'DTEND:20260105T100000Z', 'RRULE:FREQ=WEEKLY', 'END:VEVENT'];
+    importFile(store, calendar(...weekly), { ctx, maxOccurrenceRows: 10 });
+    const before = count(store);
+    expect(store.series.extendHorizonBatch(store.write, 1000, 0)).toBe(true);
+    expect(count(store)).toBe(before + 1);
+    let steps = 1;
+    while (store.series.extendHorizonBatch(store.write, 1000, 0)) steps++;
+    const full = freshStore();
+    importFile(full, calendar(...weekly), { ctx });
+    expect(count(store)).toBe(count(full));
+    expect(steps).toBeGreaterThan(80);
   });
 });
 
