@@ -337,10 +337,14 @@ export function createEventStore(
     // IN (subquery) rather than EXISTS: it lets the planner start from the few linked events.
     // A venue has fewer events than a category, but the planner prefers a rowid list to the venue
     // index; `+e.id` stops that when there is a venue to start from (0.3 ms instead of 1.7 on a
-    // 100,000-event calendar).
+    // 100,000-event calendar). From a venue, terms are checked per event through the index
+    // rather than read whole into a list first: a category of a calendar with series has
+    // thousands of rows, the venue's events a few hundred (1.6 ms to 0.9 with 1,000 series).
     const linked = q.venues ? '+e.id' : 'e.id';
     for (const ids of [q.categories, q.tags]) {
-      if (ids) add(`${linked} IN (SELECT event_id FROM event_terms WHERE term_id IN (${list(ids)}))`, ...ids);
+      if (!ids) continue;
+      if (q.venues) add(`EXISTS (SELECT 1 FROM event_terms t WHERE t.event_id = e.id AND t.term_id IN (${list(ids)}))`, ...ids);
+      else add(`e.id IN (SELECT event_id FROM event_terms WHERE term_id IN (${list(ids)}))`, ...ids);
     }
     if (q.venues) add(`e.venue_id IN (${list(q.venues)})`, ...q.venues);
     if (q.organizers) add(`${linked} IN (SELECT event_id FROM event_organizers WHERE organizer_id IN (${list(q.organizers)}))`, ...q.organizers);

@@ -277,6 +277,19 @@ describe('filters', () => {
     for (const bad of ['abc', '999999', String(o.id), String(e1.id)]) expectInvalidParam(await t.api('get', `events?venue=${bad}`), 'venue');
   });
 
+  it('venue with categories and tags: an event must be at the venue and carry one of each list', async () => {
+    const v = await mkVenue(t);
+    const [c1, c2] = [await mkTerm(t, 'categories'), await mkTerm(t, 'categories')];
+    const tag = await mkTerm(t, 'tags');
+    const both = await mkEvent(t, { venue: v.id, categories: [c1.id], tags: [tag.id] });
+    const second = await mkEvent(t, { venue: v.id, categories: [c2.id] });
+    await mkEvent(t, { venue: v.id });
+    await mkEvent(t, { categories: [c1.id], tags: [tag.id] });
+    expect(ids(await t.api('get', `events?venue=${v.id}&categories=${c1.id}&${FAR}`))).toEqual([both.id]);
+    expect(ids(await t.api('get', `events?venue=${v.id}&categories=${c1.id},${c2.id}&${FAR}`)).sort()).toEqual([both.id, second.id].sort());
+    expect(ids(await t.api('get', `events?venue=${v.id}&categories=${c1.id},${c2.id}&tags=${tag.id}&${FAR}`))).toEqual([both.id]);
+  });
+
   it('organizer: OR across ids; not an organizer → 400', async () => {
     const o1 = await mkOrganizer(t);
     const o2 = await mkOrganizer(t);
