@@ -226,7 +226,8 @@ const scopeOf = (req: ApiRequest): RecurrenceScope => (req.values.recurrence_sco
 
 function updateEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
-  if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
+  // A hidden first event is gone as an occurrence, but it is still the handle of its series.
+  if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
   const { recurrence_scope: _scope, ...values } = req.values;
   const scope = scopeOf(req);
   const id = req.store.write(() => {
@@ -242,7 +243,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
 
 function deleteEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
-  if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
+  if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
   if (row.status === 'trash') {
     if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
     const before = serializeEvent(row, req.url, req.store);

@@ -11,6 +11,7 @@ import type { EventRow } from '../store/events';
 import type { Settings } from '../store/settings';
 import type { VenueRow, OrganizerRow } from '../store/linked-posts';
 import type { Store } from '../store';
+import { isHidden } from '../store/series-fields';
 import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
 import { linkedObjects, venueJsonLd, organizerJsonLd } from './linked-posts';
@@ -89,7 +90,8 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       global_id: globalId(ctx, e.id),
       global_id_lineage: [globalId(ctx, e.id)],
       author: String(e.author),
-      status: e.status,
+      // A hidden first event (its date excluded) answers a write to its series with the series' status.
+      status: isHidden(e.status) ? (e.status_before_trash ?? 'publish') : e.status,
       date: e.date_local,
       date_utc: e.date_utc,
       modified: e.modified_local,

@@ -343,6 +343,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     stmt('UPDATE events SET recurrence_id = ?, parent_id = NULL, ics_uid = coalesce(?, ics_uid, ?) WHERE id = ?').run(anchor.start_local, opts.uid ?? null, randomUUID(), anchorId);
     saveSeries(s);
     fill(s, opts.budget, opts.firstMonths);
+    placeFirstEvent(s);
     return s;
   }
 
@@ -547,6 +548,25 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       stmt('UPDATE events SET recurrence_id = ? WHERE id = ?').run(s.start_local, s.id);
       regenerate(s);
     }
+    placeFirstEvent(s);
+  }
+
+  /**
+   * The first event is the series' row for its start: hidden when an EXDATE takes that start out
+   * of the set (RFC 5545 §3.8.5.1; Google writes such files), keeping its status for the series
+   * as a first occurrence deleted for good does, and shown again when the series makes it. One in
+   * the trash stays there.
+   */
+  function placeFirstEvent(s: SeriesRow): void {
+    const anchor = events.get(s.id);
+    if (!anchor || anchor.status === 'trash' || s.trashed) return;
+    const made = expand(recurrenceOf(s), timingOf(s), s.start_local, addSeconds(s.start_local, 1)).starts.includes(s.start_local);
+    if (!made && !isHidden(anchor.status)) stmt('UPDATE events SET status_before_trash = status, status = ? WHERE id = ?').run(HIDDEN_STATUS, s.id);
+    else if (made && isHidden(anchor.status)) showFirstEvent(s.id);
+  }
+
+  function showFirstEvent(id: number): void {
+    stmt("UPDATE events SET status = coalesce(status_before_trash, 'publish'), status_before_trash = NULL WHERE id = ? AND status = ?").run(id, HIDDEN_STATUS);
   }
 
   /** Turns a series into its first event alone: the other occurrences go. */
@@ -554,6 +574,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     for (const m of membersOf.all(s.id, s.id)) if (m.id !== s.id) removeRow(m.id);
     stmt('DELETE FROM event_series WHERE id = ?').run(s.id);
     stmt('UPDATE events SET recurrence_id = NULL, own_fields = 0 WHERE id = ?').run(s.id);
+    // A single event again: nothing excludes its date now.
+    showFirstEvent(s.id);
   }
 
   function convertDates(rec: Recurrence, allDay: boolean): Recurrence {

@@ -209,6 +209,37 @@ describe('what trash and delete leave behind', () => {
   });
 });
 
+describe('an EXDATE on the first date', () => {
+  it('takes the first event out of lists and reads; the series stays editable through it, and comes back when the EXDATE goes', async () => {
+    const rec = (exdates: string[]) => ({ rules: ['FREQ=DAILY;COUNT=3'], rdates: [], exdates });
+    const s = await mkSeries({ start_date: '2036-04-07 10:00:00', end_date: '2036-04-07 11:00:00', timezone: 'UTC', recurrence: rec(['20360407T100000Z']) });
+    expect((await t.api('get', `events/${s.id}`)).status).toBe(404);
+    expect(starts(await seriesEvents(s.id))).toEqual(['2036-04-08 10:00:00', '2036-04-09 10:00:00']);
+    // Only this occurrence: it is gone. The series: through its id, as every client knows it.
+    expect((await t.api('patch', `events/${s.id}`).send({ title: 'Nope' })).status).toBe(404);
+    const retitled = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ title: 'Renamed', status: 'draft' });
+    expect(retitled.status, JSON.stringify(retitled.body)).toBe(200);
+    expect((await t.api('get', `events/${s.id}`)).status).toBe(404);
+    expect((await seriesEvents(s.id, 'draft')).map((e) => e.title)).toEqual(['Renamed', 'Renamed']);
+    const back = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ recurrence: rec([]) });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const first = await t.api('get', `events/${s.id}`);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ title: 'Renamed', status: 'draft', start_date: '2036-04-07 10:00:00' });
+    expect(starts(await seriesEvents(s.id, 'draft'))).toEqual(['2036-04-07 10:00:00', '2036-04-08 10:00:00', '2036-04-09 10:00:00']);
+  });
+
+  it('a file whose master excludes its own start imports without that date', async () => {
+    const uid = uniq('exstart');
+    const file = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Google Inc//Google Calendar 70.9054//EN', 'BEGIN:VEVENT', `UID:${uid}`, 'SUMMARY:Standup',
+      'DTSTART:20360505T090000Z', 'DTEND:20360505T093000Z', 'RRULE:FREQ=DAILY;COUNT=3', 'EXDATE:20360505T090000Z', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    const res = await t.api('post', 'import').set('Content-Type', 'text/calendar').send(file);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = await t.api('get', 'events').query({ start_date: '2036-05-05', end_date: '2036-05-08', search: 'Standup' });
+    expect(list.body.events.map((e: Ev) => e.start_date)).toEqual(['2036-05-06 09:00:00', '2036-05-07 09:00:00']);
+  });
+});
+
 describe('files', () => {
   const download = async (server: TestServer, path: string) => {
     const res = await server.api('get', path).buffer(true).parse((r, done) => {
