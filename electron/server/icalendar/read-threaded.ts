@@ -22,8 +22,15 @@ export const SIGNAL = { posted: 0, consumed: 1, stop: 2 } as const;
  * killed for memory, posts nothing). It posts at least every 1% of the scan and every 200 events.
  */
 const SILENCE_LIMIT_MS = 30_000;
+/**
+ * A reading thread that finished its file waits this long for the next one before it ends: the
+ * next import, or the import's second attempt, then starts reading at once instead of loading the
+ * reader again (about 50 ms, a few hundred when the server runs from its TypeScript sources).
+ */
+const KEEP_IDLE_MS = 30_000;
 
-export interface ReadWorkerData {
+/** One file to read, sent to the thread as a message. */
+export interface ReadJob {
   text: string;
   options: Omit<IcsImportOptions, 'onProgress'>;
   port: MessagePort;
@@ -37,22 +44,60 @@ export type ReadWorkerMessage =
   | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean }
   | { type: 'crashed'; message: string };
 
+/** A reading thread that finished its last file, kept for the next one (one at most: imports write one at a time). */
+let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+
+function takeWorker(): Worker {
+  if (idle) {
+    const { worker, timer } = idle;
+    idle = undefined;
+    clearTimeout(timer);
+    return worker;
+  }
+  const worker = startWorker('ics-read-worker', {});
+  // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
+  worker.on('error', () => {});
+  worker.on('exit', () => {
+    if (idle?.worker === worker) {
+      clearTimeout(idle.timer);
+      idle = undefined;
+    }
+  });
+  // A reading nobody finishes (the import failed before it began), or a thread waiting for the next
+  // file, must not keep the process alive.
+  worker.unref();
+  return worker;
+}
+
+/** A thread whose reading ended (it posted its last message) is kept for the next file; any other is ended. */
+function giveBack(worker: Worker, finished: boolean): void {
+  if (!finished || idle) {
+    void worker.terminate();
+    return;
+  }
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = undefined;
+    void worker.terminate();
+  }, KEEP_IDLE_MS);
+  timer.unref();
+  idle = { worker, timer };
+}
+
 class Reading {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
+  /** The thread posted its last message for this file, and so waits for the next file. */
+  private finished = false;
 
   constructor(text: string, opts: IcsImportOptions) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     // A function cannot cross to the thread; the scan's progress comes back as messages instead.
     const { onProgress: _inMessages, ...options } = opts;
-    const data: ReadWorkerData = { text, options, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
-    this.worker = startWorker('ics-read-worker', data, [port2]);
-    // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
-    this.worker.on('error', () => {});
-    // A reading nobody finishes (the import failed before it began) must not keep the process alive.
-    this.worker.unref();
+    const job: ReadJob = { text, options, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
+    this.worker = takeWorker();
+    this.worker.postMessage(job, [port2]);
   }
 
   /** The next message, waiting for it. */
@@ -61,7 +106,11 @@ class Reading {
     for (;;) {
       const posted = Atomics.load(this.signal, SIGNAL.posted);
       const got = receiveMessageOnPort(this.port);
-      if (got) return got.message as ReadWorkerMessage;
+      if (got) {
+        const m = got.message as ReadWorkerMessage;
+        if (m.type === 'end' || m.type === 'crashed' || (m.type === 'scanned' && m.broken)) this.finished = true;
+        return m;
+      }
       if (Atomics.wait(this.signal, SIGNAL.posted, posted, 1000) === 'timed-out' && (waited += 1000) >= SILENCE_LIMIT_MS) {
         throw new Error('The thread reading the iCalendar file stopped answering.');
       }
@@ -78,6 +127,8 @@ class Reading {
     Atomics.store(this.signal, SIGNAL.stop, 1);
     Atomics.notify(this.signal, SIGNAL.consumed);
     this.port.close();
+    if (this.worker) giveBack(this.worker, this.finished);
+    this.worker = undefined;
   }
 }
 
