@@ -23,11 +23,13 @@ export const SIGNAL = { posted: 0, consumed: 1, stop: 2 } as const;
  */
 const SILENCE_LIMIT_MS = 30_000;
 /**
- * A reading thread that finished its file waits this long for the next one before it ends: the
- * next import, or the import's second attempt, then starts reading at once instead of loading the
- * reader again (about 50 ms, a few hundred when the server runs from its TypeScript sources).
+ * When a reading ends, a new thread is started for the next file and waits this long for it: the
+ * next import (or this import's second attempt) then starts reading at once instead of loading the
+ * reader first (about 50 ms built, a few hundred from the TypeScript sources), and the thread loads
+ * while the writing thread finishes the import. A fresh one rather than the used one: a thread that
+ * read a large file keeps its text and what was made from it until its next garbage collection.
  */
-const KEEP_IDLE_MS = 30_000;
+const SPARE_IDLE_MS = 30_000;
 
 /** One file to read, sent to the thread as a message. */
 export interface ReadJob {
@@ -44,23 +46,17 @@ export type ReadWorkerMessage =
   | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean }
   | { type: 'crashed'; message: string };
 
-/** A reading thread that finished its last file, kept for the next one (one at most: imports write one at a time). */
-let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+/** A reading thread started for the next file (one at most: imports write one at a time). */
+let spare: { worker: Worker; timer: NodeJS.Timeout } | undefined;
 
-function takeWorker(): Worker {
-  if (idle) {
-    const { worker, timer } = idle;
-    idle = undefined;
-    clearTimeout(timer);
-    return worker;
-  }
+function newWorker(): Worker {
   const worker = startWorker('ics-read-worker', {});
   // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
   worker.on('error', () => {});
   worker.on('exit', () => {
-    if (idle?.worker === worker) {
-      clearTimeout(idle.timer);
-      idle = undefined;
+    if (spare?.worker === worker) {
+      clearTimeout(spare.timer);
+      spare = undefined;
     }
   });
   // A reading nobody finishes (the import failed before it began), or a thread waiting for the next
@@ -69,26 +65,31 @@ function takeWorker(): Worker {
   return worker;
 }
 
-/** A thread whose reading ended (it posted its last message) is kept for the next file; any other is ended. */
-function giveBack(worker: Worker, finished: boolean): void {
-  if (!finished || idle) {
-    void worker.terminate();
-    return;
-  }
+function takeWorker(): Worker {
+  if (!spare) return newWorker();
+  const { worker, timer } = spare;
+  spare = undefined;
+  clearTimeout(timer);
+  return worker;
+}
+
+/** A reading ended: its thread is ended, and one is readied for the next file. */
+function done(worker: Worker): void {
+  void worker.terminate();
+  if (spare) return;
+  const next = newWorker();
   const timer = setTimeout(() => {
-    if (idle?.worker === worker) idle = undefined;
-    void worker.terminate();
-  }, KEEP_IDLE_MS);
+    if (spare?.worker === next) spare = undefined;
+    void next.terminate();
+  }, SPARE_IDLE_MS);
   timer.unref();
-  idle = { worker, timer };
+  spare = { worker: next, timer };
 }
 
 class Reading {
   private worker: Worker | undefined;
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
-  /** The thread posted its last message for this file, and so waits for the next file. */
-  private finished = false;
 
   constructor(text: string, opts: IcsImportOptions) {
     const { port1, port2 } = new MessageChannel();
@@ -106,11 +107,7 @@ class Reading {
     for (;;) {
       const posted = Atomics.load(this.signal, SIGNAL.posted);
       const got = receiveMessageOnPort(this.port);
-      if (got) {
-        const m = got.message as ReadWorkerMessage;
-        if (m.type === 'end' || m.type === 'crashed' || (m.type === 'scanned' && m.broken)) this.finished = true;
-        return m;
-      }
+      if (got) return got.message as ReadWorkerMessage;
       if (Atomics.wait(this.signal, SIGNAL.posted, posted, 1000) === 'timed-out' && (waited += 1000) >= SILENCE_LIMIT_MS) {
         throw new Error('The thread reading the iCalendar file stopped answering.');
       }
@@ -127,7 +124,7 @@ class Reading {
     Atomics.store(this.signal, SIGNAL.stop, 1);
     Atomics.notify(this.signal, SIGNAL.consumed);
     this.port.close();
-    if (this.worker) giveBack(this.worker, this.finished);
+    if (this.worker) done(this.worker);
     this.worker = undefined;
   }
 }

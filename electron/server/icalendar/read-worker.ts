@@ -1,8 +1,8 @@
 /**
  * The thread that reads an iCalendar file for an import (see read-threaded.ts): it scans the file,
  * then makes its events and posts them in batches while the importing thread writes the ones
- * before. Reading and writing each take about half of an import's time. The thread takes one file
- * at a time, as messages, and waits for the next one in between (read-threaded.ts keeps it).
+ * before. Reading and writing each take about half of an import's time. The file comes as a
+ * message, so that the thread can be started (and load the reader) before there is one to read.
  */
 import { parentPort } from 'node:worker_threads';
 import { openIcs, type ImportedEvent } from './import';
@@ -58,4 +58,4 @@ function read(input: ReadJob): void {
   }
 }
 
-parentPort!.on('message', (job: ReadJob) => read(job));
+parentPort!.once('message', (job: ReadJob) => read(job));
