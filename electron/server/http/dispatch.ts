@@ -160,8 +160,13 @@ export function dispatch(
     runWhenFree(res, opts.busyWaitMs, () => {
       const out = endpoint.handler(apiReq);
       // Work done off this thread (an import) answers later; its failures are the API's errors too.
-      if (out instanceof Promise) out.then(send, fail);
-      else send(out);
+      if (out instanceof Promise) {
+        out.then(send, (err) => {
+          // As runWhenFree answers a write that waited too long for the lock.
+          if (err instanceof ApiError && err.code === 'calendar_busy' && !res.headersSent) res.setHeader('Retry-After', '5');
+          fail(err);
+        });
+      } else send(out);
     }, (err) => fail(err));
   } catch (err) {
     fail(err);
