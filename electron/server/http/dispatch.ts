@@ -142,8 +142,8 @@ export function dispatch(
       openReader: opts.openReader,
       imports: opts.imports,
     };
-    runWhenFree(res, opts.busyWaitMs, () => {
-      const out = endpoint.handler(apiReq);
+    const send = (out: ApiResponse) => {
+      if (res.destroyed) return; // the client gave up while the work was done elsewhere
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
       if (out.stream) {
@@ -156,6 +156,17 @@ export function dispatch(
         return;
       }
       sendJson(res, out.json ?? JSON.stringify(out.body));
+    };
+    runWhenFree(res, opts.busyWaitMs, () => {
+      const out = endpoint.handler(apiReq);
+      // Work done off this thread (an import) answers later; its failures are the API's errors too.
+      if (out instanceof Promise) {
+        out.then(send, (err) => {
+          // As runWhenFree answers a write that waited too long for the lock.
+          if (err instanceof ApiError && err.code === 'calendar_busy' && !res.headersSent) res.setHeader('Retry-After', '5');
+          fail(err);
+        });
+      } else send(out);
     }, (err) => fail(err));
   } catch (err) {
     fail(err);

@@ -70,7 +70,8 @@ export interface Endpoint {
   accepted?: ResponseShape;
   /** Statuses besides 200/201 this endpoint answers with, for `/doc`. */
   errors: number[];
-  handler(req: ApiRequest): ApiResponse;
+  /** A promise when the work is done off the server's thread (an import): the answer comes when it settles. */
+  handler(req: ApiRequest): ApiResponse | Promise<ApiResponse>;
 }
 
 export interface RouteDef {

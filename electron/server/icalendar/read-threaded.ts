@@ -22,8 +22,17 @@ export const SIGNAL = { posted: 0, consumed: 1, stop: 2 } as const;
  * killed for memory, posts nothing). It posts at least every 1% of the scan and every 200 events.
  */
 const SILENCE_LIMIT_MS = 30_000;
+/**
+ * When a reading ends, a new thread is started for the next file and waits this long for it: the
+ * next import (or this import's second attempt) then starts reading at once instead of loading the
+ * reader first (about 50 ms built, a few hundred from the TypeScript sources), and the thread loads
+ * while the writing thread finishes the import. A fresh one rather than the used one: a thread that
+ * read a large file keeps its text and what was made from it until its next garbage collection.
+ */
+const SPARE_IDLE_MS = 30_000;
 
-export interface ReadWorkerData {
+/** One file to read, sent to the thread as a message. */
+export interface ReadJob {
   text: string;
   options: Omit<IcsImportOptions, 'onProgress'>;
   port: MessagePort;
@@ -37,8 +46,48 @@ export type ReadWorkerMessage =
   | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean }
   | { type: 'crashed'; message: string };
 
+/** A reading thread started for the next file (one at most: imports write one at a time). */
+let spare: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+
+function newWorker(): Worker {
+  const worker = startWorker('ics-read-worker', {});
+  // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
+  worker.on('error', () => {});
+  worker.on('exit', () => {
+    if (spare?.worker === worker) {
+      clearTimeout(spare.timer);
+      spare = undefined;
+    }
+  });
+  // A reading nobody finishes (the import failed before it began), or a thread waiting for the next
+  // file, must not keep the process alive.
+  worker.unref();
+  return worker;
+}
+
+function takeWorker(): Worker {
+  if (!spare) return newWorker();
+  const { worker, timer } = spare;
+  spare = undefined;
+  clearTimeout(timer);
+  return worker;
+}
+
+/** A reading ended: its thread is ended, and one is readied for the next file. */
+function done(worker: Worker): void {
+  void worker.terminate();
+  if (spare) return;
+  const next = newWorker();
+  const timer = setTimeout(() => {
+    if (spare?.worker === next) spare = undefined;
+    void next.terminate();
+  }, SPARE_IDLE_MS);
+  timer.unref();
+  spare = { worker: next, timer };
+}
+
 class Reading {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
 
@@ -47,12 +96,9 @@ class Reading {
     this.port = port1;
     // A function cannot cross to the thread; the scan's progress comes back as messages instead.
     const { onProgress: _inMessages, ...options } = opts;
-    const data: ReadWorkerData = { text, options, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
-    this.worker = startWorker('ics-read-worker', data, [port2]);
-    // Its failures arrive as messages; this keeps an unexpected 'error' event from ending the process.
-    this.worker.on('error', () => {});
-    // A reading nobody finishes (the import failed before it began) must not keep the process alive.
-    this.worker.unref();
+    const job: ReadJob = { text, options, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
+    this.worker = takeWorker();
+    this.worker.postMessage(job, [port2]);
   }
 
   /** The next message, waiting for it. */
@@ -78,6 +124,8 @@ class Reading {
     Atomics.store(this.signal, SIGNAL.stop, 1);
     Atomics.notify(this.signal, SIGNAL.consumed);
     this.port.close();
+    if (this.worker) done(this.worker);
+    this.worker = undefined;
   }
 }
 

@@ -1,59 +1,61 @@
 /**
  * The thread that reads an iCalendar file for an import (see read-threaded.ts): it scans the file,
  * then makes its events and posts them in batches while the importing thread writes the ones
- * before. Reading and writing each take about half of an import's time.
+ * before. Reading and writing each take about half of an import's time. The file comes as a
+ * message, so that the thread can be started (and load the reader) before there is one to read.
  */
-import { workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { openIcs, type ImportedEvent } from './import';
-import { BATCH, MAX_AHEAD, SIGNAL, type ReadWorkerData, type ReadWorkerMessage } from './read-threaded';
-
-const input = workerData as ReadWorkerData;
-const signal = new Int32Array(input.signal);
-
-function post(m: ReadWorkerMessage) {
-  input.port.postMessage(m);
-  Atomics.add(signal, SIGNAL.posted, 1);
-  Atomics.notify(signal, SIGNAL.posted);
-}
+import { BATCH, MAX_AHEAD, SIGNAL, type ReadJob, type ReadWorkerMessage } from './read-threaded';
 
 /** Thrown when the importing thread has stopped listening (it failed, or the import was cancelled). */
 class Stopped extends Error {}
 
-try {
-  // Progress also tells the importing thread that this one is alive (read-threaded.ts SILENCE_LIMIT_MS).
-  const file = openIcs(input.text, { ...input.options, onProgress: (done, total) => post({ type: 'progress', done, total }) });
-  if (file.broken) {
-    const result = file.read(() => {});
-    post({ type: 'scanned', vevents: file.vevents, broken: true, errors: result.errors, warnings: result.warnings });
-  } else {
-    post({ type: 'scanned', vevents: file.vevents, broken: false });
-    let batch: ImportedEvent[] = [];
-    let read = 0;
-    let sent = 0;
-    const flush = () => {
-      // Far enough ahead: wait for the writer, so that a large file is never held whole in messages.
-      while (sent - Atomics.load(signal, SIGNAL.consumed) >= MAX_AHEAD) {
+function read(input: ReadJob): void {
+  const signal = new Int32Array(input.signal);
+  const post = (m: ReadWorkerMessage) => {
+    input.port.postMessage(m);
+    Atomics.add(signal, SIGNAL.posted, 1);
+    Atomics.notify(signal, SIGNAL.posted);
+  };
+  try {
+    // Progress also tells the importing thread that this one is alive (read-threaded.ts SILENCE_LIMIT_MS).
+    const file = openIcs(input.text, { ...input.options, onProgress: (done, total) => post({ type: 'progress', done, total }) });
+    if (file.broken) {
+      const result = file.read(() => {});
+      post({ type: 'scanned', vevents: file.vevents, broken: true, errors: result.errors, warnings: result.warnings });
+    } else {
+      post({ type: 'scanned', vevents: file.vevents, broken: false });
+      let batch: ImportedEvent[] = [];
+      let read = 0;
+      let sent = 0;
+      const flush = () => {
+        // Far enough ahead: wait for the writer, so that a large file is never held whole in messages.
+        while (sent - Atomics.load(signal, SIGNAL.consumed) >= MAX_AHEAD) {
+          if (Atomics.load(signal, SIGNAL.stop)) throw new Stopped();
+          Atomics.wait(signal, SIGNAL.consumed, Atomics.load(signal, SIGNAL.consumed), 50);
+        }
         if (Atomics.load(signal, SIGNAL.stop)) throw new Stopped();
-        Atomics.wait(signal, SIGNAL.consumed, Atomics.load(signal, SIGNAL.consumed), 50);
-      }
-      if (Atomics.load(signal, SIGNAL.stop)) throw new Stopped();
-      post({ type: 'events', events: batch, read });
-      sent++;
-      batch = [];
-      read = 0;
-    };
-    const result = file.read(
-      (event) => {
-        batch.push(event);
-        if (batch.length >= BATCH) flush();
-      },
-      (n) => (read += n),
-    );
-    flush();
-    post({ type: 'end', errors: result.errors, warnings: result.warnings, unreadable: result.unreadable });
+        post({ type: 'events', events: batch, read });
+        sent++;
+        batch = [];
+        read = 0;
+      };
+      const result = file.read(
+        (event) => {
+          batch.push(event);
+          if (batch.length >= BATCH) flush();
+        },
+        (n) => (read += n),
+      );
+      flush();
+      post({ type: 'end', errors: result.errors, warnings: result.warnings, unreadable: result.unreadable });
+    }
+  } catch (err) {
+    if (!(err instanceof Stopped)) post({ type: 'crashed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  } finally {
+    input.port.close();
   }
-} catch (err) {
-  if (!(err instanceof Stopped)) post({ type: 'crashed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-} finally {
-  input.port.close();
 }
+
+parentPort!.once('message', (job: ReadJob) => read(job));

@@ -6,20 +6,31 @@
  * takes seconds, and on the server's thread it would stall every other request, the progress
  * requests included. SQLite does the rest: the import is one transaction, so other clients read the
  * calendar as it was until it commits, and their writes wait (http/dispatch.ts runWhenFree).
+ *
+ * An ordinary `POST /import` runs off the server's thread too (`run`), for the same reason: even a
+ * small file may hold many series, and their occurrences take seconds to write. Those share one
+ * thread that stays while imports keep coming (a thread and the importer cost about 50 ms to
+ * start, seconds when the server runs from its TypeScript sources).
  */
 import { randomBytes } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
 import { startWorker } from './worker-script';
 import { ApiError } from '../errors';
 import type { ImportFileOptions } from './import-file';
 import type { ImportJobState, ImportReport, RestoreReport } from '../../../shared/api/import-report';
 
-export interface ImportWorkerData {
-  dbPath: string;
-  nativeBinding?: string;
+export interface ImportJobInput {
   bytes: ArrayBuffer;
   options: Omit<ImportFileOptions, 'onProgress'>;
   /** One Int32: set to 1 to cancel. Shared, because the worker never idles to read a message. */
   cancel: SharedArrayBuffer;
+}
+
+export interface ImportWorkerData {
+  dbPath: string;
+  nativeBinding?: string;
+  /** A background job's thread runs this one import; without it, the thread takes jobs as messages. */
+  job?: ImportJobInput;
 }
 
 export type ImportWorkerMessage =
@@ -27,7 +38,21 @@ export type ImportWorkerMessage =
   | { type: 'done'; report: ImportReport | RestoreReport }
   | { type: 'cancelled' }
   | { type: 'failed'; error: SerializedApiError }
+  /** Another connection held the write lock for longer than the busy timeout. */
+  | { type: 'busy' }
   | { type: 'crashed'; message: string };
+
+interface SharedThread {
+  worker: Worker;
+  waiting: Map<number, Waiting>;
+  idle?: NodeJS.Timeout;
+  exited: Promise<void>;
+}
+
+interface Waiting {
+  resolve(report: ImportReport | RestoreReport): void;
+  reject(err: Error): void;
+}
 
 type SerializedApiError = Pick<ApiError, 'code' | 'status' | 'messageKey' | 'vars' | 'data' | 'invalid' | 'missing'>;
 
@@ -46,6 +71,11 @@ export interface ImportJobRecord {
 
 export interface ImportJobs {
   start(bytes: Buffer, options: Omit<ImportFileOptions, 'onProgress'>): ImportJobRecord;
+  /**
+   * An ordinary import, off the server's thread: its report, or its error as `importFile` would
+   * throw it (a crash of the thread as internal_error, a calendar locked too long as calendar_busy).
+   */
+  run(bytes: Buffer, options: Omit<ImportFileOptions, 'onProgress'>): Promise<ImportReport | RestoreReport>;
   get(id: string): ImportJobRecord | undefined;
   /** Asks a running job to stop; it rolls back and ends `cancelled`. False when it already ended. */
   cancel(id: string): boolean;
@@ -59,6 +89,18 @@ export interface ImportJobs {
  */
 const KEEP_FINISHED_MS = 60 * 60_000;
 const KEEP_FINISHED = 8;
+/** The shared import thread ends after this long without an import (it is started again when needed). */
+const SHARED_IDLE_MS = 60_000;
+
+const apiErrorOf = (e: SerializedApiError) => new ApiError(e.code, e.status, e.messageKey, e.vars, e.data, e.invalid, e.missing);
+const internalError = () => new ApiError('internal_error', 500, 'internal_error');
+
+/** A copy the worker owns: the request's buffer may be a slice of a pooled one. */
+function ownCopy(bytes: Buffer): ArrayBuffer {
+  const own = new Uint8Array(bytes.length);
+  own.set(bytes);
+  return own.buffer;
+}
 
 export function createImportJobs(opts: { dbPath: string; nativeBinding?: string; onCrash?: (message: string) => void }): ImportJobs {
   const jobs = new Map<string, ImportJobRecord>();
@@ -78,43 +120,109 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
     forgetOld(Date.now());
   }
 
+  /** The thread ordinary imports share while they keep coming, and the imports it was given. */
+  let shared: SharedThread | undefined;
+  let nextImport = 0;
+
+  function stopShared(s: SharedThread): Promise<void> {
+    if (shared === s) shared = undefined;
+    clearTimeout(s.idle);
+    // After the imports already sent: the thread takes its messages in order.
+    s.worker.postMessage({ close: true });
+    return s.exited;
+  }
+
+  function sharedThread(): SharedThread {
+    if (shared) {
+      clearTimeout(shared.idle);
+      return shared;
+    }
+    const data: ImportWorkerData = { dbPath: opts.dbPath, nativeBinding: opts.nativeBinding };
+    const worker = startWorker('import-worker', data);
+    // Idle, it must not keep the process alive; an import waiting for it is a request that does.
+    worker.unref();
+    const waiting = new Map<number, Waiting>();
+    const failAll = () => {
+      for (const w of waiting.values()) w.reject(internalError());
+      waiting.clear();
+    };
+    const exited = new Promise<void>((done) =>
+      worker.on('exit', () => {
+        // Imports it had not answered did not commit: SQLite rolled them back.
+        failAll();
+        if (shared?.worker === worker) shared = undefined;
+        done();
+      }),
+    );
+    const s: SharedThread = { worker, waiting, exited };
+    worker.on('message', ({ id, message: m }: { id: number; message: ImportWorkerMessage }) => {
+      const w = waiting.get(id);
+      if (!w || m.type === 'progress') return;
+      waiting.delete(id);
+      if (m.type === 'done') w.resolve(m.report);
+      else if (m.type === 'failed') w.reject(apiErrorOf(m.error));
+      else if (m.type === 'busy') w.reject(new ApiError('calendar_busy', 503, 'calendar_busy'));
+      else {
+        if (m.type === 'crashed') opts.onCrash?.(m.message);
+        w.reject(internalError());
+      }
+      if (waiting.size === 0 && shared === s) {
+        s.idle = setTimeout(() => void stopShared(s), SHARED_IDLE_MS);
+        s.idle.unref();
+      }
+    });
+    worker.on('error', (err) => {
+      opts.onCrash?.(err.stack ?? err.message);
+      failAll();
+    });
+    shared = s;
+    return s;
+  }
+
   return {
+    run(bytes, options) {
+      if (opts.dbPath === ':memory:') return Promise.reject(new Error('an import off the server thread needs a database file'));
+      const s = sharedThread();
+      const id = ++nextImport;
+      const job: ImportJobInput = { bytes: ownCopy(bytes), options, cancel: new SharedArrayBuffer(4) };
+      return new Promise((resolve, reject) => {
+        s.waiting.set(id, { resolve, reject });
+        s.worker.postMessage({ id, job }, [job.bytes]);
+      });
+    },
     start(bytes, options) {
       if (opts.dbPath === ':memory:') throw new Error('a background import needs a database file');
       const id = randomBytes(8).toString('hex');
-      const job: ImportJobRecord = { id, state: 'running', phase: 'reading', done: 0, total: 0, started: new Date(), finished: null, report: null, error: null };
+      const record: ImportJobRecord = { id, state: 'running', phase: 'reading', done: 0, total: 0, started: new Date(), finished: null, report: null, error: null };
       const cancel = new SharedArrayBuffer(4);
-      // A copy the worker owns: the request's buffer may be a slice of a pooled one.
-      const own = new Uint8Array(bytes.length);
-      own.set(bytes);
-      const data: ImportWorkerData = { dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, bytes: own.buffer, options, cancel };
-      const worker = startWorker('import-worker', data, [data.bytes]);
+      const job: ImportJobInput = { bytes: ownCopy(bytes), options, cancel };
+      const data: ImportWorkerData = { dbPath: opts.dbPath, nativeBinding: opts.nativeBinding, job };
+      const worker = startWorker('import-worker', data, [job.bytes]);
       const ended = new Promise<ImportJobRecord>((settle) => {
         worker.on('message', (m: ImportWorkerMessage) => {
-          if (m.type === 'progress') Object.assign(job, { done: m.done, total: m.total, phase: m.phase });
-          else if (m.type === 'done') end(job, 'done', { report: m.report, done: job.total });
-          else if (m.type === 'cancelled') end(job, 'cancelled');
-          else if (m.type === 'failed') {
-            const e = m.error;
-            end(job, 'failed', { error: new ApiError(e.code, e.status, e.messageKey, e.vars, e.data, e.invalid, e.missing) });
-          } else {
+          if (m.type === 'progress') Object.assign(record, { done: m.done, total: m.total, phase: m.phase });
+          else if (m.type === 'done') end(record, 'done', { report: m.report, done: record.total });
+          else if (m.type === 'cancelled') end(record, 'cancelled');
+          else if (m.type === 'failed') end(record, 'failed', { error: apiErrorOf(m.error) });
+          else if (m.type === 'busy') end(record, 'failed', { error: new ApiError('calendar_busy', 503, 'calendar_busy') });
+          else {
             opts.onCrash?.(m.message);
-            end(job, 'failed', { error: new ApiError('internal_error', 500, 'internal_error') });
+            end(record, 'failed', { error: internalError() });
           }
         });
         worker.on('error', (err) => {
           opts.onCrash?.(err.stack ?? err.message);
-          end(job, 'failed', { error: new ApiError('internal_error', 500, 'internal_error') });
+          end(record, 'failed', { error: internalError() });
         });
         worker.on('exit', () => {
           // A thread that ended without a word (killed) did not commit: SQLite rolled it back.
-          end(job, 'failed', { error: new ApiError('internal_error', 500, 'internal_error') });
-          settle(job);
+          end(record, 'failed', { error: internalError() });
+          settle(record);
         });
       });
-      jobs.set(id, job);
+      jobs.set(id, record);
       running.set(id, { cancel: new Int32Array(cancel), ended });
-      return job;
+      return record;
     },
     get: (id) => jobs.get(id),
     cancel(id) {
@@ -126,7 +234,8 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
     async close() {
       const all = [...running.values()];
       for (const r of all) Atomics.store(r.cancel, 0, 1);
-      await Promise.all(all.map((r) => r.ended));
+      // Ordinary imports already sent are finished, as they were when they ran on the server's thread.
+      await Promise.all([...all.map((r) => r.ended), shared && stopShared(shared)]);
     },
   };
 }

@@ -25,10 +25,15 @@ export interface WriteContext {
 
 export type Values = Record<string, unknown>;
 
+/** Each field set's plain columns, worked out once: an import asks for them per event. */
+const columnsOf = new WeakMap<FieldSet, ReadonlyArray<[field: string, column: string]>>();
+
 /** Column values of the plain fields present in `values` (booleans stored as 0/1). */
 export function plainValues(fields: FieldSet, values: Values): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [field, column] of plainColumns(fields)) {
+  let columns = columnsOf.get(fields);
+  if (!columns) columnsOf.set(fields, (columns = plainColumns(fields)));
+  for (const [field, column] of columns) {
     if (!(field in values)) continue;
     const v = values[field];
     out[column] = typeof v === 'boolean' ? (v ? 1 : 0) : v;
