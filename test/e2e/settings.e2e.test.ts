@@ -10,6 +10,9 @@ import type { Locator } from 'playwright-core';
 import { runBrowserSuites } from './browser';
 import { e2eSuite, BROWSER_ZONE, SHOTS } from './harness';
 
+/** The page's elements and globals, loosely typed: the tests are compiled without the DOM library. */
+type Dom = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
 describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
   const s = e2eSuite({ viewport: { width: 1366, height: 768 } });
   const page = () => s.page;
@@ -92,9 +95,11 @@ describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
     const label = (hour: RegExp) => s.page.getByText(hour).first();
     const onScreen = (hour: RegExp) =>
       // Whether the label is really on screen: not clipped away by the scrolled grid.
-      label(hour).evaluate<boolean, void>(
-        '(el) => { const r = el.getBoundingClientRect(); const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return !!hit && (el.contains(hit) || hit.contains(el)); }',
-      );
+      label(hour).evaluate((el: Dom) => {
+        const r = el.getBoundingClientRect();
+        const hit = (globalThis as Dom).document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return !!hit && (el.contains(hit) || hit.contains(el));
+      });
     await expect.poll(() => onScreen(/^2\s?pm$/i)).toBe(true);
     expect(await onScreen(/^11\s?am$/i)).toBe(false);
 
@@ -248,7 +253,7 @@ describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
     expect(json.categories[0].color).toBe('#e11d48');
 
     const rgb = 'rgb(225, 29, 72)';
-    const colourOf = (el: Locator) => el.evaluate<string, void>("(e) => getComputedStyle(e).getPropertyValue('--fc-event-color').trim()");
+    const colourOf = (el: Locator) => el.evaluate((e: Dom) => (globalThis as Dom).getComputedStyle(e).getPropertyValue('--fc-event-color').trim() as string);
     await s.page.getByRole('button', { name: 'Calendar', exact: true }).click();
     await gotoDate('2031-03-12', 'Month');
     const inMonth = s.page.getByRole('table', { name: 'March 2031' }).getByRole('button', { name: /Evening class/ });
@@ -260,10 +265,10 @@ describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
     await inWeek.click();
     const card = s.page.getByRole('dialog', { name: 'Evening class' });
     const chip = card.getByRole('list').getByRole('listitem').filter({ hasText: 'Work' });
-    await expect.poll(() => chip.evaluate<string, void>("(e) => getComputedStyle(e.querySelector('.ev-dot')).backgroundColor")).toBe(rgb);
+    await expect.poll(() => chip.evaluate((e: Dom) => (globalThis as Dom).getComputedStyle(e.querySelector('.ev-dot')).backgroundColor as string)).toBe(rgb);
     await s.page.keyboard.press('Escape');
     const filter = s.page.getByRole('checkbox', { name: 'Work' });
-    await expect.poll(() => filter.evaluate<string, void>("(e) => getComputedStyle(e.closest('label').querySelector('.swatch')).backgroundColor")).toBe(rgb);
+    await expect.poll(() => filter.evaluate((e: Dom) => (globalThis as Dom).getComputedStyle(e.closest('label').querySelector('.swatch')).backgroundColor as string)).toBe(rgb);
     expect(s.pageErrors).toEqual([]);
   });
 });
