@@ -25,7 +25,7 @@ export const settingsFields: FieldSet = {
   time_format: f(k.oneOf(TIME_FORMATS), 'Clock of every time shown: 12h (am/pm), 24h, or "language" for the interface language\'s.', 'settings.time_format', 'language'),
   work_start: f(k.clock(), 'Start of the working day (HH:MM): week and day views open scrolled to it.', 'settings.work_start', '09:00'),
   work_end: f(k.clock(), 'End of the working day (HH:MM), after work_start.', 'settings.work_end', '17:00'),
-  timezone: f(k.timezone(), 'Time zone the calendar is shown in, and of dates given without one (IANA id, UTC or UTC+N); "" for the system\'s.', 'settings.timezone', ''),
+  timezone: f(k.timezone(), 'Time zone of dates given without one and of list windows (IANA id, UTC or UTC+N); "" for the system\'s. The app\'s views are drawn in the computer\'s own zone.', 'settings.timezone', ''),
   theme: f(k.oneOf(THEMES), 'Colours of the interface: system (follow the desktop), light or dark.', 'settings.theme', 'system'),
   default_event_minutes: f(
     k.integer({ min: EVENT_MINUTES.min, max: EVENT_MINUTES.max, issue: 'invalid_event_minutes' }),

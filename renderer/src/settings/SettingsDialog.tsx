@@ -190,7 +190,7 @@ function SettingControl(p: SettingProps) {
       );
     }
     case 'timezone':
-      return <TimeZoneControl name={p.name} def={p.def} value={p.value} error={p.error} onChange={p.onChange} label={label} ids={ids} />;
+      return <TimeZoneControl name={p.name} def={p.def} value={p.value} error={p.error} onChange={p.onChange} label={label} ids={ids} hint={hint} />;
     case 'reminders':
       return <RemindersControl {...p} label={label} hint={hint} />;
     default:
