@@ -73,6 +73,18 @@ describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
     const firstDayHeader = await s.page.getByRole('columnheader').filter({ hasText: /\d/ }).first().textContent();
     expect(firstDayHeader).toMatch(/Mon/);
 
+    // The agenda and the search results say it the same way.
+    await gotoDate('2031-03-12', 'Week');
+    await s.page.getByRole('button', { name: 'Agenda', exact: true }).click();
+    await s.page.getByText(/Evening class/).first().waitFor();
+    await s.page.getByText(/^20:00/).first().waitFor();
+    expect(await s.page.getByText(/8:00\s?pm/i).count()).toBe(0);
+    await s.page.getByRole('searchbox', { name: 'Search events' }).fill('Evening');
+    const results = s.page.getByRole('button', { name: /Evening class/ }).first();
+    await expect.poll(() => results.textContent()).toMatch(/20:00/);
+    await s.page.getByRole('searchbox', { name: 'Search events' }).fill('');
+    await gotoDate('2031-03-12', 'Week');
+
     // Back to 12 hours: "8:00 – 9:30" must not stand for the evening.
     await openSettings();
     await dialog().getByLabel('Clock', { exact: true }).selectOption('12h');

@@ -4,7 +4,7 @@
  * runs, and a field in error blocks Save; only what the user changed is sent, so opening and
  * saving never pins a value (the system's time zone) the user did not choose.
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { settingsFields, workHoursInOrder, type CalendarSettings } from '@shared/schema/settings';
 import type { FieldDef } from '@shared/schema/resources';
@@ -65,8 +65,8 @@ export function SettingsDialog() {
   const close = useUi((s) => s.closeSettings);
   const current = useCalendarSettings((s) => s.settings);
   const lang = useSettings((s) => s.uiLanguage);
-  const initial = useMemo(() => toForm(current), []); // eslint-disable-line react-hooks/exhaustive-deps
-  const [values, setValues] = useState<Values>(initial);
+  // The settings as the dialog opened; a reload behind it does not overwrite what is being typed.
+  const [values, setValues] = useState<Values>(() => toForm(current));
   const [changed, setChanged] = useState<Set<string>>(() => new Set());
   const [shown, setShown] = useState<Set<string>>(() => new Set());
   const [serverErrors, setServerErrors] = useState<Errors>({});
