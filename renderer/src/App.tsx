@@ -26,6 +26,7 @@ import { Icon } from './components/Icon';
 import { ImportDialog } from './transfer/ImportDialog';
 import { ScopeDialogHost } from './recurrence/ScopeDialog';
 import { ExportDialog } from './transfer/ExportDialog';
+import { SettingsDialog } from './settings/SettingsDialog';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -70,6 +71,7 @@ export function App() {
   const importDialog = useUi((s) => s.importDialog);
   const shortcuts = useUi((s) => s.shortcuts);
   const exportDialog = useUi((s) => s.exportDialog);
+  const settingsDialog = useUi((s) => s.settingsDialog);
   const { t } = useTranslation();
   const narrow = useMediaQuery(DRAWER_QUERY);
   const compact = useMediaQuery(COMPACT_QUERY);
@@ -124,6 +126,7 @@ export function App() {
       <ScopeDialogHost />
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
+      {settingsDialog && <SettingsDialog />}
       <Toasts />
     </div>
   );

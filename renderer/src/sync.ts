@@ -10,6 +10,7 @@ import { useCalendar } from './state/calendar';
 import { useEvents } from './state/events';
 import { filtersOf, useFilters } from './state/filters';
 import { useLookups } from './state/lookups';
+import { useCalendarSettings } from './state/calendarSettings';
 import { useSettings } from './state/settings';
 import { toastError } from './state/toasts';
 import { useUndo } from './state/undo';
@@ -24,6 +25,14 @@ export function useDataSync() {
     void i18n.changeLanguage(uiLanguage);
     document.documentElement.lang = localeTag(uiLanguage);
   }, [uiLanguage]);
+
+  // Once: the calendar's settings (week start, clock, theme…) decide how every view draws.
+  useEffect(() => {
+    useCalendarSettings
+      .getState()
+      .load()
+      .catch((e: Error) => toastError(e.message));
+  }, []);
 
   useEffect(() => {
     useLookups

@@ -70,6 +70,8 @@ export const Term = z
     slug: z.string(),
     taxonomy: z.string(),
     parent: z.number().int().optional(),
+    /** Categories only (Almanac): `#rrggbb`, or "" for none. */
+    color: z.string().optional(),
     meta: z.array(z.never()),
     url: z.string(),
     urls: TermUrls,

@@ -36,6 +36,8 @@ type FormInput =
   | 'cost'
   | 'recurrence'
   | 'reminders'
+  | 'clock'
+  | 'color'
   | 'hidden';
 
 export interface OpenApiType {
@@ -44,6 +46,8 @@ export interface OpenApiType {
   enum?: readonly string[];
   items?: OpenApiType;
   oneOf?: OpenApiType[];
+  minimum?: number;
+  maximum?: number;
 }
 
 export interface Kind<T = unknown> {
@@ -122,15 +126,42 @@ export function toInteger(v: unknown): number | undefined {
   return undefined;
 }
 
-export const integer = (opts: { min?: number } = {}): Kind<number> => ({
+/** A whole number; `max` with `issue` names the range in the refusal (a setting's bounds). */
+export const integer = (opts: { min?: number; max?: number; issue?: string } = {}): Kind<number> => ({
   parse: (v, ctx) => {
     const n = toInteger(v);
-    if (n === undefined) return fail(ctx, 'invalid_integer');
-    if (opts.min !== undefined && n < opts.min) return fail(ctx, 'invalid_integer');
+    const issue = opts.issue ?? 'invalid_integer';
+    if (n === undefined) return fail(ctx, issue);
+    if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max)) return fail(ctx, issue);
     return n;
   },
-  openapi: { type: 'integer' },
+  openapi: { type: 'integer', ...(opts.min !== undefined ? { minimum: opts.min } : {}), ...(opts.max !== undefined ? { maximum: opts.max } : {}) },
   input: 'number',
+});
+
+/** A time of day, `HH:MM` on a 24-hour clock (working hours). */
+export const clock = (): Kind<string> => ({
+  parse: (v, ctx) => {
+    if (typeof v !== 'string') return fail(ctx, 'invalid_clock');
+    const m = /^(\d{1,2}):(\d{2})$/.exec(v.trim());
+    if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return fail(ctx, 'invalid_clock');
+    return `${m[1].padStart(2, '0')}:${m[2]}`;
+  },
+  openapi: { type: 'string', format: 'time: HH:MM, 24-hour' },
+  input: 'clock',
+});
+
+/** A colour as `#rrggbb` (lower-cased), or "" for none. */
+export const color = (): Kind<string> => ({
+  parse: (v, ctx) => {
+    if (typeof v !== 'string') return fail(ctx, 'invalid_color');
+    const s = v.trim().toLowerCase();
+    if (s === '') return '';
+    if (!/^#[0-9a-f]{6}$/.test(s)) return fail(ctx, 'invalid_color');
+    return s;
+  },
+  openapi: { type: 'string', format: 'color: #rrggbb, or "" for none' },
+  input: 'color',
 });
 
 /** A number in a range; `clearable` lets "" mean "none" (a venue's coordinates). */

@@ -110,6 +110,7 @@ const termBase = (): FieldSet => ({
 export const categoryFields: FieldSet = {
   ...termBase(),
   parent: f(k.integer({ min: 0 }), 'ID of the parent category.', 'field.parent'),
+  color: f(k.color(), 'Colour of the category\'s events in every view, #rrggbb; "" for none (Almanac).', 'field.color', { column: 'color' }),
 };
 
 export const tagFields: FieldSet = termBase();

@@ -100,6 +100,8 @@ function schemaOf(t: OpenApiType): Record<string, unknown> {
   if (t.format) out.format = t.format;
   if (t.enum) out.enum = [...t.enum];
   if (t.items) out.items = schemaOf(t.items);
+  if (t.minimum !== undefined) out.minimum = t.minimum;
+  if (t.maximum !== undefined) out.maximum = t.maximum;
   if (t.oneOf) return { oneOf: t.oneOf.map(schemaOf) };
   return out;
 }
@@ -141,7 +143,7 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
       });
       const op: Record<string, unknown> = { summary: e.summary, parameters: [...pathParams, ...query], responses };
       if (e.body) {
-        const properties = Object.fromEntries(Object.entries(e.args).map(([name, d]) => [name, { ...schemaOf(d.kind.openapi), description: d.description }]));
+        const properties = Object.fromEntries(Object.entries(e.args).map(([name, d]) => [name, { ...schemaOf(d.kind.openapi), description: d.description, ...(d.default !== undefined ? { default: d.default } : {}) }]));
         const required = e.creates ? Object.entries(e.args).filter(([, d]) => d.required).map(([n]) => n) : [];
         const schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
         op.requestBody = { content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } };

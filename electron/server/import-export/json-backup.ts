@@ -215,6 +215,8 @@ function checkValues(db: DB): void {
     }
   }
   for (const table of ['venues', 'organizers', 'events', 'terms']) rule(table, 'lang', `lang IN (${inList(LANGUAGES)})`, `one of ${LANGUAGES.join(', ')}`);
+  // The views put it in a style attribute: only what the API itself would store.
+  rule('terms', 'color', "color = '' OR (length(color) = 7 AND color GLOB '#[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')", 'a colour written #rrggbb, or empty');
   for (const [table, list] of Object.entries(rules)) {
     // The first broken rule of the first bad row, by its position in the list.
     const which = `CASE ${list.map((r, i) => `WHEN NOT (${r.valid}) THEN ${i}`).join(' ')} END`;

@@ -5,6 +5,7 @@
 import type { DB } from './db';
 import { createDerivedCache, type DataStamp } from './derived-cache';
 import { systemTimeZone, isValidTimeZone } from '../../../shared/dates/zones';
+import { settingsFields, type TimeFormat, type Theme, type WeekStart } from '../../../shared/schema/settings';
 
 export interface Settings {
   /** Zone for dates given without one, and for list windows. Defaults to the system's. */
@@ -29,7 +30,17 @@ export interface Settings {
    */
   reminders_timed: string;
   reminders_all_day: string;
+  /** What the calendar's user chose in Settings (shared/schema/settings.ts, where they are explained). */
+  week_starts_on: WeekStart;
+  time_format: TimeFormat;
+  work_start: string;
+  work_end: string;
+  theme: Theme;
+  default_event_minutes: number;
 }
+
+/** A user setting's default, from its one declaration. */
+const userDefault = <T>(name: string): T => settingsFields[name].default as T;
 
 export const MAX_PER_PAGE = 50;
 
@@ -42,9 +53,15 @@ function defaults(): Settings {
     currency_symbol: '$',
     currency_position: 'prefix',
     currency_code: 'USD',
-    recurrence_horizon_months: 24,
+    recurrence_horizon_months: userDefault('recurrence_horizon_months'),
     reminders_timed: '[]',
     reminders_all_day: '[]',
+    week_starts_on: userDefault('week_starts_on'),
+    time_format: userDefault('time_format'),
+    work_start: userDefault('work_start'),
+    work_end: userDefault('work_end'),
+    theme: userDefault('theme'),
+    default_event_minutes: userDefault('default_event_minutes'),
   };
 }
 

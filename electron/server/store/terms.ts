@@ -22,6 +22,8 @@ export interface TermRow {
   description: string;
   parent: number;
   translation_group: number;
+  /** `#rrggbb` or '' (categories; migration 5). */
+  color: string;
   /** Published events using the term. */
   count: number;
 }
@@ -99,7 +101,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
   const slugOwner = db.prepare<[string, string], { id: number }>('SELECT id FROM terms WHERE taxonomy = ? AND slug = ?');
   const slugCopies = db.prepare<[string, string], { slug: string }>('SELECT slug FROM terms WHERE taxonomy = ? AND slug GLOB ?');
   const insert = db.prepare(
-    'INSERT INTO terms (taxonomy, lang, name, slug, description, parent, translation_group) VALUES (?, ?, ?, ?, ?, ?, 0)',
+    'INSERT INTO terms (taxonomy, lang, name, slug, description, parent, color, translation_group) VALUES (?, ?, ?, ?, ?, ?, ?, 0)',
   );
   const setGroup = db.prepare('UPDATE terms SET translation_group = ? WHERE id = ?');
   const reparent = db.prepare('UPDATE terms SET parent = ? WHERE taxonomy = ? AND parent = ?');
@@ -163,7 +165,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       checkParent(taxonomy, parent, 0);
       checkNameFree(taxonomy, ctx.lang, parent, name, 0);
       const slug = uniqueSlug(taxonomy, (values.slug as string | undefined) ?? name, 0);
-      const id = Number(insert.run(taxonomy, ctx.lang, name, slug, (values.description as string) ?? '', parent).lastInsertRowid);
+      const id = Number(insert.run(taxonomy, ctx.lang, name, slug, (values.description as string) ?? '', parent, (values.color as string | undefined) ?? '').lastInsertRowid);
       const group = values.translation_of !== undefined ? translationGroup(taxonomy, values.translation_of as number, ctx.lang, id) : id;
       setGroup.run(group, id);
       return id;
@@ -180,6 +182,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       }
       if (values.name !== undefined) cols.name = values.name;
       if (values.description !== undefined) cols.description = values.description;
+      if (values.color !== undefined) cols.color = values.color;
       if (values.slug !== undefined) cols.slug = uniqueSlug(taxonomy, values.slug as string, id);
       if (values.translation_of !== undefined) cols.translation_group = translationGroup(taxonomy, values.translation_of as number, row.lang, id);
       const keys = Object.keys(cols);

@@ -9,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import FullCalendar, {
   type CalendarRef,
   type EventInput,
-  type LocaleInput,
   type DateSelectInfo,
   type DatesSetInfo,
   type EventClickInfo,
@@ -34,12 +33,13 @@ import { AGENDA_DAYS, fcViewOf, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
+import { useLookups } from '../state/lookups';
 import { useUi } from '../state/ui';
 import { useColorScheme } from '../lib/useColorScheme';
+import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLocale } from '../state/calendarSettings';
 import { toEventInput } from './toEventInput';
 import { layoutMonth, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
-import { localeTag } from '../i18n';
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, multiMonthPlugin, interactionPlugin, breezyTheme];
 const LOCALES = [esLocale, ptBrLocale];
@@ -50,11 +50,10 @@ const VIEW_OPTIONS = {
   listAgenda: { type: 'list', duration: { days: AGENDA_DAYS }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
   timeGridThreeDay: { type: 'timeGrid', duration: { days: 3 }, titleFormat: { year: 'numeric', month: 'short', day: 'numeric' } },
 } as const;
-/** First day of the week by interface language (FullCalendar's locales say; English: Sunday). */
-const firstDayOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
-export const FIRST_DAY: Record<string, number> = { es: firstDayOf(esLocale), 'pt-br': firstDayOf(ptBrLocale) };
 const NO_INPUTS: EventInput[] = [];
-const EVENT_TIME_FORMAT = { hour: 'numeric', minute: '2-digit', meridiem: 'short' } as const;
+/** Working days for the shaded working hours (Monday to Friday). */
+const WORK_DAYS = [1, 2, 3, 4, 5];
+const minutesToDuration = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 declare global {
   interface Window {
@@ -120,12 +119,15 @@ export function CalendarView() {
   const uiLanguage = useSettings((s) => s.uiLanguage);
   const scheme = useColorScheme();
 
-  // Week and day views open an hour before now when showing today, else at the start of the
-  // working day.
-  const scrollTime = useMemo(
-    () => (date === todayIso() ? `${String(Math.max(0, new Date().getHours() - 1)).padStart(2, '0')}:00:00` : '07:00:00'),
-    [date],
-  );
+  const settings = useCalendarSettings((s) => s.settings);
+  // Week and day views open at the start of the working day (Settings).
+  const scrollTime = `${settings.work_start}:00`;
+  const businessHours = useMemo(() => ({ daysOfWeek: WORK_DAYS, startTime: settings.work_start, endTime: settings.work_end }), [settings.work_start, settings.work_end]);
+  // "8:00 – 12:00" must not leave a 12-hour reader guessing: am/pm unless the clock is 24-hour.
+  const hour12 = hour12Of(settings.time_format);
+  const eventTimeFormat = useMemo(() => ({ hour: 'numeric', minute: '2-digit', meridiem: 'short', ...(hour12 === undefined ? {} : { hour12 }) }) as const, [hour12]);
+  const slotHeaderFormat = useMemo(() => ({ hour: 'numeric', minute: '2-digit', omitZeroMinute: true, meridiem: 'short', ...(hour12 === undefined ? {} : { hour12 }) }) as const, [hour12]);
+  const defaultDuration = minutesToDuration(settings.default_event_minutes);
   const labels = useMemo(() => ({ featured: t('event.featured'), sticky: t('event.sticky'), repeats: t('repeat.mark') }), [t]);
   const hostRef = useRef<HTMLDivElement>(null);
   const perDay = useMonthCellCapacity(hostRef);
@@ -138,12 +140,14 @@ export function CalendarView() {
       return text;
     };
   }, [t]);
-  const locale = localeTag(uiLanguage);
+  const locale = useLocale();
   const month = view === 'month' ? date.slice(0, 7) : null;
-  const firstDow = FIRST_DAY[uiLanguage] ?? 0;
+  const firstDow = useFirstDay();
   const range = useMemo(() => (month ? monthRange(month, firstDow, locale) : null), [month, firstDow, locale]);
   const weeks = useMemo<MonthWeek[] | null>(() => (range ? layoutMonth(events, range.firstDay, perDay) : null), [range, events, perDay]);
-  const inputs = useMemo(() => (view === 'month' ? NO_INPUTS : events.map(toEventInput)), [events, view]);
+  // Categories reloaded (a colour chosen): the events are drawn again in their new colours.
+  const categories = useLookups((s) => s.categories);
+  const inputs = useMemo(() => (view === 'month' ? NO_INPUTS : events.map(toEventInput)), [events, view, categories]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The month grid reports its range itself (FullCalendar does through `datesSet`).
   useEffect(() => {
@@ -203,9 +207,13 @@ export function CalendarView() {
         timezone: tz,
       });
     } else {
+      // A click selects one slot: the new event then gets the default length, as in Google
+      // Calendar; a drag over several slots keeps what was dragged.
+      const slotMs = 30 * 60_000;
+      const end = info.end.getTime() - info.start.getTime() <= slotMs ? new Date(info.start.getTime() + defaultEventMinutes() * 60_000) : info.end;
       useUi.getState().openQuickCreate({
         start_date: wallTime(info.start, tz),
-        end_date: wallTime(info.end, tz),
+        end_date: wallTime(end, tz),
         all_day: false,
         timezone: tz,
       });
@@ -263,7 +271,7 @@ export function CalendarView() {
   if (weeks && range) {
     return (
       <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
-        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} locale={locale} title={range.title} labels={labels} moreText={moreText} />
+        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} locale={locale} title={range.title} labels={labels} moreText={moreText} colours={categories} />
       </div>
     );
   }
@@ -287,12 +295,15 @@ export function CalendarView() {
         selectMirror
         nowIndicator
         scrollTime={scrollTime}
+        businessHours={businessHours}
+        firstDay={firstDow}
+        defaultTimedEventDuration={defaultDuration}
+        slotHeaderFormat={slotHeaderFormat}
         navLinks
         navLinkDayClick={onNavLinkDay}
         dayMaxEvents
         eventOrder="-sticky,start,-duration,title"
-        // "8:00 – 12:00" must not leave a 12-hour reader guessing; 24-hour locales show no meridiem.
-        eventTimeFormat={EVENT_TIME_FORMAT}
+        eventTimeFormat={eventTimeFormat}
         views={VIEW_OPTIONS}
         noEventsText={t('calendar.no_events')}
         events={inputs}

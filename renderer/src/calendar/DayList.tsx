@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateTime } from 'luxon';
 import { Dialog } from '../components/Dialog';
-import { localeTag } from '../i18n';
+import { useLocale } from '../state/calendarSettings';
 import { useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
@@ -14,10 +14,9 @@ import { Icon } from '../components/Icon';
 export function DayList({ day }: { day: string }) {
   const { t } = useTranslation();
   const events = useEvents((s) => s.events);
-  const uiLanguage = useSettings((s) => s.uiLanguage);
   const close = useUi((s) => s.closeDayList);
   const list = useMemo(() => eventsOnDay(events, day), [events, day]);
-  const locale = localeTag(uiLanguage);
+  const locale = useLocale();
   const title = DateTime.fromISO(day).setLocale(locale).toLocaleString(DateTime.DATE_HUGE);
   const time = (utc: string) => DateTime.fromSQL(utc, { zone: 'utc' }).toLocal().setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE);
   return (

@@ -8,13 +8,13 @@ import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Event, Venue } from '@shared/api/records';
 import { Dialog } from '../components/Dialog';
-import { localeTag } from '../i18n';
+import { useLocale } from '../state/calendarSettings';
 import { viewerZone, wallTime } from '../lib/dates';
 import { scopeFor, trashEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { describeSpan } from './QuickCreate';
-import { colourFor, decodeEntities } from './toEventInput';
+import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import './details.css';
 
 const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
@@ -82,7 +82,7 @@ function placeBeside(anchor: { top: number; left: number; right: number } | null
 
 export function EventDetails({ event }: { event: Event }) {
   const { t } = useTranslation();
-  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const locale = useLocale();
   const close = useUi((s) => s.closeDetails);
   const anchor = useUi((s) => s.detailsAnchor);
   const title = decodeEntities(event.title);
@@ -160,8 +160,9 @@ export function EventDetails({ event }: { event: Event }) {
         )}
         {(event.categories.length > 0 || event.tags.length > 0) && (
           <ul className="chips details-terms" aria-label={t('editor.group.classify')}>
-            {[...event.categories, ...event.tags].map((term) => (
+            {[...event.categories, ...event.tags].map((term, i) => (
               <li key={`${term.taxonomy}-${term.id}`} className="chip">
+                {i < event.categories.length && <span className="ev-dot" style={{ background: categoryColour(term) }} aria-hidden="true" />}
                 {decodeEntities(term.name)}
               </li>
             ))}

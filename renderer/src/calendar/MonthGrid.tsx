@@ -98,6 +98,8 @@ export interface MonthGridProps {
   title: string;
   labels: EventLabels;
   moreText: (count: number) => string;
+  /** The categories whose colours the entries are drawn in: new ones draw them again. */
+  colours: unknown;
 }
 
 interface Texts {
@@ -177,7 +179,7 @@ function shiftByDays(e: Event, startDays: number, endDays: number) {
 
 const DRAG_THRESHOLD_PX = 4;
 
-export function MonthGrid({ weeks, month, today, locale, title, labels, moreText }: MonthGridProps) {
+export function MonthGrid({ weeks, month, today, locale, title, labels, moreText, colours }: MonthGridProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   /** Set when a pointer gesture was a drag, so the click that ends it does not also open the event. */
   const dragged = useRef(false);
@@ -243,7 +245,7 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
         return node;
       },
     };
-  }, [locale, labels, moreText]);
+  }, [locale, labels, moreText, colours]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const weekdays = useMemo(() => {
     const f = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });

@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
-import { localeTag } from '../i18n';
+import { useLocale } from '../state/calendarSettings';
 import { fromApi } from '../lib/dates';
 import { createEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
@@ -29,7 +29,7 @@ export function describeSpan(d: EventDraft, locale: string, allDayText: string):
 
 export function QuickCreate({ draft }: { draft: EventDraft }) {
   const { t } = useTranslation();
-  const uiLanguage = useSettings((s) => s.uiLanguage);
+  const locale = useLocale();
   const closeQuick = useUi((s) => s.closeQuickCreate);
   const openEditor = useUi((s) => s.openEditor);
   const [title, setTitle] = useState(draft.title ?? '');
@@ -92,7 +92,7 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
         />
         <p className="quick-when">
           <Icon name="clock" size={16} />
-          {describeSpan(draft, localeTag(uiLanguage), t('field.all_day'))}
+          {describeSpan(draft, locale, t('field.all_day'))}
         </p>
         <RepeatControl
           value={repeat}

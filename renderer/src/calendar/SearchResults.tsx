@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { DateTime } from 'luxon';
 import type { Event } from '@shared/api/records';
 import { PAGE_SIZE, rangeQuery, type EventFilters } from '../api/client';
-import { localeTag } from '../i18n';
+import { useLocale } from '../state/calendarSettings';
 import { newestOnly } from '../lib/newestOnly';
 import { api } from '../state/api';
 import { useCalendar } from '../state/calendar';
@@ -46,7 +46,7 @@ export function SearchResults() {
   const { t } = useTranslation();
   const filters = useFilters();
   const language = useSettings((s) => s.contentLanguage);
-  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const locale = useLocale();
   const [found, setFound] = useState<{ events: Event[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const key = JSON.stringify([filters.search, filters.categories, filters.tags, filters.venues, filters.organizers, filters.featured, language]);

@@ -6,18 +6,37 @@
  * they keep their own calendar days whatever the viewer's zone, so their local dates are used.
  */
 import type { EventInput } from '@fullcalendar/react';
-import type { Event } from '@shared/api/records';
+import type { Event, Term } from '@shared/api/records';
 import { addDaysIso } from '../lib/dates';
+import { useLookups } from '../state/lookups';
 
-/** Category colours: distinct in light and dark themes, picked by category id so they stay put. */
+/** Colours of categories with none chosen: distinct in light and dark themes, by id so they stay put. */
 export const PALETTE = ['#4f46e5', '#0891b2', '#059669', '#d97706', '#dc2626', '#db2777', '#7c3aed', '#65a30d'];
 
+/** Colours chosen on the Categories screen, by category id; rebuilt when the categories reload. */
+let chosen = new Map<number, string>();
+let cache = new WeakMap<Event, EventInput>();
+useLookups.subscribe((s, prev) => {
+  if (s.categories === prev.categories) return;
+  chosen = new Map(s.categories.filter((c) => c.color).map((c) => [c.id, c.color as string]));
+  // Converted inputs carry the old colours.
+  cache = new WeakMap();
+});
+
+/** A category's colour: the one chosen for it, else one picked by its id. */
+export function categoryColour(c: Pick<Term, 'id' | 'color'>): string {
+  return c.color || chosen.get(c.id) || PALETTE[c.id % PALETTE.length];
+}
+
+/** An event's colour: that of its first category with a chosen colour, else its first category's. */
 export function colourFor(e: Pick<Event, 'categories'>): string | undefined {
+  for (const c of e.categories) {
+    const colour = chosen.get(c.id);
+    if (colour) return colour;
+  }
   const c = e.categories[0];
   return c ? PALETTE[c.id % PALETTE.length] : undefined;
 }
-
-const cache = new WeakMap<Event, EventInput>();
 
 /** Memoised per record object: a 2,000-event month re-renders without re-converting. */
 export function toEventInput(e: Event): EventInput {

@@ -17,7 +17,7 @@ import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
 import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
-import { localeTag } from '../i18n';
+import { useLocale } from '../state/calendarSettings';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
 import { RepeatControl } from '../recurrence/RepeatControl';
@@ -58,6 +58,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const { t } = useTranslation();
   const close = useUi((s) => s.closeEditor);
   const uiLanguage = useSettings((s) => s.uiLanguage);
+  const locale = useLocale();
   const initial = useMemo<FormValues>(
     () =>
       target.kind === 'edit'
@@ -175,9 +176,9 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     const s = fromApi(String(values.start_date), zone);
     const en = fromApi(String(values.end_date), zone);
     if (!s.isValid || !en.isValid) return null;
-    const fmt = (d: DateTime) => d.setZone(viewerZone()).setLocale(localeTag(uiLanguage)).toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
+    const fmt = (d: DateTime) => d.setZone(viewerZone()).setLocale(locale).toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
     return t('editor.your_time', { start: fmt(s), end: fmt(en) });
-  }, [values.timezone, values.start_date, values.end_date, values.all_day, uiLanguage, t]);
+  }, [values.timezone, values.start_date, values.end_date, values.all_day, locale, t]);
 
   return (
     <Dialog

@@ -9,7 +9,7 @@ import { venueFields, organizerFields } from '@shared/schema/resources';
 import type { FieldDef } from '@shared/schema/resources';
 import type { Term } from '@shared/api/records';
 import { splitDateTime, joinDateTime, fixTwoDigitYear } from '../lib/dates';
-import { decodeEntities } from '../calendar/toEventInput';
+import { PALETTE, decodeEntities } from '../calendar/toEventInput';
 import { useLookups } from '../state/lookups';
 import type { NewOrganizer, NewVenue, OrganizersValue, TermRef, VenueValue } from './form';
 import { Field, invalidProps, useFieldIds, type ControlProps, type Inner } from './fieldParts';
@@ -82,6 +82,8 @@ export function FieldControl(p: ControlProps) {
           </div>
         </Field>
       );
+    case 'color':
+      return <ColourControl {...p} label={label} ids={ids} />;
     case 'number':
       if (p.name === 'parent') return <ParentControl {...p} label={label} ids={ids} />;
       return (
@@ -468,6 +470,30 @@ function ParentControl(p: Inner) {
             </option>
           ))}
       </select>
+    </Field>
+  );
+}
+
+/**
+ * A category's colour: the system's colour picker, and "No colour" to go back to the one picked
+ * by id. With none chosen the picker shows that colour but the value stays "", so saving other
+ * fields never stores a colour the user did not pick.
+ */
+function ColourControl(p: Inner) {
+  const { t } = useTranslation();
+  const value = typeof p.value === 'string' ? p.value : '';
+  const shown = value || (p.selfId ? PALETTE[p.selfId % PALETTE.length] : '#808080');
+  return (
+    <Field label={p.label} htmlFor={p.ids.input} error={p.error} errorId={p.ids.error} hint={value ? undefined : t('field.color_none_hint')} hintId={p.ids.hint}>
+      <div className="colour-field">
+        <input id={p.ids.input} name={p.name} type="color" value={shown} {...invalidProps(p.error, p.ids.error)} onChange={(e) => p.onChange(e.target.value)} />
+        <span className="colour-value">{value || t('field.color_none')}</span>
+        {value && (
+          <button type="button" className="button button-small" onClick={() => p.onChange('')}>
+            {t('field.color_clear')}
+          </button>
+        )}
+      </div>
     </Field>
   );
 }

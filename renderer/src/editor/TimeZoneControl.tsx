@@ -8,7 +8,7 @@ import { Field, invalidProps, type Inner } from './fieldParts';
  * "Lisboa", "Spain"); what was typed stays in the form until it is a zone, so Save refuses it
  * (see `localErrors`) instead of keeping the old zone behind the user's back.
  */
-export function TimeZoneControl(p: Inner) {
+export function TimeZoneControl(p: Inner & { hint?: string }) {
   const { t } = useTranslation();
   const listId = `${p.ids.input}-zones`;
   const value = typeof p.value === 'string' ? p.value : '';
@@ -23,7 +23,7 @@ export function TimeZoneControl(p: Inner) {
     setActive(0);
   };
   return (
-    <Field label={p.label} htmlFor={p.ids.input} error={error} errorId={p.ids.error}>
+    <Field label={p.label} htmlFor={p.ids.input} error={error} errorId={p.ids.error} hint={p.hint} hintId={p.ids.hint}>
       <input
         id={p.ids.input}
         role="combobox"

@@ -13,6 +13,7 @@ import { decodeEntities } from '../calendar/toEventInput';
 import type { EventDraft } from '../state/ui';
 import { EDITOR_YEARS, fromApi, toApi } from '../lib/dates';
 import { exactZone } from '../lib/zoneSearch';
+import { defaultEventMinutes } from '../state/calendarSettings';
 
 export interface TermRef {
   id?: number;
@@ -232,16 +233,13 @@ export function reverseBody(fields: FieldSet, before: Event, keys: string[]): Re
   return body;
 }
 
-/** Default length of a timed event made from an all-day one. */
-const DEFAULT_LENGTH_MINUTES = 60;
-
 /**
  * The values after the user set `name` to `value`, with what a calendar moves along with it:
  * a new start moves the end by as much, keeping the length (only editing the end changes it, as
- * in Google Calendar and Thunderbird); unticking All day gives a one-hour slot at 9:00 (or the
- * next hour, today) instead of 00:00–23:59.
+ * in Google Calendar and Thunderbird); unticking All day gives a slot of the default length
+ * (Settings) at 9:00 (or the next hour, today) instead of 00:00–23:59.
  */
-export function applyChange(cur: FormValues, name: string, value: unknown, now = new Date()): FormValues {
+export function applyChange(cur: FormValues, name: string, value: unknown, now = new Date(), lengthMinutes = defaultEventMinutes()): FormValues {
   const next = { ...cur, [name]: value };
   if (name === 'start_date' && typeof value === 'string' && typeof cur.start_date === 'string' && typeof cur.end_date === 'string') {
     // Wall times read as UTC: the length is the same on the clock whatever the zone's rules.
@@ -257,7 +255,7 @@ export function applyChange(cur: FormValues, name: string, value: unknown, now =
     const start = fromApi(`${day} ${String(hour).padStart(2, '0')}:00:00`, 'UTC');
     if (start.isValid) {
       next.start_date = toApi(start);
-      next.end_date = toApi(start.plus({ minutes: DEFAULT_LENGTH_MINUTES }));
+      next.end_date = toApi(start.plus({ minutes: lengthMinutes }));
     }
   }
   return next;

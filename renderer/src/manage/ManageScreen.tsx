@@ -174,7 +174,10 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
                     </button>
                   </th>
                   {cfg.columns.map((c) => (
-                    <td key={c.label}>{c.value(r, items)}</td>
+                    <td key={c.label}>
+                      {c.swatch && c.value(r, items) && <span className="ev-dot colour-swatch" style={{ background: c.value(r, items) }} aria-hidden="true" />}
+                      {c.value(r, items)}
+                    </td>
                   ))}
                   <td className="row-actions">
                     <button type="button" className="button button-small" aria-label={t('action.edit_named', { name: nameOf(cfg, r) })} onClick={() => setEditing(r)}>

@@ -6,7 +6,7 @@ import type { Event, Organizer, Venue } from '@shared/api/records';
 import type { PostKind } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { localeTag } from '../i18n';
+import { useLocale } from '../state/calendarSettings';
 import { fromApi } from '../lib/dates';
 import { useNewestOnly } from '../lib/newestOnly';
 import { api } from '../state/api';
@@ -26,6 +26,7 @@ export function TrashScreen() {
   const { t } = useTranslation();
   const language = useSettings((s) => s.contentLanguage);
   const uiLanguage = useSettings((s) => s.uiLanguage);
+  const locale = useLocale();
   const [kind, setKind] = useState<PostKind>('events');
   const [items, setItems] = useState<Trashed[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +80,7 @@ export function TrashScreen() {
   const when = (r: Trashed) => {
     if (kind !== 'events') return '';
     const e = r as Event;
-    const d = fromApi(e.start_date, e.timezone).setLocale(localeTag(uiLanguage));
+    const d = fromApi(e.start_date, e.timezone).setLocale(locale);
     return e.all_day ? d.toLocaleString(DateTime.DATE_MED_WITH_WEEKDAY) : d.toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
   };
 

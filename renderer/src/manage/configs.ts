@@ -10,6 +10,8 @@ export interface Column {
   /** i18n key of the header. */
   label: string;
   value(r: ManagedRecord, all: ManagedRecord[]): string;
+  /** The value is a colour: drawn as a swatch beside it. */
+  swatch?: boolean;
 }
 
 export interface ManageConfig {
@@ -85,6 +87,7 @@ export const CONFIGS: Record<ManagedKind, ManageConfig> = {
           return parent ? str(parent.name) : '';
         },
       },
+      { label: 'field.color', value: get('color'), swatch: true },
       { label: 'field.slug', value: get('slug') },
       { label: 'manage.count', value: get('count') },
     ],

@@ -1,7 +1,7 @@
 /** Filters for the calendar; each is one of the API's event list parameters. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PALETTE, decodeEntities } from '../calendar/toEventInput';
+import { categoryColour, decodeEntities } from '../calendar/toEventInput';
 import { activeFilterCount, useFilters } from '../state/filters';
 import { useLookups } from '../state/lookups';
 
@@ -99,7 +99,7 @@ export function Filters() {
       </label>
       <FilterList
         title={t('filters.categories')}
-        items={categoryTree(categories).map((c) => ({ id: c.id, name: decodeEntities(c.name), colour: PALETTE[c.id % PALETTE.length], depth: c.depth }))}
+        items={categoryTree(categories).map((c) => ({ id: c.id, name: decodeEntities(c.name), colour: categoryColour(c), depth: c.depth }))}
         selected={f.categories}
         onToggle={(id) => f.toggle('categories', id)}
       />

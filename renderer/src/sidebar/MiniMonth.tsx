@@ -13,7 +13,7 @@ import { localeTag } from '../i18n';
 import { todayIso } from '../lib/dates';
 import { useCalendar } from '../state/calendar';
 import { useSettings } from '../state/settings';
-import { FIRST_DAY } from '../calendar/CalendarView';
+import { useFirstDay } from '../state/calendarSettings';
 import './mini-month.css';
 
 
@@ -32,8 +32,8 @@ export function MiniMonth() {
   }, [date]);
 
   const first = DateTime.fromISO(`${month}-01`);
-  // The week starts where the calendar's does (FullCalendar's locale for the interface language).
-  const firstDow = FIRST_DAY[uiLanguage] ?? 0;
+  // The week starts where the calendar's does (Settings, or the interface language's).
+  const firstDow = useFirstDay();
   const start = first.minus({ days: ((first.weekday % 7) - firstDow + 7) % 7 });
   const days = useMemo(() => Array.from({ length: 42 }, (_, i) => start.plus({ days: i }).toISODate()!), [start.toISODate()]); // eslint-disable-line react-hooks/exhaustive-deps
   const weekdays = days.slice(0, 7).map((d) => DateTime.fromISO(d).setLocale(locale).toFormat('ccccc'));

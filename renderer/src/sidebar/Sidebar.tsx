@@ -143,6 +143,10 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
         <Icon name="download" className="nav-icon" />
         {t('export.open')}
       </button>
+      <button type="button" data-closes-drawer className="nav-item import-button" onClick={() => useUi.getState().openSettings()}>
+        <Icon name="settings" className="nav-icon" />
+        {t('settings.open')}
+      </button>
       <LanguageSettings />
     </aside>
   );

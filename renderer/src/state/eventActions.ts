@@ -13,7 +13,8 @@ import { eventFields } from '@shared/schema/resources';
 import { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import { reverseBody } from '../editor/form';
-import i18n, { localeTag } from '../i18n';
+import i18n from '../i18n';
+import { currentLocale } from './calendarSettings';
 import { DateTime } from 'luxon';
 import { useSettings } from './settings';
 import { wallTime, addDaysIso } from '../lib/dates';
@@ -30,7 +31,7 @@ const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
 
 /** Where an event now starts, briefly, in the viewer's zone and language: "Fri, Mar 28, 7:00 PM". */
 function whenShort(e: Event): string {
-  const locale = localeTag(useSettings.getState().uiLanguage);
+  const locale = currentLocale();
   if (e.all_day) return DateTime.fromISO(e.start_date.slice(0, 10)).setLocale(locale).toLocaleString({ weekday: 'short', month: 'short', day: 'numeric' });
   return DateTime.fromSQL(e.utc_start_date, { zone: 'utc' })
     .toLocal()

@@ -40,6 +40,10 @@ interface UiState {
   exportDialog: boolean;
   openExport(): void;
   closeExport(): void;
+  /** The Settings dialog. */
+  settingsDialog: boolean;
+  openSettings(): void;
+  closeSettings(): void;
   /** The list of keyboard shortcuts (`?`). */
   shortcuts: boolean;
   openShortcuts(): void;
@@ -75,10 +79,13 @@ export const useUi = create<UiState>()((set, get) => ({
   importDialog: null,
   shortcuts: false,
   exportDialog: false,
+  settingsDialog: false,
   drawerOpen: false,
   setDrawer: (drawerOpen) => set({ drawerOpen }),
   openExport: () => set({ exportDialog: true, editor: null, quickCreate: null, dayList: null, details: null }),
   closeExport: () => set({ exportDialog: false }),
+  openSettings: () => set({ settingsDialog: true, editor: null, quickCreate: null, dayList: null, details: null }),
+  closeSettings: () => set({ settingsDialog: false }),
   openShortcuts: () => set({ shortcuts: true }),
   closeShortcuts: () => set({ shortcuts: false }),
   setScreen: (screen) => set({ screen }),

@@ -4,6 +4,40 @@ import { termSuite } from './_term-suite';
 import { expectError, expectInvalidParam, uniq } from './_support';
 
 termSuite('categories', ({ t, mk }) => {
+  describe('colour (Almanac)', () => {
+    it('is kept as sent, lower-cased, given back on read and in lists, and "" clears it', async () => {
+      const c = await mk({ color: '#1E90FF' });
+      expect(c.color).toBe('#1e90ff');
+      expect((await t().api('get', `categories/${c.id}`)).body.color).toBe('#1e90ff');
+      const listed = (await t().api('get', 'categories').query({ include: c.id, hide_empty: false })).body.categories[0];
+      expect(listed.color).toBe('#1e90ff');
+      const changed = await t().api('patch', `categories/${c.id}`).send({ color: '#aa0000' });
+      expect(changed.body.color).toBe('#aa0000');
+      const renamed = await t().api('patch', `categories/${c.id}`).send({ name: uniq('renamed') });
+      expect(renamed.body.color).toBe('#aa0000');
+      expect((await t().api('patch', `categories/${c.id}`).send({ color: '' })).body.color).toBe('');
+    });
+
+    it('a new category has none', async () => {
+      expect((await mk()).color).toBe('');
+    });
+
+    it.each(['red', '#12345', '#1234567', '1e90ff', '#ggg000', 'rgb(1,2,3)'])('%j → 400, nothing stored', async (color) => {
+      const c = await mk({ color: '#010203' });
+      expectInvalidParam(await t().api('patch', `categories/${c.id}`).send({ color }), 'color');
+      expect((await t().api('get', `categories/${c.id}`)).body.color).toBe('#010203');
+      const res = await t().api('post', 'categories').query({ i18n_language: 'es' }).send({ name: uniq('c'), color });
+      expectInvalidParam(res, 'color');
+      expect(res.body.data.params.color).toContain('#rrggbb');
+    });
+
+    it('is documented in /doc', async () => {
+      const doc = (await t().api('get', 'doc')).body;
+      const props = doc.paths['/categories'].post.requestBody.content['application/json'].schema.properties;
+      expect(props.color.description).toMatch(/#rrggbb/);
+    });
+  });
+
   describe('hierarchy', () => {
     it('a top-level category has parent 0 and no urls.up', async () => {
       const c = await mk();

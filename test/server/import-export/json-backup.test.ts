@@ -17,7 +17,7 @@ function fill(store: Store) {
   const en = { lang: 'en' as const, now, siteZone: 'America/Sao_Paulo' };
   const pt = { ...en, lang: 'pt-br' as const };
   store.write(() => {
-    const music = store.terms.create('category', { name: 'Music', description: 'Concerts' }, en);
+    const music = store.terms.create('category', { name: 'Music', description: 'Concerts', color: '#1e90ff' }, en);
     store.terms.create('category', { name: 'Jazz', parent: music }, en);
     store.terms.create('category', { name: 'Música', translation_of: music }, pt);
     const a = store.events.create(
@@ -60,6 +60,24 @@ describe('JSON backup', () => {
       { name: 'outdoor', count: 1 },
     ]);
     expect(b.settings.get()).toMatchObject({ timezone: 'America/Sao_Paulo', per_page: 25, currency_symbol: 'R$' });
+    expect(b.db.prepare("SELECT color FROM terms WHERE name = 'Music'").get()).toEqual({ color: '#1e90ff' });
+  });
+
+  it('refuses a backup whose category colour is not #rrggbb (it would reach a style attribute)', () => {
+    const a = fresh();
+    fill(a);
+    const backup = JSON.parse(backupText(a.db, now));
+    const terms = backup.tables.terms;
+    terms.rows[0][terms.columns.indexOf('color')] = 'red;background:url(x)';
+    const target = fresh();
+    let refused: ApiError | undefined;
+    try {
+      restoreBackup(target.db, backup);
+    } catch (e) {
+      refused = e as ApiError;
+    }
+    expect([refused?.code, String(refused?.vars.reason)]).toEqual(['import-file-invalid', expect.stringMatching(/color .*#rrggbb/)]);
+    expect(target.db.prepare('SELECT count(*) AS n FROM terms').get()).toEqual({ n: 0 });
   });
 
   it('a restore replaces a non-empty calendar and keeps a copy of the old one', () => {
