@@ -126,7 +126,7 @@ export function CalendarView() {
     () => (date === todayIso() ? `${String(Math.max(0, new Date().getHours() - 1)).padStart(2, '0')}:00:00` : '07:00:00'),
     [date],
   );
-  const labels = useMemo(() => ({ featured: t('event.featured'), sticky: t('event.sticky'), repeats: t('repeat.mark') }), [t]);
+  const labels = useMemo(() => ({ featured: t('event.featured'), sticky: t('event.sticky'), repeats: t('repeat.mark'), reminds: t('notify.mark') }), [t]);
   const hostRef = useRef<HTMLDivElement>(null);
   const perDay = useMonthCellCapacity(hostRef);
   // "+N more" texts by count: a month asks for the same few dozen of them on every load.
