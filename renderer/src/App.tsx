@@ -26,6 +26,7 @@ import { Icon } from './components/Icon';
 import { ImportDialog } from './transfer/ImportDialog';
 import { ScopeDialogHost } from './recurrence/ScopeDialog';
 import { ExportDialog } from './transfer/ExportDialog';
+import { ReminderBanners, useReminderStream } from './reminders/ReminderBanners';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -83,6 +84,7 @@ export function App() {
   useShortcuts();
   useDeepLinks();
   useDesktopCommands();
+  useReminderStream();
   return (
     <div className={`app ${narrow ? 'app-narrow' : ''}`}>
       {/* The first Tab stop: past the sidebar's buttons and filters, straight to the calendar. */}
@@ -124,6 +126,7 @@ export function App() {
       <ScopeDialogHost />
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
+      <ReminderBanners />
       <Toasts />
     </div>
   );

@@ -25,27 +25,9 @@ const REFILL_BATCH = 200;
 /** A comment line this often keeps idle-connection timeouts from closing a quiet stream. */
 const HEARTBEAT_MS = 25_000;
 
-/** One firing as clients get it (GET /reminders/due and the stream). */
-export interface DueJson {
-  key: string;
-  event_id: number;
-  series_id: number | null;
-  recurrence_id: string | null;
-  title: string;
-  action: DueReminder['action'];
-  /** When it was due (a snoozed one: when the snooze ends), ISO 8601 UTC. */
-  due_at: string;
-  /** A client was told of it already (it fired); still listed until dismissed. */
-  fired: boolean;
-  start_date: string;
-  utc_start_date: string;
-  end_date: string;
-  timezone: string;
-  all_day: boolean;
-  rest_url: string;
-}
+import type { DueJson, ReminderMessage } from '../../../shared/api/due-reminders';
 
-export type ReminderMessage = { type: 'due'; reminder: DueJson } | { type: 'missed'; count: number; reminders: DueJson[] };
+export type { DueJson, ReminderMessage };
 
 export function dueJson(r: DueReminder, apiRoot: string): DueJson {
   return {
