@@ -222,7 +222,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
         )}
         <div className="editor-body">
           <div className="editor-main">
-            {MAIN_GROUPS.map((g) => (
+            {MAIN_GROUPS.map((g) => [
               <section
                 key={g.key}
                 className={`group ${g.className ?? ''}`}
@@ -248,18 +248,22 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                     serverError={errors.recurrence}
                   />
                 )}
-              </section>
-            ))}
-            <NotificationsControl
-              rows={notifyRows}
-              onChange={(rows) => {
-                setNotifyRows(rows);
-                setNotifyErrors({});
-              }}
-              allDay={!!values.all_day}
-              errors={notifyErrors}
-              serverError={errors.reminders}
-            />
+              </section>,
+              // Right under "When", as calendars place it: a reminder is about the time.
+              g.key === 'when' && (
+                <NotificationsControl
+                  key="notify"
+                  rows={notifyRows}
+                  onChange={(rows) => {
+                    setNotifyRows(rows);
+                    setNotifyErrors({});
+                  }}
+                  allDay={!!values.all_day}
+                  errors={notifyErrors}
+                  serverError={errors.reminders}
+                />
+              ),
+            ])}
           </div>
           <div className="editor-side">
             {SIDE_GROUPS.map((g) => (

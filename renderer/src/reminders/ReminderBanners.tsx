@@ -98,10 +98,17 @@ export function ReminderBanners({ now = () => Date.now() }: { now?: () => number
               <button type="button" className="reminder-title" onClick={() => void openEvent(r.event_id)}>
                 {title}
               </button>
+              <span className="spacer" />
+              <button type="button" className="button button-small button-primary" onClick={() => void dismiss([r.key])}>
+                {t('alerts.dismiss')}
+              </button>
             </div>
             <p className="reminder-when">{when(r)}</p>
             <div className="reminder-actions">
               <span className="reminder-snooze" role="group" aria-label={t('alerts.snooze')}>
+                <span className="reminder-snooze-label" aria-hidden="true">
+                  {t('alerts.snooze')}
+                </span>
                 {/* "Until start" of an event that started already would ring again at once. */}
                 {SNOOZE_LABELS.filter(([how]) => how !== 'start' || startsLater).map(([how, key]) => (
                   <button key={how} type="button" className="button button-small" aria-label={t(`${key}_named`)} onClick={() => void snooze(r, how)}>
@@ -109,10 +116,6 @@ export function ReminderBanners({ now = () => Date.now() }: { now?: () => number
                   </button>
                 ))}
               </span>
-              <span className="spacer" />
-              <button type="button" className="button button-small button-primary" onClick={() => void dismiss([r.key])}>
-                {t('alerts.dismiss')}
-              </button>
             </div>
           </div>
         );

@@ -83,11 +83,11 @@ describe('the banners', () => {
     expect(within(first).getByRole('group', { name: 'Snooze' })).toBeTruthy();
     expect(within(first).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual([
       'Dentist & check-up',
+      'Dismiss',
       'Snooze 5 min',
       'Snooze 10 min',
       'Snooze 1 hour',
       'Snooze until start',
-      'Dismiss',
     ]);
     // Standup started already: "until start" would ring at once.
     const second = screen.getByRole('alert', { name: 'Reminder: Standup' });
