@@ -74,8 +74,20 @@ export function createReminderService(opts: ReminderServiceOptions) {
     res.write(`event: ${m.type}\ndata: ${JSON.stringify(m)}\n\n`);
   }
 
+  /** In-process listeners (the desktop shell's native notifications), told with the streams. */
+  const listeners = new Set<(m: ReminderMessage) => void>();
+
   function broadcast(messages: ReminderMessage[]): void {
     for (const res of clients) for (const m of messages) send(res, m);
+    for (const m of messages) {
+      for (const listener of listeners) {
+        try {
+          listener(m);
+        } catch (err) {
+          opts.log('warn', `a reminder listener failed: ${(err as Error).message}`);
+        }
+      }
+    }
   }
 
   /** Refills the schedule a batch at a time, answering requests between batches. */
@@ -177,6 +189,14 @@ export function createReminderService(opts: ReminderServiceOptions) {
       clients.add(res);
       res.on('close', () => clients.delete(res));
     },
+    /**
+     * Tells `listener` every message the streams get, until the returned function is called. The
+     * start-up summary still waits for a stream: the window shows it even when a listener saw it.
+     */
+    onMessage(listener: (m: ReminderMessage) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     get clientCount(): number {
       return clients.size;
     },
@@ -186,6 +206,7 @@ export function createReminderService(opts: ReminderServiceOptions) {
       clearInterval(heartbeat);
       for (const res of clients) res.end();
       clients.clear();
+      listeners.clear();
     },
   };
 }

@@ -29,6 +29,11 @@ export interface Settings {
    */
   reminders_timed: string;
   reminders_all_day: string;
+  /**
+   * The desktop app keeps running in the tray when its window is closed, so reminders still come
+   * (Almanac). Off by default: closing the window quits, as users expect of an app that never said otherwise.
+   */
+  keep_running_in_tray: boolean;
 }
 
 export const MAX_PER_PAGE = 50;
@@ -45,6 +50,7 @@ function defaults(): Settings {
     recurrence_horizon_months: 24,
     reminders_timed: '[]',
     reminders_all_day: '[]',
+    keep_running_in_tray: false,
   };
 }
 
@@ -58,7 +64,8 @@ export function createSettingsStore(db: DB, stamp: DataStamp) {
     const s = defaults() as unknown as Record<string, unknown>;
     for (const row of selectAll.all()) {
       if (!(row.key in s)) continue;
-      s[row.key] = typeof s[row.key] === 'number' ? Number(row.value) : row.value;
+      const kind = typeof s[row.key];
+      s[row.key] = kind === 'number' ? Number(row.value) : kind === 'boolean' ? row.value === 'true' || row.value === '1' : row.value;
     }
     const out = s as unknown as Settings;
     // Asked only when needed: the system's zone costs a new Intl.DateTimeFormat (about 0.3 ms),

@@ -12,6 +12,9 @@ import { decodeEntities } from '../calendar/toEventInput';
 import { api } from '../state/api';
 import { toastError } from '../state/toasts';
 import { useUi } from '../state/ui';
+import { isLanguage } from '@shared/i18n/languages';
+import { useCalendar } from '../state/calendar';
+import { useSettings } from '../state/settings';
 
 /** More than this many waiting at once are one summary, never a stack of banners. */
 export const MAX_BANNERS = 3;
@@ -122,12 +125,15 @@ function notify(r: DueJson): void {
   }
 }
 
-/** Opens the event's details card, as a click on it in the calendar does. */
+/** Opens the event's details card on its day, as a click on it in the calendar does. */
 export async function openEvent(id: number): Promise<void> {
   try {
     const e = await api().getEvent(id);
+    // A record belongs to one language: show that language's calendar, as a permalink does.
+    if (isLanguage(e.i18n_language) && e.i18n_language !== useSettings.getState().contentLanguage) useSettings.getState().setContentLanguage(e.i18n_language);
     const ui = useUi.getState();
     ui.setScreen('calendar');
+    useCalendar.getState().goto(e.start_date.slice(0, 10));
     ui.openDetails(e);
   } catch (err) {
     toastError((err as Error).message);
