@@ -12,7 +12,7 @@ import { Icon } from '../components/Icon';
 import { localeTag } from '../i18n';
 import { useSettings } from '../state/settings';
 import { decodeEntities } from '../calendar/toEventInput';
-import { askPermission, dismiss, listen, openEvent, setWhenText, snooze, useAlerts } from './alerts';
+import { askPermission, dismiss, dismissSummary, listen, openEvent, setWhenText, snooze, useAlerts } from './alerts';
 import './reminders.css';
 
 /** "Today, 10:00 AM" in the viewer's zone; an all-day event's own date. */
@@ -79,7 +79,7 @@ export function ReminderBanners({ now = () => Date.now() }: { now?: () => number
           </ul>
           {missed.count > Math.min(5, missed.reminders.length) && <p className="reminder-when">{t('alerts.missed_more', { count: missed.count - Math.min(5, missed.reminders.length) })}</p>}
           <div className="reminder-actions">
-            <button type="button" className="button button-small" onClick={() => void dismiss(missed.reminders.map((r) => r.key)).then(() => useAlerts.getState().closeMissed())}>
+            <button type="button" className="button button-small" onClick={() => void dismissSummary()}>
               {t('alerts.dismiss_all')}
             </button>
             <button type="button" className="button button-small button-quiet" onClick={() => useAlerts.getState().closeMissed()}>

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import type { DueJson, ReminderMessage, Snooze } from '@shared/api/due-reminders';
-import { isAbort } from '../api/client';
+import { ApiError, isAbort } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import { api } from '../state/api';
 import { toastError } from '../state/toasts';
@@ -23,8 +23,35 @@ const RETRY_MS = [1_000, 2_000, 5_000, 15_000, 30_000];
 
 export interface MissedSummary {
   count: number;
+  /** The newest few, by name. */
   reminders: DueJson[];
+  /** When the newest of them was due (ISO): "Dismiss all" and "Close" reach up to here. */
+  until: string;
 }
+
+const QUIET_KEY = 'almanac.reminders.quietUntil';
+
+/**
+ * Reminders due up to this moment were acknowledged in a summary (closed or dismissed): a reload
+ * does not summarise them again. One timestamp, so it never grows; a snoozed one comes due later.
+ */
+function quietUntil(): string {
+  try {
+    return localStorage.getItem(QUIET_KEY) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function keepQuiet(until: string): void {
+  try {
+    if (until > quietUntil()) localStorage.setItem(QUIET_KEY, until);
+  } catch {
+    // Private windows may refuse storage: the summary may show again after a reload, nothing worse.
+  }
+}
+
+const newest = (list: DueJson[], after = '') => list.reduce((max, r) => (r.due_at > max ? r.due_at : max), after);
 
 export type Permission = NotificationPermission | 'unsupported';
 
@@ -58,17 +85,18 @@ export const useAlerts = create<AlertsState>()((set, get) => ({
       return;
     }
     const keys = by(m.reminders);
-    set({ missed: { count: m.count, reminders: m.reminders }, alerts: get().alerts.filter((a) => !keys.has(a.key)) });
+    set({ missed: { count: m.count, reminders: m.reminders, until: newest(m.reminders, get().missed?.until) }, alerts: get().alerts.filter((a) => !keys.has(a.key)) });
   },
   catchUp(due) {
     const { alerts, missed } = get();
     const known = new Set([...by(alerts), ...by(missed?.reminders ?? [])]);
-    const fresh = due.filter((r) => !known.has(r.key));
+    const quiet = quietUntil();
+    const fresh = due.filter((r) => !known.has(r.key) && !(r.fired && r.due_at <= quiet));
     if (!fresh.length) return;
     // A window opened after a long time away: one summary, not a banner each.
     if (alerts.length + fresh.length > MAX_BANNERS) {
       const all = [...(missed?.reminders ?? []), ...alerts, ...fresh];
-      set({ alerts: [], missed: { count: (missed?.count ?? 0) + alerts.length + fresh.length, reminders: all.slice(-20) } });
+      set({ alerts: [], missed: { count: (missed?.count ?? 0) + alerts.length + fresh.length, reminders: all.slice(-20), until: newest(all, missed?.until) } });
     } else set({ alerts: [...alerts, ...fresh] });
   },
   remove(key) {
@@ -76,10 +104,14 @@ export const useAlerts = create<AlertsState>()((set, get) => ({
     set({ alerts: alerts.filter((a) => a.key !== key) });
     if (missed?.reminders.some((r) => r.key === key)) {
       const reminders = missed.reminders.filter((r) => r.key !== key);
-      set({ missed: reminders.length ? { count: Math.max(reminders.length, missed.count - 1), reminders } : null });
+      set({ missed: reminders.length ? { ...missed, count: Math.max(reminders.length, missed.count - 1), reminders } : null });
     }
   },
-  closeMissed: () => set({ missed: null }),
+  closeMissed: () => {
+    const missed = get().missed;
+    if (missed) keepQuiet(missed.until);
+    set({ missed: null });
+  },
   setPermission: (permission) => set({ permission }),
 }));
 
@@ -156,10 +188,34 @@ export async function dismiss(keys: string[]): Promise<void> {
       useAlerts.getState().remove(key);
       shown.get(key)?.close();
     } catch (err) {
+      // Dismissed elsewhere meanwhile (another window, a script): gone is what was asked.
+      if (err instanceof ApiError && err.status === 404) {
+        useAlerts.getState().remove(key);
+        continue;
+      }
       toastError((err as Error).message);
       return;
     }
   }
+}
+
+/**
+ * "Dismiss all" on the summary: every reminder due up to its newest one, the ones it counts but
+ * does not name included (the API lists them all), except those on screen as banners.
+ */
+export async function dismissSummary(): Promise<void> {
+  const missed = useAlerts.getState().missed;
+  if (!missed) return;
+  let keys = missed.reminders.map((r) => r.key);
+  try {
+    const onScreen = by(useAlerts.getState().alerts);
+    const due = await api().dueReminders();
+    keys = [...new Set([...keys, ...due.filter((r) => r.due_at <= missed.until && !onScreen.has(r.key)).map((r) => r.key)])];
+  } catch {
+    // Dismiss the named ones at least.
+  }
+  await dismiss(keys);
+  if (useAlerts.getState().missed) useAlerts.getState().closeMissed();
 }
 
 /**

@@ -36,6 +36,8 @@ const due = (over: Partial<DueJson> = {}): DueJson => ({
 });
 
 beforeEach(async () => {
+  localStorage.clear();
+  useToasts.setState({ toasts: [] });
   useSettings.setState({ uiLanguage: 'en', contentLanguage: 'en' });
   await i18n.changeLanguage('en');
   useAlerts.setState({ alerts: [], missed: null, permission: 'unsupported' });
@@ -130,6 +132,37 @@ describe('the banners', () => {
     fireEvent.click(within(summary).getByRole('button', { name: 'Dismiss all' }));
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(6);
+  });
+
+  it('"Dismiss all" reaches the ones the summary counts but does not name; one dismissed elsewhere is no error', async () => {
+    const named = [due({ key: 'n1', due_at: '2031-03-12T08:00:00Z' }), due({ key: 'n2', due_at: '2031-03-12T09:00:00Z' })];
+    const unnamed = due({ key: 'u1', due_at: '2031-03-12T07:00:00Z' });
+    const later = due({ key: 'later', due_at: '2031-03-12T09:30:00Z' });
+    const gone = { status: 404, body: { code: 'reminder-not-found', message: 'No such reminder.', data: { status: 404 } } };
+    const api = mockApi({
+      'GET reminders/due': { body: { reminders: [unnamed, ...named, later] } },
+      'POST reminders/n1/dismiss': gone,
+      'POST reminders/n2/dismiss': { body: { key: 'n2', dismissed: true } },
+      'POST reminders/u1/dismiss': { body: { key: 'u1', dismissed: true } },
+    });
+    render(<ReminderBanners now={() => NOW} />);
+    act(() => useAlerts.getState().receive({ type: 'missed', count: 3, reminders: named }));
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss all' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.url.pathname.split('/').at(-2))).toEqual(['n1', 'n2', 'u1']);
+    expect(useToasts.getState().toasts).toEqual([]);
+  });
+
+  it('a closed summary does not come back on the next load; a reminder due after it does', () => {
+    render(<ReminderBanners now={() => NOW} />);
+    const old = Array.from({ length: 5 }, (_, i) => due({ key: `o${i}`, due_at: `2031-03-12T0${i}:00:00Z` }));
+    act(() => useAlerts.getState().catchUp(old));
+    fireEvent.click(within(screen.getByRole('alert', { name: 'While Almanac was closed' })).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    // The next load of the page: the same list from the API, plus one snoozed that came due since.
+    act(() => useAlerts.setState({ alerts: [], missed: null }));
+    act(() => useAlerts.getState().catchUp([...old, due({ key: 'snoozed', title: 'Call Ana', due_at: '2031-03-12T09:54:00Z' })]));
+    expect(screen.getAllByRole('alert').map((a) => a.getAttribute('aria-label'))).toEqual(['Reminder: Call Ana']);
   });
 
   it('catches up after connecting: a few as banners, many as one summary', () => {
