@@ -84,6 +84,18 @@ describe('the Notifications section', () => {
     expect(api.to('PATCH', 'events/7')[0].body).toEqual({ reminders: [held[0], held[1], { action: 'display', trigger: '-PT2H' }] });
   });
 
+  it('Undo puts back the reminders an edit replaced, exactly', async () => {
+    const e = makeEvent({ id: 7, title: 'Dentist', reminders: held });
+    const api = mockApi({ 'PATCH events/7': { body: e }, 'GET events': noEvents });
+    const section = openEditor(e);
+    fireEvent.click(within(section).getByRole('button', { name: 'Remove notification 1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('PATCH', 'events/7')).toHaveLength(1));
+    expect(api.to('PATCH', 'events/7')[0].body).toEqual({ reminders: [held[1], held[2]] });
+    await useUndo.getState().undo();
+    expect(api.to('PATCH', 'events/7')[1].body).toEqual({ reminders: held });
+  });
+
   it('does not save a half-typed amount or the same notification twice', async () => {
     const e = makeEvent({ id: 7, title: 'Dentist', reminders: [{ action: 'display', trigger: '-PT10M' }] });
     const api = mockApi({ 'PATCH events/7': { body: e }, 'GET events': noEvents });
