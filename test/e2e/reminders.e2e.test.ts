@@ -85,9 +85,12 @@ describe.skipIf(!runBrowserSuites)('reminders (e2e)', () => {
     expect(saved.start_date).toBe(start.toFormat('yyyy-MM-dd HH:mm:ss'));
     expect(saved.timezone).toBe(BROWSER_ZONE);
     expect(saved.reminders).toEqual([{ action: 'display', trigger: '-PT1M' }]);
-    // The bell on the event in the calendar, by its name.
+    // The bell on the event in every view, by its name (the month grid's own buttons, FullCalendar's week and agenda).
+    for (const view of ['Month', 'Week', 'Agenda']) {
+      await page.getByRole('button', { name: view, exact: true }).click();
+      await expect.poll(() => page.locator(`[data-event-id="${saved.id}"]`).first().textContent()).toContain('Has notifications');
+    }
     await page.getByRole('button', { name: 'Week', exact: true }).click();
-    await expect.poll(() => page.locator(`[data-event-id="${saved.id}"]`).first().innerText()).toContain('Has notifications');
 
     // The window is listening before the clock moves.
     await expect.poll(() => s.server.reminders.clientCount).toBeGreaterThan(0);
