@@ -124,6 +124,7 @@ describe.skipIf(!runBrowserSuites)('reminders (e2e)', () => {
     // A click on the notification opens the event's details card.
     await page.evaluate(() => (globalThis as unknown as { __notes: Array<{ onclick: () => void }> }).__notes[0].onclick());
     await page.getByRole('dialog', { name: TITLE }).waitFor();
+    await page.screenshot({ path: join(SHOTS, 'reminders-details-light.png') });
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     await banner.waitFor({ state: 'detached' });
     expect(await due()).toEqual([]);

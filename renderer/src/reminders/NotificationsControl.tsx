@@ -82,7 +82,7 @@ export function NotificationsControl({ rows, onChange, allDay, errors, serverErr
                   aria-label={label}
                   value={selected}
                   onChange={(e) => pick(row, e.target.value)}
-                  {...(error ? { 'aria-invalid': true as const, 'aria-describedby': `${selectId}-error` } : {})}
+                  {...(error ? { 'aria-invalid': true as const, 'aria-describedby': `${selectId}-error` } : row.choice.kind === 'kept' ? { 'aria-describedby': `${selectId}-kept` } : {})}
                 >
                   {row.choice.kind === 'kept' && <option value="kept">{describe(row.reminder, allDay)}</option>}
                   {presets.map((p) => (
@@ -130,7 +130,11 @@ export function NotificationsControl({ rows, onChange, allDay, errors, serverErr
                   </select>
                 </div>
               )}
-              {row.choice.kind === 'kept' && <p className="field-hint">{t('notify.kept_hint')}</p>}
+              {row.choice.kind === 'kept' && (
+                <p className="field-hint" id={`${selectId}-kept`}>
+                  {t('notify.kept_hint')}
+                </p>
+              )}
               {error && (
                 <p className="field-error" id={`${selectId}-error`}>
                   {t(error)}
