@@ -2,10 +2,11 @@
  * The Electron main process: hands the real Electron modules to the desktop app's lifecycle
  * (electron/main/lifecycle.ts), where all the logic lives and is tested under Node with a fake.
  */
-import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, nativeImage, Notification, safeStorage, screen, session, shell, Tray } from 'electron';
 import { createServer } from './server';
 import { startDesktopApp } from './main/lifecycle';
 import { locateElectronAddon } from './main/native-sqlite';
+import { trayIconPng } from './main/tray-icon';
 
 startDesktopApp<BrowserWindow>({
   app,
@@ -29,4 +30,7 @@ startDesktopApp<BrowserWindow>({
       { electron: process.versions.electron, platform: process.platform, arch: process.arch },
     ),
   onSignal: (signal, handler) => process.on(signal, handler),
+  Notification,
+  createTray: () => new Tray(nativeImage.createFromBuffer(trayIconPng(32))),
+  locale: () => app.getLocale(),
 });

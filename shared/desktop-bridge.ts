@@ -64,7 +64,9 @@ export type DesktopCommand =
   /** Help > Keyboard Shortcuts: the page's list of shortcuts (also `?` in the page). */
   | { name: 'show-shortcuts' }
   | { name: 'import'; format: ImportFormat; kind: ImportKind }
-  | { name: 'export'; format: ExportFormat };
+  | { name: 'export'; format: ExportFormat }
+  /** A reminder's notification was clicked: the event's details card (issue 16). */
+  | { name: 'open-event'; id: number };
 
 export interface DesktopBridge {
   /** Absolute URL of the API namespace root, with a trailing slash. */

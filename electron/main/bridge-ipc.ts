@@ -119,11 +119,26 @@ export interface CommandTarget {
  * Menu commands go to the page when it listens (`onCommand`); otherwise the fallback runs them
  * (the main process does import and export itself). A page load resets what it listens to.
  */
-export function createCommandRouter(opts: { target: () => CommandTarget | undefined; fallback: (command: DesktopCommand) => void }) {
+export function createCommandRouter(opts: {
+  target: () => CommandTarget | undefined;
+  fallback: (command: DesktopCommand) => void;
+  /**
+   * Commands only the page can carry out (open an event from a notification): kept, the newest
+   * one, until a page listens, instead of falling back. A window reopened from the tray is still
+   * loading when its notification is clicked.
+   */
+  holdForPage?: (command: DesktopCommand) => boolean;
+}) {
   const listening = new Map<number, number>();
+  let held: DesktopCommand | undefined;
   return {
     setListeners(contentsId: number, count: unknown) {
       listening.set(contentsId, typeof count === 'number' && count > 0 ? count : 0);
+      const target = opts.target();
+      if (held && target?.id === contentsId && (listening.get(contentsId) ?? 0) > 0) {
+        target.send(IPC.command, held);
+        held = undefined;
+      }
     },
     reset(contentsId: number) {
       listening.delete(contentsId);
@@ -136,6 +151,10 @@ export function createCommandRouter(opts: { target: () => CommandTarget | undefi
       if (target && (listening.get(target.id) ?? 0) > 0) {
         target.send(IPC.command, command);
         return 'sent';
+      }
+      if (opts.holdForPage?.(command)) {
+        held = command;
+        return 'fallback';
       }
       opts.fallback(command);
       return 'fallback';

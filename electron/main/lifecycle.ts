@@ -10,6 +10,8 @@
  *                and never starts a server
  *   quit         window state saved; the quit waits until the server has stopped and the
  *                database is closed (its write-ahead log folded back into the file)
+ *   reminders    a native notification per reminder the server fires; with the setting
+ *                `keep_running_in_tray`, closing the window leaves the app in the tray
  */
 import { join } from 'node:path';
 import { DEFAULT_PORT, type AlmanacServer, type Logger, type ServerOptions } from '../server';
@@ -23,6 +25,8 @@ import { menuTemplate, type MenuItemTemplate } from './menu';
 import { createTransfers, describeExport, describeImport, dialogsFor, showApiAccess, type DialogApi, type MessageBoxOptions } from './dialogs';
 import { createCommandRouter, registerBridgeIpc, type IpcMainLike } from './bridge-ipc';
 import { createSafeStorageSecrets, type SafeStorageLike } from './safe-storage-secrets';
+import { createReminderNotifier, languageOf, type NotificationApi } from './reminder-notifications';
+import { createTrayKeeper, type TrayLike } from './tray';
 
 export interface AppLike {
   readonly isPackaged: boolean;
@@ -36,6 +40,8 @@ export interface AppLike {
   getPath(name: 'appData' | 'documents'): string;
   setPath(name: 'userData' | 'sessionData', path: string): void;
   enableSandbox(): void;
+  /** Windows: notifications' clicks reach the app only under its App User Model ID. */
+  setAppUserModelId?(id: string): void;
   on(event: 'second-instance', listener: () => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
   on(event: 'activate', listener: () => void): unknown;
@@ -125,7 +131,16 @@ export interface DesktopDeps<W extends WindowLike = WindowLike> {
   safeStorage?: SafeStorageLike;
   /** After this long, a quit waiting for the server gives up and exits. */
   quitTimeoutMs?: number;
+  /** Electron's `Notification`: reminders as native notifications (issue 16). */
+  Notification?: NotificationApi;
+  /** Makes the tray icon (`new Tray(icon)`), for "keep running in the tray". */
+  createTray?: () => TrayLike;
+  /** The system's locale (`app.getLocale()`), for the notifications' and tray's words. */
+  locale?: () => string;
 }
+
+/** electron-builder.yml's appId. */
+export const APP_USER_MODEL_ID = 'org.almanac.desktop';
 
 export interface DesktopApp<W extends WindowLike = WindowLike> {
   /** False when another instance already had this data directory: this one quits. */
@@ -155,6 +170,7 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
   app.setPath('userData', dataDir);
   app.setPath('sessionData', sessionDataDir(dataDir));
   app.enableSandbox();
+  if (deps.platform === 'win32') app.setAppUserModelId?.(APP_USER_MODEL_ID);
 
   let server: AlmanacServer | undefined;
   let window: W | undefined;
@@ -163,6 +179,9 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
   let stopping: Promise<void> | undefined;
   const stateFile = windowStateFile(dataDir);
   let windowState: ReturnType<typeof trackWindowState> | undefined;
+  let notifier: ReturnType<typeof createReminderNotifier> | undefined;
+  let tray: ReturnType<typeof createTrayKeeper> | undefined;
+  const language = () => languageOf(deps.locale?.());
 
   const handle: DesktopApp<W> = {
     primary: app.requestSingleInstanceLock(),
@@ -194,6 +213,7 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
   // The menu's file commands still work while the page does not listen for commands.
   const router = createCommandRouter({
     target: () => handle.window()?.webContents,
+    holdForPage: (command) => command.name === 'open-event',
     fallback: (command) => {
       const win = handle.window();
       if (command.name === 'import') {
@@ -312,12 +332,37 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
       },
     });
     deps.Menu.setApplicationMenu(deps.Menu.buildFromTemplate(template) as never);
+    if (deps.Notification) {
+      notifier = createReminderNotifier({
+        Notification: deps.Notification,
+        subscribe: (listener) => srv.reminders.onMessage(listener),
+        showWindow,
+        openEvent: (id) => void router.dispatch({ name: 'open-event', id }),
+        language,
+        log: (line) => log('warn', line),
+      });
+    }
+    if (deps.createTray) {
+      const createTray = deps.createTray;
+      tray = createTrayKeeper({
+        createTray,
+        buildMenu: (items) => deps.Menu.buildFromTemplate(items),
+        keepRunning: () => !!server?.store.settings.get().keep_running_in_tray,
+        showWindow,
+        quit: () => app.quit(),
+        language,
+        log: (line) => log('warn', line),
+      });
+      tray.sync();
+    }
     await createMainWindow(srv);
   }
 
   async function stop(): Promise<void> {
     windowState?.flush();
     await starting?.catch(() => {});
+    notifier?.stop();
+    tray?.destroy();
     const srv = server;
     server = undefined;
     await srv?.close();
@@ -326,6 +371,8 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);
   app.on('window-all-closed', () => {
+    // In the tray (the user's setting) the server keeps firing reminders; the icon brings the window back.
+    if (server && !stopping && tray?.windowClosed()) return;
     // macOS apps stay in the Dock without windows; elsewhere closing the window quits.
     if (deps.platform !== 'darwin') app.quit();
   });

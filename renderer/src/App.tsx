@@ -27,6 +27,7 @@ import { ImportDialog } from './transfer/ImportDialog';
 import { ScopeDialogHost } from './recurrence/ScopeDialog';
 import { ExportDialog } from './transfer/ExportDialog';
 import { SettingsDialog } from './settings/SettingsDialog';
+import { ReminderBanners, useReminderStream } from './reminders/ReminderBanners';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -85,6 +86,7 @@ export function App() {
   useShortcuts();
   useDeepLinks();
   useDesktopCommands();
+  useReminderStream();
   return (
     <div className={`app ${narrow ? 'app-narrow' : ''}`}>
       {/* The first Tab stop: past the sidebar's buttons and filters, straight to the calendar. */}
@@ -127,6 +129,7 @@ export function App() {
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
       {settingsDialog && <SettingsDialog />}
+      <ReminderBanners />
       <Toasts />
     </div>
   );

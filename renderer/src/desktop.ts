@@ -12,6 +12,7 @@ import { currentExportFilters } from './transfer/exportQuery';
 import { useSettings } from './state/settings';
 import { toastError, toastInfo } from './state/toasts';
 import { useUi } from './state/ui';
+import { openEvent } from './reminders/alerts';
 
 export async function runCommand(command: DesktopCommand): Promise<void> {
   const bridge = window.almanac;
@@ -24,6 +25,10 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
   if (command.name === 'show-view') {
     useUi.getState().setScreen('calendar');
     useCalendar.getState().setView(command.view);
+    return;
+  }
+  if (command.name === 'open-event') {
+    await openEvent(command.id);
     return;
   }
   if (command.name === 'import') {

@@ -30,7 +30,15 @@ export interface Suite {
   eventsMatching(search: string, lang?: string): Promise<Json[]>;
 }
 
-export function e2eSuite(options: { viewport?: { width: number; height: number }; locale?: string } = {}): Suite {
+export interface SuiteOptions {
+  viewport?: { width: number; height: number };
+  locale?: string;
+  /** The server's clock (reminder tests move it), and whether reminders fire on its own timer. */
+  now?: () => Date;
+  reminderTimer?: boolean;
+}
+
+export function e2eSuite(options: SuiteOptions = {}): Suite {
   const s = { pageErrors: [] as string[] } as Suite;
   let dataDir = '';
   let refused: string[] = [];
@@ -57,7 +65,7 @@ export function e2eSuite(options: { viewport?: { width: number; height: number }
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'almanac-e2e-'));
     const t0 = Date.now();
-    s.server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
+    s.server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, now: options.now, reminderTimer: options.reminderTimer, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
     s.browser = await launchChromium();
     s.context = await s.browser.newContext({
       viewport: options.viewport ?? { width: 1400, height: 900 },

@@ -403,6 +403,56 @@ export interface FakeElectronOptions {
   serverOptions?: Partial<ServerOptions>;
 }
 
+/** Electron's `Notification`: each one made is kept in `made`, shown or not, until the test clicks or closes it. */
+export class FakeNotification extends Emitter {
+  static supported = true;
+  static made: FakeNotification[] = [];
+  static isSupported() {
+    return FakeNotification.supported;
+  }
+  shown = false;
+  closed = false;
+  constructor(readonly options: { title: string; body: string; silent: boolean }) {
+    super();
+    FakeNotification.made.push(this);
+  }
+  show() {
+    this.shown = true;
+  }
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.emit('close');
+  }
+  /** The user clicks it (the OS takes it away). */
+  click() {
+    this.emit('click');
+    this.closed = true;
+  }
+}
+
+/** Electron's `Tray`: its tooltip, the menu template it was given, and whether it was destroyed. */
+export class FakeTray extends Emitter {
+  tooltip = '';
+  menu?: MenuItemTemplate[];
+  destroyed = false;
+  setToolTip(text: string) {
+    this.tooltip = text;
+  }
+  setContextMenu(menu: unknown) {
+    this.menu = (menu as { template: MenuItemTemplate[] }).template;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+  /** A menu item's click, by id. */
+  choose(id: string) {
+    const item = this.menu?.find((i) => i.id === id);
+    if (!item?.click) throw new Error(`no tray menu item ${id}`);
+    item.click();
+  }
+}
+
 /** One process's worth of fake Electron, and the deps that hand it to `startDesktopApp`. */
 export class FakeElectron {
   readonly locks: LockTable;
@@ -420,6 +470,11 @@ export class FakeElectron {
   readonly signals = new Map<string, () => void>();
   displays: DisplayLike[];
   readonly platform: NodeJS.Platform;
+  readonly trays: FakeTray[] = [];
+  /** What `app.getLocale()` answers. */
+  locale = 'en-US';
+  /** A desktop without a tray: `new Tray()` throws. */
+  noTray = false;
 
   constructor(readonly options: FakeElectronOptions = {}) {
     this.locks = options.locks ?? new LockTable();
@@ -471,6 +526,14 @@ export class FakeElectron {
       ...(this.options.port === 'default' ? {} : { port: this.options.port ?? 0 }),
       log: silentLogger,
       onSignal: (signal, handler) => this.signals.set(signal, handler),
+      Notification: FakeNotification,
+      createTray: () => {
+        if (this.noTray) throw new Error('no system tray');
+        const t = new FakeTray();
+        this.trays.push(t);
+        return t;
+      },
+      locale: () => this.locale,
     };
   }
 

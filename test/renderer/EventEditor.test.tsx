@@ -76,6 +76,8 @@ describe('EventEditor', () => {
       featured: true,
       categories: [31, 'Late shows'],
       venue: { venue: 'Blue Note', city: 'Lisbon' },
+      // None shown, none saved: the settings' defaults would otherwise add ones the editor never showed.
+      reminders: [],
     });
     await waitFor(() => expect(useUi.getState().editor).toBeNull());
   });
@@ -142,7 +144,7 @@ describe('QuickCreate', () => {
     fireEvent.change(title, { target: { value: 'Lunch' } });
     fireEvent.submit(title.closest('form')!);
     await waitFor(() => expect(useUi.getState().quickCreate).toBeNull());
-    expect(api.to('POST', 'events')[0].body).toEqual({ title: 'Lunch', ...draft, status: 'publish' });
+    expect(api.to('POST', 'events')[0].body).toEqual({ title: 'Lunch', ...draft, status: 'publish', reminders: [] });
   });
 
   it('stays open with the server’s message when creation fails', async () => {
@@ -160,7 +162,7 @@ describe('QuickCreate', () => {
     render(<QuickCreate draft={draft} />);
     fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'Gym' } });
     fireEvent.click(screen.getByRole('button', { name: 'More options' }));
-    expect(useUi.getState().editor).toEqual({ kind: 'create', draft: { ...draft, title: 'Gym' } });
+    expect(useUi.getState().editor).toEqual({ kind: 'create', draft: { ...draft, title: 'Gym', reminders: [] } });
     expect(useUi.getState().quickCreate).toBeNull();
   });
 });

@@ -25,27 +25,9 @@ const REFILL_BATCH = 200;
 /** A comment line this often keeps idle-connection timeouts from closing a quiet stream. */
 const HEARTBEAT_MS = 25_000;
 
-/** One firing as clients get it (GET /reminders/due and the stream). */
-export interface DueJson {
-  key: string;
-  event_id: number;
-  series_id: number | null;
-  recurrence_id: string | null;
-  title: string;
-  action: DueReminder['action'];
-  /** When it was due (a snoozed one: when the snooze ends), ISO 8601 UTC. */
-  due_at: string;
-  /** A client was told of it already (it fired); still listed until dismissed. */
-  fired: boolean;
-  start_date: string;
-  utc_start_date: string;
-  end_date: string;
-  timezone: string;
-  all_day: boolean;
-  rest_url: string;
-}
+import type { DueJson, ReminderMessage } from '../../../shared/api/due-reminders';
 
-export type ReminderMessage = { type: 'due'; reminder: DueJson } | { type: 'missed'; count: number; reminders: DueJson[] };
+export type { DueJson, ReminderMessage };
 
 export function dueJson(r: DueReminder, apiRoot: string): DueJson {
   return {
@@ -92,8 +74,20 @@ export function createReminderService(opts: ReminderServiceOptions) {
     res.write(`event: ${m.type}\ndata: ${JSON.stringify(m)}\n\n`);
   }
 
+  /** In-process listeners (the desktop shell's native notifications), told with the streams. */
+  const listeners = new Set<(m: ReminderMessage) => void>();
+
   function broadcast(messages: ReminderMessage[]): void {
     for (const res of clients) for (const m of messages) send(res, m);
+    for (const m of messages) {
+      for (const listener of listeners) {
+        try {
+          listener(m);
+        } catch (err) {
+          opts.log('warn', `a reminder listener failed: ${(err as Error).message}`);
+        }
+      }
+    }
   }
 
   /** Refills the schedule a batch at a time, answering requests between batches. */
@@ -195,6 +189,14 @@ export function createReminderService(opts: ReminderServiceOptions) {
       clients.add(res);
       res.on('close', () => clients.delete(res));
     },
+    /**
+     * Tells `listener` every message the streams get, until the returned function is called. The
+     * start-up summary still waits for a stream: the window shows it even when a listener saw it.
+     */
+    onMessage(listener: (m: ReminderMessage) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     get clientCount(): number {
       return clients.size;
     },
@@ -204,6 +206,7 @@ export function createReminderService(opts: ReminderServiceOptions) {
       clearInterval(heartbeat);
       for (const res of clients) res.end();
       clients.clear();
+      listeners.clear();
     },
   };
 }

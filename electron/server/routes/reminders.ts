@@ -7,9 +7,10 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError, invalidParam } from '../errors';
 import { dueJson } from '../reminders/service';
+import { SNOOZES } from '../../../shared/api/due-reminders';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
-export const SNOOZES = ['5m', '10m', '1h', 'start'] as const;
+export { SNOOZES };
 const SNOOZE_MS: Record<string, number> = { '5m': 5 * 60_000, '10m': 10 * 60_000, '1h': 3600_000 };
 
 const snoozeParams: ParamSet = {

@@ -37,6 +37,11 @@ export interface Settings {
   work_end: string;
   theme: Theme;
   default_event_minutes: number;
+  /**
+   * The desktop app keeps running in the tray when its window is closed, so reminders still come
+   * (Almanac). Off by default: closing the window quits, as users expect of an app that never said otherwise.
+   */
+  keep_running_in_tray: boolean;
 }
 
 /** A user setting's default, from its one declaration. */
@@ -62,6 +67,7 @@ function defaults(): Settings {
     work_end: userDefault('work_end'),
     theme: userDefault('theme'),
     default_event_minutes: userDefault('default_event_minutes'),
+    keep_running_in_tray: userDefault('keep_running_in_tray'),
   };
 }
 
@@ -75,7 +81,8 @@ export function createSettingsStore(db: DB, stamp: DataStamp) {
     const s = defaults() as unknown as Record<string, unknown>;
     for (const row of selectAll.all()) {
       if (!(row.key in s)) continue;
-      s[row.key] = typeof s[row.key] === 'number' ? Number(row.value) : row.value;
+      const kind = typeof s[row.key];
+      s[row.key] = kind === 'number' ? Number(row.value) : kind === 'boolean' ? row.value === 'true' || row.value === '1' : row.value;
     }
     const out = s as unknown as Settings;
     // Asked only when needed: the system's zone costs a new Intl.DateTimeFormat (about 0.3 ms),

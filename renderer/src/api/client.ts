@@ -9,6 +9,7 @@ import type { Event, Organizer, Term, Venue } from '@shared/api/records';
 import type { Language } from '@shared/i18n/languages';
 import type { ImportJob } from '@shared/api/import-report';
 import type { ImportFormat } from '@shared/import-format';
+import type { DueJson, ReminderMessage, Snooze } from '@shared/api/due-reminders';
 
 export type { Language };
 
@@ -281,6 +282,43 @@ export class ApiClient {
     return this.listAll<T>(kind, kind, { status: 'trash', ...(kind === 'events' ? { start_date: '1970-01-01', end_date: '2200-12-31' } : {}) });
   }
 
+  // --- reminders (issue 16) ---
+  dueReminders() {
+    return this.get<{ reminders: DueJson[] }>('reminders/due').then((r) => r.reminders);
+  }
+  snoozeReminder(key: string, how: Snooze) {
+    return this.post<DueJson>(`reminders/${encodeURIComponent(key)}/snooze`, { for: how });
+  }
+  dismissReminder(key: string) {
+    return this.post<{ key: string; dismissed: boolean }>(`reminders/${encodeURIComponent(key)}/dismiss`, {});
+  }
+
+  /**
+   * Reads the reminders' server-sent events until the server ends the stream or `signal` aborts.
+   * Through fetch rather than EventSource: it carries the token (the desktop window) or the
+   * session cookie (a tab) exactly as every other request does. `onOpen` runs once it is answered.
+   */
+  async reminderStream(onMessage: (m: ReminderMessage) => void, onOpen: () => void, signal: AbortSignal): Promise<void> {
+    const headers: Record<string, string> = { Accept: 'text/event-stream' };
+    if (this.opts.token) headers.Authorization = `Bearer ${this.opts.token}`;
+    const res = await this.fetchImpl(this.url('reminders/stream'), { headers, signal, credentials: 'same-origin', cache: 'no-store' });
+    if (!res.ok || !res.body) throw new ApiError(`${res.status} ${res.statusText}`.trim(), res.status, `http_${res.status}`);
+    onOpen();
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+        const message = parseEvent(block);
+        if (message) onMessage(message);
+      }
+    }
+  }
+
   // --- venues, organizers ---
   listVenues(search?: string) {
     return this.listAll<Venue>('venues', 'venues', { search: search || undefined });
@@ -298,6 +336,22 @@ export class ApiClient {
   }
   deleteTerm(kind: TermKind, id: number) {
     return this.del<Term>(`${kind}/${id}`);
+  }
+}
+
+/** One server-sent event block (`event: due` + `data: {...}`); comments and unknown events give nothing. */
+export function parseEvent(block: string): ReminderMessage | undefined {
+  const data = block
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).replace(/^ /, ''))
+    .join('\n');
+  if (!data) return undefined;
+  try {
+    const m = JSON.parse(data) as ReminderMessage;
+    return m && (m.type === 'due' || m.type === 'missed') ? m : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -128,7 +128,7 @@ export function CalendarView() {
   const eventTimeFormat = useMemo(() => ({ hour: 'numeric', minute: '2-digit', meridiem: 'short', ...(hour12 === undefined ? {} : { hour12 }) }) as const, [hour12]);
   const slotHeaderFormat = useMemo(() => ({ hour: 'numeric', minute: '2-digit', omitZeroMinute: true, meridiem: 'short', ...(hour12 === undefined ? {} : { hour12 }) }) as const, [hour12]);
   const defaultDuration = minutesToDuration(settings.default_event_minutes);
-  const labels = useMemo(() => ({ featured: t('event.featured'), sticky: t('event.sticky'), repeats: t('repeat.mark') }), [t]);
+  const labels = useMemo(() => ({ featured: t('event.featured'), sticky: t('event.sticky'), repeats: t('repeat.mark'), reminds: t('notify.mark') }), [t]);
   const hostRef = useRef<HTMLDivElement>(null);
   const perDay = useMonthCellCapacity(hostRef);
   // "+N more" texts by count: a month asks for the same few dozen of them on every load.

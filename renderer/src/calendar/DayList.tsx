@@ -49,6 +49,12 @@ export function DayList({ day }: { day: string }) {
                     <span className="visually-hidden"> {t('repeat.mark')}</span>
                   </span>
                 )}
+                {e.reminders?.length ? (
+                  <span className="ev-badge ev-badge-bell">
+                    <Icon name="bell" size={12} />
+                    <span className="visually-hidden"> {t('notify.mark')}</span>
+                  </span>
+                ) : null}
               </span>
             </button>
           </li>

@@ -15,6 +15,8 @@ import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { describeSpan } from './QuickCreate';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
+import { Icon } from '../components/Icon';
+import { useDescribe } from '../reminders/NotificationsControl';
 import './details.css';
 
 const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
@@ -90,6 +92,7 @@ export function EventDetails({ event }: { event: Event }) {
   const address = venue ? [venue.address, [venue.city, venue.stateprovince || venue.state || venue.province, venue.zip].filter(Boolean).join(', '), venue.country].filter(Boolean) : [];
   const map = venue ? mapLink(venue) : null;
   const description = event.description ? htmlAsText(event.description) : '';
+  const describe = useDescribe();
   const zoneNote = !event.all_day && event.timezone && event.timezone !== viewerZone() ? t('details.kept_in', { zone: event.timezone }) : null;
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
@@ -167,6 +170,19 @@ export function EventDetails({ event }: { event: Event }) {
               </li>
             ))}
           </ul>
+        )}
+        {event.reminders && event.reminders.length > 0 && (
+          <div className="details-row">
+            <h3 className="details-label">{t('notify.label')}</h3>
+            <ul className="details-list details-reminders">
+              {event.reminders.map((r, i) => (
+                <li key={i}>
+                  <Icon name="bell" size={14} />
+                  {describe(r, event.all_day)}
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
         {description && <p className="details-description">{description}</p>}
       </div>

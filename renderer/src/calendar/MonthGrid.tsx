@@ -52,9 +52,11 @@ export interface EventLabels {
   sticky: string;
   /** The mark of an occurrence of a repeating event. */
   repeats: string;
+  /** The bell of an event that has reminders; optional for callers from before reminders. */
+  reminds?: string;
 }
 
-/** The featured star, sticky pin and repeat mark after a title, named for screen readers. */
+/** The featured star, sticky pin, repeat mark and bell after a title, named for screen readers. */
 export function Badges({ event, labels }: { event: Event | undefined; labels: EventLabels }) {
   return (
     <>
@@ -75,6 +77,12 @@ export function Badges({ event, labels }: { event: Event | undefined; labels: Ev
           <span className="visually-hidden"> {labels.repeats}</span>
         </span>
       )}
+      {labels.reminds && event?.reminders?.length ? (
+        <span className="ev-badge ev-badge-bell" title={labels.reminds}>
+          <Icon name="bell" size={12} />
+          <span className="visually-hidden"> {labels.reminds}</span>
+        </span>
+      ) : null}
     </>
   );
 }

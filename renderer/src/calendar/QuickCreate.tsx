@@ -15,6 +15,8 @@ import { useSettings } from '../state/settings';
 import { useUi, type EventDraft } from '../state/ui';
 import { RepeatControl } from '../recurrence/RepeatControl';
 import { fromRecurrence, toRecurrence, validateRepeat, type RepeatErrors, type RepeatValue } from '../recurrence/rule';
+import { NotificationsControl } from '../reminders/NotificationsControl';
+import { rowsOf, rowsToReminders, type Row, type RowErrors } from '../reminders/choices';
 
 export function describeSpan(d: EventDraft, locale: string, allDayText: string): string {
   const s = fromApi(d.start_date, d.timezone).setLocale(locale);
@@ -38,6 +40,8 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
   const start = { start: draft.start_date, allDay: draft.all_day, zone: draft.timezone };
   const [repeat, setRepeat] = useState<RepeatValue>(() => fromRecurrence(draft.recurrence, start));
   const [repeatErrors, setRepeatErrors] = useState<RepeatErrors>({});
+  const [notifyRows, setNotifyRows] = useState<Row[]>(() => rowsOf(draft.reminders, draft.all_day));
+  const [notifyErrors, setNotifyErrors] = useState<RowErrors>({});
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -47,7 +51,9 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
     }
     const problems = validateRepeat(repeat, start);
     setRepeatErrors(problems);
-    if (Object.keys(problems).length) return;
+    const notify = rowsToReminders(notifyRows);
+    setNotifyErrors(notify.errors);
+    if (Object.keys(problems).length || Object.keys(notify.errors).length) return;
     const recurrence = toRecurrence(repeat, start, draft.recurrence);
     setSaving(true);
     setError(null);
@@ -59,6 +65,8 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
         all_day: draft.all_day,
         timezone: draft.timezone,
         status: 'publish',
+        // Always said, none included: the server's defaults would add reminders this dialog never showed.
+        reminders: notify.reminders,
         ...(recurrence ? { recurrence } : {}),
       });
       closeQuick();
@@ -103,13 +111,26 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
           start={start}
           errors={repeatErrors}
         />
+        <NotificationsControl
+          rows={notifyRows}
+          onChange={(rows) => {
+            setNotifyRows(rows);
+            setNotifyErrors({});
+          }}
+          allDay={draft.all_day}
+          errors={notifyErrors}
+        />
         <footer className="dialog-footer">
           <button
             type="button"
             className="button button-quiet"
             onClick={() => {
               const recurrence = toRecurrence(repeat, start, draft.recurrence);
-              openEditor({ kind: 'create', draft: { ...draft, title, ...(recurrence ? { recurrence } : {}) } });
+              // A half-typed amount is pointed at here rather than lost on the way to the editor.
+              const { reminders, errors } = rowsToReminders(notifyRows);
+              setNotifyErrors(errors);
+              if (Object.keys(errors).length) return;
+              openEditor({ kind: 'create', draft: { ...draft, title, reminders, ...(recurrence ? { recurrence } : {}) } });
             }}
           >
             {t('quick.more')}

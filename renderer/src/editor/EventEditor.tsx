@@ -23,6 +23,8 @@ import { DiscardBar } from '../components/DiscardBar';
 import { RepeatControl } from '../recurrence/RepeatControl';
 import { fromRecurrence, sameRepeat, toRecurrence, validateRepeat, type RepeatErrors, type RepeatStart, type RepeatValue } from '../recurrence/rule';
 import { scopeFor } from '../state/eventActions';
+import { NotificationsControl } from '../reminders/NotificationsControl';
+import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from '../reminders/choices';
 
 /**
  * Where each field goes; the order inside a group is the order on screen. A calendar's order
@@ -40,7 +42,7 @@ const SIDE_GROUPS: Array<{ key: string; fields: string[]; className?: string }> 
 const PUBLISHING = ['status', 'featured', 'sticky', 'hide_from_listings', 'show_map', 'show_map_link', 'excerpt', 'slug', 'author', 'date', 'translation_of'];
 /** Fields the Repeat control stands for (under "When"), never drawn as plain fields. */
 const REPEAT_FIELDS = ['recurrence', 'recurrence_scope'];
-/** Reminders get their own Notifications section (issue 16); until then the editor leaves them alone. */
+/** Reminders get their own Notifications section (issue 16), never drawn as a plain field. */
 const OWN_SECTION_FIELDS = ['reminders'];
 const PLACED = new Set([...MAIN_GROUPS, ...SIDE_GROUPS].flatMap((g) => g.fields).concat(REPEAT_FIELDS, OWN_SECTION_FIELDS));
 
@@ -73,6 +75,13 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const initialRepeat = useMemo<RepeatValue>(() => fromRecurrence(original, repeatStartOf(initial)), [original, initial]);
   const [repeat, setRepeat] = useState<RepeatValue>(initialRepeat);
   const [repeatErrors, setRepeatErrors] = useState<RepeatErrors>({});
+  // What the API holds (or what quick create or the duplicated event had), kept exactly until changed.
+  const initialReminders = useMemo(
+    () => (target.kind === 'edit' ? target.event.reminders : target.from ? target.from.reminders : target.draft.reminders) ?? [],
+    [target],
+  );
+  const [notifyRows, setNotifyRows] = useState<Row[]>(() => rowsOf(initialReminders, !!initial.all_day));
+  const [notifyErrors, setNotifyErrors] = useState<RowErrors>({});
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -80,7 +89,9 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const formRef = useRef<HTMLFormElement>(null);
   const errorId = 'event-editor-error';
 
-  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0 || !sameRepeat(initialRepeat, repeat);
+  const remindersNow = rowsToReminders(notifyRows);
+  const remindersChanged = Object.keys(remindersNow.errors).length > 0 || !sameReminders(initialReminders, remindersNow.reminders);
+  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0 || !sameRepeat(initialRepeat, repeat) || remindersChanged;
   // Publishing fields, then anything the schema gained that no group names yet (never out of reach).
   const publishing = formFields(eventFields)
     .filter(([name]) => !PLACED.has(name))
@@ -108,7 +119,9 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     const start = repeatStartOf(values);
     const repeatProblems = validateRepeat(repeat, start);
     setRepeatErrors(repeatProblems);
-    if (Object.keys(local).length || Object.keys(repeatProblems).length) {
+    const notify = rowsToReminders(notifyRows);
+    setNotifyErrors(notify.errors);
+    if (Object.keys(local).length || Object.keys(repeatProblems).length || Object.keys(notify.errors).length) {
       setErrors(local);
       setFormError(t('errors.fix_fields'));
       focusFirstInvalid();
@@ -116,6 +129,9 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     }
     const body = formToBody(eventFields, values, target.kind === 'edit' ? initial : undefined);
     if (target.kind === 'create' ? repeat.kind !== 'none' : repeatChanged(values)) body.recurrence = toRecurrence(repeat, start, original);
+    // A new event always says its reminders, none included: the server's defaults would otherwise
+    // add ones the section never showed.
+    if (target.kind === 'create' || !sameReminders(initialReminders, notify.reminders)) body.reminders = notify.reminders;
     // An occurrence of a series: which ones? A new rule cannot apply to one occurrence alone.
     const scope =
       target.kind === 'edit' && Object.keys(body).length ? await scopeFor(target.event, 'edit', 'recurrence' in body ? ['following', 'all'] : undefined) : undefined;
@@ -207,7 +223,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
         )}
         <div className="editor-body">
           <div className="editor-main">
-            {MAIN_GROUPS.map((g) => (
+            {MAIN_GROUPS.map((g) => [
               <section
                 key={g.key}
                 className={`group ${g.className ?? ''}`}
@@ -233,8 +249,22 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                     serverError={errors.recurrence}
                   />
                 )}
-              </section>
-            ))}
+              </section>,
+              // Right under "When", as calendars place it: a reminder is about the time.
+              g.key === 'when' && (
+                <NotificationsControl
+                  key="notify"
+                  rows={notifyRows}
+                  onChange={(rows) => {
+                    setNotifyRows(rows);
+                    setNotifyErrors({});
+                  }}
+                  allDay={!!values.all_day}
+                  errors={notifyErrors}
+                  serverError={errors.reminders}
+                />
+              ),
+            ])}
           </div>
           <div className="editor-side">
             {SIDE_GROUPS.map((g) => (

@@ -115,6 +115,8 @@ export function eventToForm(e: Event, fields: FieldSet): FormValues {
   set('author', e.author ? String(e.author) : '');
   set('date', e.date);
   set('translation_of', '');
+  // As the API holds them: undo puts back exactly these (the Notifications section edits its own copy).
+  set('reminders', e.reminders ?? []);
   return v;
 }
 

@@ -58,6 +58,7 @@ const ORDER: Array<{ legend: string; fields: string[] }> = [
   { legend: 'settings.group.day', fields: ['work_start', 'work_end', 'default_event_minutes'] },
   { legend: 'settings.group.reminders', fields: ['reminders_timed', 'reminders_all_day'] },
   { legend: 'settings.group.repeat', fields: ['recurrence_horizon_months'] },
+  { legend: 'settings.group.desktop', fields: ['keep_running_in_tray'] },
 ];
 
 export function SettingsDialog() {
@@ -189,6 +190,12 @@ function SettingControl(p: SettingProps) {
         </Field>
       );
     }
+    case 'checkbox':
+      return (
+        <Field label={label} htmlFor={ids.input} error={p.error} errorId={ids.error} hint={hint} hintId={ids.hint}>
+          <input {...common} type="checkbox" checked={p.value === true} onChange={(e) => p.onChange(e.target.checked)} />
+        </Field>
+      );
     case 'timezone':
       return <TimeZoneControl name={p.name} def={p.def} value={p.value} error={p.error} onChange={p.onChange} label={label} ids={ids} hint={hint} />;
     case 'reminders':

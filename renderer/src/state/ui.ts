@@ -1,6 +1,7 @@
 /** Which screen is open, which dialogs are up, which event is selected. */
 import { create } from 'zustand';
 import type { Event, Recurrence } from '@shared/api/records';
+import type { Reminder } from '@shared/reminders';
 import type { ImportRequest } from '../api/client';
 
 export type Screen = 'calendar' | 'trash' | 'venues' | 'organizers' | 'categories' | 'tags';
@@ -14,6 +15,8 @@ export interface EventDraft {
   timezone: string;
   /** Chosen in quick create before "More options". */
   recurrence?: Recurrence | null;
+  /** Chosen in quick create before "More options". */
+  reminders?: Reminder[];
 }
 
 /** `from`: a duplicate starts as a copy of that event's fields. */

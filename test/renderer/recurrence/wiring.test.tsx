@@ -254,7 +254,7 @@ describe('quick create', () => {
     fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Number of times' }), { target: { value: '5' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(useUi.getState().quickCreate).toBeNull());
-    expect(api.to('POST', 'events')[0].body).toEqual({ title: 'Standup', ...draft, status: 'publish', recurrence: { rules: ['FREQ=DAILY;COUNT=5'], rdates: [], exdates: [] } });
+    expect(api.to('POST', 'events')[0].body).toEqual({ title: 'Standup', ...draft, status: 'publish', reminders: [], recurrence: { rules: ['FREQ=DAILY;COUNT=5'], rdates: [], exdates: [] } });
   });
 
   it('"More options" carries the repetition into the full editor', () => {

@@ -36,6 +36,7 @@ describe('GET /settings', () => {
       recurrence_horizon_months: 24,
       reminders_timed: [],
       reminders_all_day: [],
+      keep_running_in_tray: false,
     });
     expect(s.timezone.length).toBeGreaterThan(0);
   });
@@ -155,4 +156,21 @@ it('settings are kept in the data dir: a restarted server on the same folder has
   } finally {
     await again.close();
   }
+});
+
+describe('keep running in the tray', () => {
+  it('is kept as a boolean, read by the desktop shell through the store, and refuses what is not one', async () => {
+    const t = await startTestServer();
+    try {
+      const on = await t.api('patch', 'settings').send({ keep_running_in_tray: true });
+      expect(on.status, JSON.stringify(on.body)).toBe(200);
+      expect(on.body.keep_running_in_tray).toBe(true);
+      expect(t.server.store.settings.get().keep_running_in_tray).toBe(true);
+      const bad = await t.api('patch', 'settings').send({ keep_running_in_tray: 'sometimes' });
+      expect(bad.status).toBe(400);
+      expect((await t.api('get', 'settings')).body.keep_running_in_tray).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
 });
