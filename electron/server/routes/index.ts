@@ -10,6 +10,7 @@ import { linkedRoutes } from './linked-posts';
 import { termRoutes } from './terms';
 import { transferRoutes } from './transfer';
 import { reminderRoutes } from './reminders';
+import { syncRoutes } from './sync';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -43,6 +44,7 @@ export function allRoutes(): RouteDef[] {
     ...termRoutes('tag'),
     ...transferRoutes,
     ...reminderRoutes,
+    ...syncRoutes,
   );
   return routes;
 }

@@ -385,7 +385,7 @@ export const migrations: Migration[] = [
           next_try_utc TEXT,
           error TEXT,
           PRIMARY KEY (calendar_id, uid)
-        ) WITHOUT ROWID;
+        );
 
         -- A local version that lost to the server's (the same event changed on both sides): kept
         -- for the user to look at or restore, never dropped silently.

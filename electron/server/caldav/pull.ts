@@ -1,0 +1,225 @@
+/**
+ * Taking a calendar's changes from the server. With RFC 6578 sync-collection (tsdav
+ * `syncCollection`, no <limit>: Xandikos truncates silently) only what changed since the last
+ * token is listed; without it, or when the server refuses the token (403/409 valid-sync-token,
+ * any error), or once a day (servers prune their change logs without saying), a full listing
+ * (PROPFIND depth 1, getetag) is compared with what is known: new and changed ETags are fetched,
+ * hrefs no longer listed were deleted there. Without sync-collection an unchanged ctag skips the
+ * listing when nothing was sent.
+ *
+ * Changed resources are fetched with calendar-multiget, PULL_BATCH at a time, and each batch is
+ * applied in one transaction as the server's (no outbox rows come of it). The new token is saved
+ * with the last batch, never before: a round cut short starts again from the old one.
+ *
+ * A resource changed there while also changed here (an outbox row waits): the server's version
+ * wins and the local one is kept as a conflict copy, unless both say the same. Deleted there
+ * while changed here: the local version stays and is sent again as new.
+ */
+import { calendarMultiGet, propfind, syncCollection, type DAVResponse } from 'tsdav';
+import { applyResource, localResource, sameMapped } from './resource';
+import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
+
+/** Resources fetched per calendar-multiget and applied per transaction. */
+export const PULL_BATCH = 50;
+/** A full listing at least this often, even with sync-collection. */
+const FULL_LISTING_EVERY_MS = 24 * 3600_000;
+
+interface Change {
+  href: string;
+  etag: string | null;
+}
+
+export async function pullCalendar(cx: RoundContext, pushed: boolean): Promise<void> {
+  const { calendar, store } = cx;
+  const now = Date.now();
+  const fullDue = !calendar.last_full_sync_utc || now - Date.parse(calendar.last_full_sync_utc) > FULL_LISTING_EVERY_MS;
+
+  let changed: Change[] = [];
+  let deleted: string[] = [];
+  let token: string | null = null;
+  let full = true;
+  if (calendar.has_sync_collection && !fullDue && calendar.sync_token) {
+    const delta = await changesSince(cx, calendar.sync_token);
+    if (delta) {
+      ({ changed, deleted, token } = delta);
+      full = false;
+    }
+  }
+  const state = await collectionState(cx);
+  if (full) {
+    if (!pushed && !calendar.has_sync_collection && state.ctag !== null && state.ctag === calendar.ctag && !fullDue) return;
+    const listed = await listing(cx);
+    const known = new Map(store.davSync.objects(calendar.id).map((o) => [o.href, o.etag]));
+    changed = listed.filter((l) => known.get(l.href) !== l.etag || !known.has(l.href));
+    const present = new Set(listed.map((l) => l.href));
+    // An object whose first send was never confirmed (no ETag yet) is not "deleted there".
+    deleted = [...known].filter(([href, etag]) => etag !== null && !present.has(href)).map(([href]) => href);
+    // A token taken with the listing: changes after it come by sync-collection next time.
+    token = state.syncToken;
+  } else {
+    const known = new Map(store.davSync.objects(calendar.id).map((o) => [o.href, o.etag]));
+    changed = changed.filter((c) => c.etag === null || known.get(c.href) !== c.etag);
+  }
+
+  const save = (last: boolean) => {
+    if (!last) return;
+    store.davSync.saveCalendarState(calendar.id, { syncToken: token, ctag: state.ctag, fullSyncUtc: full ? new Date(now).toISOString() : null, error: null });
+  };
+
+  if (deleted.length) {
+    store.write(() => {
+      for (const href of deleted) removedThere(cx, href);
+      if (changed.length === 0) save(true);
+    });
+  }
+  for (let i = 0; i < changed.length; i += PULL_BATCH) {
+    const batch = changed.slice(i, i + PULL_BATCH);
+    const fetched = await multiget(cx, batch.map((c) => c.href));
+    store.write(() => {
+      for (const r of fetched) changedThere(cx, r.href, r.etag, r.text);
+      save(i + PULL_BATCH >= changed.length);
+    });
+    await yieldToRequests();
+  }
+  if (!deleted.length && !changed.length) store.write(() => save(true));
+}
+
+/** A resource the server has in a new version: applied, unless it is ours already. Call in a transaction. */
+function changedThere(cx: RoundContext, href: string, etag: string | null, text: string): void {
+  const { store, calendar, report } = cx;
+  const known = store.davSync.objectByHref(calendar.id, href);
+  const uidOf = /^UID:(.*)$/m.exec(text.replace(/\r?\n[ \t]/g, ''))?.[1]?.trim();
+  const uid = known?.uid ?? uidOf;
+  if (!uid) return;
+  const pending = store.davSync.pending(calendar.id, uid);
+  if (pending) {
+    const local = localResource(store, calendar.id, uid, cx.url);
+    if (local && !sameMapped(local.text, text, cx.write)) {
+      store.davSync.keepConflict(calendar.id, uid, local.title, local.text, new Date().toISOString());
+      report.conflicts++;
+    }
+    store.davSync.dropPending(calendar.id, uid);
+  }
+  const applied = store.davSync.asServer(() => applyResource(store, calendar.id, text, cx.write));
+  if (applied.errors.length) store.davSync.setCalendarError(calendar.id, `${href}: ${applied.errors[0]}`);
+  // A resource whose UID is not the one its name was known by (another client re-created it).
+  if (known && applied.uid && applied.uid !== known.uid) store.davSync.forgetObject(calendar.id, known.uid);
+  store.davSync.saveObject({ calendarId: calendar.id, uid: applied.uid ?? uid, href, etag, base: text });
+  report.received.changed++;
+}
+
+/** A resource deleted on the server. Call in a transaction. */
+function removedThere(cx: RoundContext, href: string): void {
+  const { store, calendar, report } = cx;
+  const known = store.davSync.objectByHref(calendar.id, href);
+  if (!known) return;
+  store.davSync.forgetObject(calendar.id, known.uid);
+  // Changed here meanwhile: kept, and sent again as new by the next push.
+  if (store.davSync.pending(calendar.id, known.uid)) return;
+  store.davSync.asServer(() => store.davSync.deleteResource(calendar.id, known.uid));
+  report.received.deleted++;
+}
+
+/** Changes since `token`, or undefined when the server will not say (the caller lists instead). */
+async function changesSince(cx: RoundContext, token: string): Promise<{ changed: Change[]; deleted: string[]; token: string | null } | undefined> {
+  const url = cx.calendar.url!;
+  let responses: DAVResponse[];
+  try {
+    responses = await syncCollection({ url, props: { 'd:getetag': {} }, syncLevel: 1, syncToken: token, fetch: cx.transport.fetch });
+  } catch (err) {
+    if (cx.transport.networkError || cx.transport.tooLarge) throw err;
+    return undefined;
+  }
+  const failed = responses.find((r) => !r.href && !r.ok);
+  if (failed || responses.some((r) => r.href && sameUrl(r.href, url) && !r.ok)) {
+    const status = failed?.status ?? 0;
+    if (status === 401 || status >= 500) throw new HttpStatusError(status, 'sync-collection');
+    // 403/409 (token no longer valid), anything else: a full listing instead.
+    return undefined;
+  }
+  const changed: Change[] = [];
+  const deleted: string[] = [];
+  for (const r of responses) {
+    if (!r.href) continue;
+    const href = new URL(r.href, url).href;
+    if (sameUrl(href, url)) continue;
+    if (r.status === 404) deleted.push(href);
+    else if (r.ok) changed.push({ href, etag: text((r.props as Record<string, unknown> | undefined)?.getetag) ?? null });
+  }
+  const raw = (responses[0]?.raw as { multistatus?: { syncToken?: unknown } } | undefined)?.multistatus?.syncToken;
+  return { changed, deleted, token: text(raw) ?? null };
+}
+
+/** The collection's ctag and sync-token now (PROPFIND depth 0). */
+async function collectionState(cx: RoundContext): Promise<{ ctag: string | null; syncToken: string | null }> {
+  const url = cx.calendar.url!;
+  const responses = await propfind({ url, props: { 'cs:getctag': {}, 'd:sync-token': {} }, depth: '0', fetch: cx.transport.fetch });
+  const r = responses[0];
+  if (!r || (!r.ok && !r.props)) throw new HttpStatusError(r?.status ?? 0, 'PROPFIND');
+  const props = (r.props ?? {}) as Record<string, unknown>;
+  return { ctag: text(props.getctag) ?? null, syncToken: text(props.syncToken) ?? null };
+}
+
+/** Every resource of the collection with its ETag (PROPFIND depth 1). */
+async function listing(cx: RoundContext): Promise<Change[]> {
+  const url = cx.calendar.url!;
+  const responses = await propfind({ url, props: { 'd:getetag': {}, 'd:resourcetype': {} }, depth: '1', fetch: cx.transport.fetch });
+  if (responses.length === 1 && !responses[0].ok && !responses[0].props) throw new HttpStatusError(responses[0].status, 'PROPFIND');
+  const out: Change[] = [];
+  for (const r of responses) {
+    if (!r.href || !r.ok) continue;
+    const href = new URL(r.href, url).href;
+    if (sameUrl(href, url)) continue;
+    const props = (r.props ?? {}) as Record<string, unknown>;
+    // Sub-collections are not events.
+    if (props.resourcetype && typeof props.resourcetype === 'object' && 'collection' in (props.resourcetype as object)) continue;
+    out.push({ href, etag: text(props.getetag) ?? null });
+  }
+  return out;
+}
+
+/** The texts and ETags of these resources (calendar-multiget). A resource that went meanwhile is left out. */
+async function multiget(cx: RoundContext, hrefs: string[]): Promise<Array<{ href: string; etag: string | null; text: string }>> {
+  const url = cx.calendar.url!;
+  const responses = await calendarMultiGet({
+    url,
+    props: { 'd:getetag': {}, 'c:calendar-data': {} },
+    objectUrls: hrefs.map((h) => new URL(h).pathname),
+    depth: '1',
+    fetch: cx.transport.fetch,
+  });
+  if (responses.length === 1 && !responses[0].href && !responses[0].ok) throw new HttpStatusError(responses[0].status, 'calendar-multiget');
+  const out: Array<{ href: string; etag: string | null; text: string }> = [];
+  for (const r of responses) {
+    if (!r.href || !r.ok) continue;
+    const props = (r.props ?? {}) as Record<string, unknown>;
+    const data = text(props.calendarData);
+    if (!data) continue;
+    out.push({ href: new URL(r.href, url).href, etag: text(props.getetag) ?? null, text: data });
+  }
+  return out;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) => decodeURIComponentSafe(new URL(u, 'http://x/').pathname).replace(/\/+$/, '');
+  return norm(a) === norm(b);
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** tsdav's XML values back to text (it turns "2024" into 2024; see discovery.ts). */
+function text(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  const o = v as { _text?: unknown; _cdata?: unknown };
+  if (o._cdata !== undefined) return text(o._cdata);
+  if (o._text !== undefined) return text(o._text);
+  return undefined;
+}
