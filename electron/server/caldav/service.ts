@@ -30,6 +30,8 @@ export interface AccountStatus {
   pending: number;
   /** When the next background try is, after a failure (ISO), or null. */
   next_try: string | null;
+  /** What the last round since this server started moved, each way, per calendar (null before one). */
+  last_round: (SyncReport & { finished: string }) | null;
   calendars: Array<{ id: number; name: string; color: string | null; visible: boolean; synced: boolean; read_only: boolean; pending: number; last_error: string | null; last_full_sync: string | null }>;
 }
 
@@ -40,6 +42,7 @@ export function createSyncService(opts: SyncServiceOptions) {
   const store: Store = opts.store;
   const running = new Map<number, Promise<SyncReport>>();
   const backoff = new Map<number, { failures: number; until: number }>();
+  const lastRound = new Map<number, SyncReport & { finished: string }>();
   let debounce: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
   let closed = false;
@@ -47,7 +50,7 @@ export function createSyncService(opts: SyncServiceOptions) {
   function runAccount(accountId: number, only?: number[]): Promise<SyncReport> {
     const current = running.get(accountId);
     if (current) return current;
-    const round = (async (): Promise<SyncReport> => {
+    const attempt = async (): Promise<SyncReport> => {
       const account = store.accounts.list().find((a) => a.id === accountId);
       if (!account) return { accountId, account: '?', ok: false, calendars: [], error: 'There is no such account.' };
       const password = opts.secrets?.get(accountSecretKey(account.id));
@@ -74,6 +77,13 @@ export function createSyncService(opts: SyncServiceOptions) {
           // The database itself failing is told above; nothing more to record.
         }
         return { accountId, account: account.name, ok: false, calendars: [], error };
+      }
+    };
+    const round = (async () => {
+      try {
+        const report = await attempt();
+        lastRound.set(accountId, { ...report, finished: new Date().toISOString() });
+        return report;
       } finally {
         running.delete(accountId);
       }
@@ -142,6 +152,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           syncing: running.has(a.id),
           pending: calendars.reduce((n, c) => n + c.pending, 0),
           next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,
+          last_round: lastRound.get(a.id) ?? null,
           calendars,
         };
       });

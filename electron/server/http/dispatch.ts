@@ -147,7 +147,7 @@ export function dispatch(
     runWhenFree(res, opts.busyWaitMs, () => {
       const out = endpoint.handler(apiReq);
       // A change saved here goes to the CalDAV servers soon (debounced; the outbox has it already).
-      if (endpoint.write && (out.status ?? 200) < 400) opts.sync?.localChange();
+      if (endpoint.write && req.method !== 'GET' && (out.status ?? 200) < 400) opts.sync?.localChange();
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
       if (out.stream) {
