@@ -83,10 +83,11 @@ async function pushOne(cx: RoundContext, row: OutboxRow): Promise<void> {
     const chosen = href;
     store.write(() => store.davSync.saveObject({ calendarId: calendar.id, uid: row.uid, href: chosen, etag: null, base: null }));
   }
-  const creating = !object?.etag;
+  let creating = !object?.etag;
   let res = await request(cx, href, 'PUT', creating ? { 'If-None-Match': '*' } : { 'If-Match': object!.etag! }, body);
   if (res.status === 404 && !creating) {
     // Deleted there while changed here: the change is not lost, the event is created again.
+    creating = true;
     res = await request(cx, href, 'PUT', { 'If-None-Match': '*' }, body);
   }
   if (res.status === 412) {
