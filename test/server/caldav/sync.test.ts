@@ -17,8 +17,8 @@ interface Device {
   sync(): Promise<SyncReport>;
 }
 
-async function device(dav: CalDavTestServer, calendarUrl: string): Promise<Device> {
-  const t = await startTestServer({ syncIntervalMs: 0, syncDebounceMs: 0 });
+async function device(dav: CalDavTestServer, calendarUrl: string, debounceMs = 0): Promise<Device> {
+  const t = await startTestServer({ syncIntervalMs: 0, syncDebounceMs: debounceMs });
   const found = await discoverAccount(dav.url, { user: dav.user, password: dav.password });
   const store = t.server.store;
   const account = store.write(() =>
@@ -274,6 +274,47 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       expect((await a.sync()).calendars[0].sent.created).toBe(1);
       await b.sync();
       expect(await byTitle(b, 'Offline note')).toHaveLength(1);
+    });
+
+    it('a local change goes by itself a moment after it is saved; offline, the account waits with backoff', async () => {
+      const c = await device(dav, calendarUrl, 50);
+      try {
+        const waitFor = async (check: () => Promise<boolean>) => {
+          const deadline = Date.now() + 20_000;
+          while (!(await check())) {
+            if (Date.now() > deadline) throw new Error('not within 20 s');
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        };
+        const state = async () => (await c.t.api('get', 'sync')).body.accounts[0];
+        await c.t.api('post', 'events').send({ title: 'Sent by itself', start_date: '2031-10-01 12:00:00', end_date: '2031-10-01 13:00:00', calendar: c.calendar });
+        await waitFor(async () => (await state()).last_round?.calendars[0]?.sent.created === 1 && (await state()).pending === 0);
+        expect([...(await serverCopies(dav, calendarUrl)).values()].some((t) => t.includes('Sent by itself'))).toBe(true);
+
+        await dav.halt();
+        try {
+          await c.t.api('post', 'events').send({ title: 'Waits', start_date: '2031-10-02 12:00:00', end_date: '2031-10-02 13:00:00', calendar: c.calendar });
+          await waitFor(async () => !!(await state()).next_try);
+          const waiting = await state();
+          expect(waiting.pending).toBe(1);
+          expect(waiting.last_error).toMatch(/connection refused/i);
+          // The first retry is a minute away: another local change does not hammer a server that is down.
+          expect(Date.parse(waiting.next_try) - Date.now()).toBeGreaterThan(50_000);
+          const rounds = waiting.last_round.finished;
+          await c.t.api('post', 'events').send({ title: 'Waits too', start_date: '2031-10-03 12:00:00', end_date: '2031-10-03 13:00:00', calendar: c.calendar });
+          await new Promise((r) => setTimeout(r, 300));
+          expect((await state()).last_round.finished).toBe(rounds);
+        } finally {
+          await dav.resume();
+        }
+        // "Sync now" does not wait for the backoff.
+        const now = await c.t.api('post', 'sync');
+        expect(now.status).toBe(202);
+        await waitFor(async () => (await state()).pending === 0 && !(await state()).syncing);
+        expect((await state()).next_try).toBeNull();
+      } finally {
+        await c.t.close();
+      }
     });
   });
 }
