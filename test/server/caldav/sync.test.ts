@@ -276,6 +276,22 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       expect(await byTitle(b, 'Offline note')).toHaveLength(1);
     });
 
+    it('restoring a JSON backup sends no deletes: the synced calendar is read again from the server', async () => {
+      const onServer = (await serverCopies(dav, calendarUrl)).size;
+      const backup = await a.t.api('get', 'export').query({ format: 'json' }).buffer(true).parse((r, cb) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString()));
+        r.on('end', () => cb(null, text));
+      });
+      expect(backup.status).toBe(200);
+      const restored = await a.t.api('post', 'import').query({ format: 'json' }).set('Content-Type', 'application/json').send(backup.body as string);
+      expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+      const report = await a.sync();
+      expect(report.calendars[0].sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+      expect((await serverCopies(dav, calendarUrl)).size).toBe(onServer);
+      expect(await byTitle(a, 'Offline note')).toHaveLength(1);
+    });
+
     it('a local change goes by itself a moment after it is saved; offline, the account waits with backoff', async () => {
       const c = await device(dav, calendarUrl, 50);
       try {
