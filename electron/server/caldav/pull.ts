@@ -16,11 +16,13 @@
  * while changed here: the local version stays and is sent again as new.
  */
 import { calendarMultiGet, propfind, syncCollection, type DAVResponse } from 'tsdav';
-import { applyResource, localResource, sameMapped } from './resource';
+import { applyResources, localResource, sameMapped } from './resource';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
 
-/** Resources fetched per calendar-multiget and applied per transaction. */
+/** Resources fetched per calendar-multiget. */
 export const PULL_BATCH = 50;
+/** Resources applied per transaction, with requests let in between. */
+export const APPLY_STEP = 10;
 /** A full listing at least this often, even with sync-collection. */
 const FULL_LISTING_EVERY_MS = 24 * 3600_000;
 
@@ -75,24 +77,27 @@ export async function pullCalendar(cx: RoundContext, pushed: boolean): Promise<v
   for (let i = 0; i < changed.length; i += PULL_BATCH) {
     const batch = changed.slice(i, i + PULL_BATCH);
     const fetched = await multiget(cx, batch.map((c) => c.href));
-    store.write(() => {
-      for (const r of fetched) changedThere(cx, r.href, r.etag, r.text);
-      save(i + PULL_BATCH >= changed.length);
-    });
-    await yieldToRequests();
+    const lastBatch = i + PULL_BATCH >= changed.length;
+    if (fetched.length === 0 && lastBatch) store.write(() => save(true));
+    for (let j = 0; j < fetched.length; j += APPLY_STEP) {
+      const part = fetched.slice(j, j + APPLY_STEP);
+      store.write(() => {
+        changedThere(cx, part);
+        save(lastBatch && j + APPLY_STEP >= fetched.length);
+      });
+      await yieldToRequests();
+    }
   }
   if (!deleted.length && !changed.length) store.write(() => save(true));
 }
 
-/** A resource the server has in a new version: applied, unless it is ours already. Call in a transaction. */
-function changedThere(cx: RoundContext, href: string, etag: string | null, text: string): void {
+/** Resources the server has in a new version: applied, as the server's. Call in a transaction. */
+function changedThere(cx: RoundContext, resources: Array<{ href: string; etag: string | null; text: string }>): void {
   const { store, calendar, report } = cx;
-  const known = store.davSync.objectByHref(calendar.id, href);
-  const uidOf = /^UID:(.*)$/m.exec(text.replace(/\r?\n[ \t]/g, ''))?.[1]?.trim();
-  const uid = known?.uid ?? uidOf;
-  if (!uid) return;
-  const pending = store.davSync.pending(calendar.id, uid);
-  if (pending) {
+  for (const { text } of resources) {
+    const uid = /^UID:(.*)$/m.exec(text.replace(/\r?\n[ \t]/g, ''))?.[1]?.trim();
+    if (!uid || !store.davSync.pending(calendar.id, uid)) continue;
+    // Changed here too: the server's version wins; ours is kept unless it says the same.
     const local = localResource(store, calendar.id, uid, cx.url);
     if (local && !sameMapped(local.text, text, cx.write)) {
       store.davSync.keepConflict(calendar.id, uid, local.title, local.text, new Date().toISOString());
@@ -100,12 +105,16 @@ function changedThere(cx: RoundContext, href: string, etag: string | null, text:
     }
     store.davSync.dropPending(calendar.id, uid);
   }
-  const applied = store.davSync.asServer(() => applyResource(store, calendar.id, text, cx.write));
-  if (applied.errors.length) store.davSync.setCalendarError(calendar.id, `${href}: ${applied.errors[0]}`);
-  // A resource whose UID is not the one its name was known by (another client re-created it).
-  if (known && applied.uid && applied.uid !== known.uid) store.davSync.forgetObject(calendar.id, known.uid);
-  store.davSync.saveObject({ calendarId: calendar.id, uid: applied.uid ?? uid, href, etag, base: text });
-  report.received.changed++;
+  const applied = store.davSync.asServer(() => applyResources(store, calendar.id, resources.map((r) => r.text), cx.write));
+  if (applied.errors.length) store.davSync.setCalendarError(calendar.id, applied.errors[0]);
+  resources.forEach(({ href, etag, text }, i) => {
+    const uid = applied.uids[i];
+    const known = store.davSync.objectByHref(calendar.id, href);
+    // A resource whose UID is not the one its name was known by (another client re-created it).
+    if (known && uid && known.uid !== uid) store.davSync.forgetObject(calendar.id, known.uid);
+    if (uid) store.davSync.saveObject({ calendarId: calendar.id, uid, href, etag, base: text });
+    report.received.changed++;
+  });
 }
 
 /** A resource deleted on the server. Call in a transaction. */

@@ -175,15 +175,35 @@ function sorted(v: unknown): unknown {
  * the text is about (its first VEVENT's), or undefined when no event could be read from it.
  */
 export function applyResource(store: Store, calendarId: number, text: string, ctx: WriteContext): { uid?: string; errors: string[] } {
-  const items = mappedItems(text, ctx);
-  if (items.length === 0) return { errors: ['no event could be read from it'] };
-  const uid = items[0].uid;
-  // Exceptions the server's copy no longer has, and a rule it dropped, are read afresh: the
-  // resource is written again whole (ids of a series' rows are not kept across that).
-  const anchor = uid === undefined ? undefined : store.davSync.anchor(calendarId, uid);
-  if (anchor && uid !== undefined && shapeChanged(store, anchor.id, items)) store.davSync.deleteResource(calendarId, uid);
-  const report = importRecords(store, 'events', items, ctx, { calendarId, skipInvalid: true });
-  return { uid, errors: report.errors.map((e) => e.message) };
+  const { uids, errors } = applyResources(store, calendarId, [text], ctx);
+  return { uid: uids[0], errors };
+}
+
+/**
+ * Several resources at once: one import of all their events (an import's set-up, such as putting
+ * the search index aside, costs more than a small resource's own rows). `uids[i]` is the UID of
+ * `texts[i]` (undefined when nothing could be read from it). Call inside a write transaction.
+ */
+export function applyResources(store: Store, calendarId: number, texts: string[], ctx: WriteContext): { uids: Array<string | undefined>; errors: string[] } {
+  const all: ImportItem[] = [];
+  const uids: Array<string | undefined> = [];
+  const errors: string[] = [];
+  for (const text of texts) {
+    const items = mappedItems(text, ctx);
+    const uid = items[0]?.uid;
+    uids.push(uid);
+    if (items.length === 0) {
+      errors.push('no event could be read from it');
+      continue;
+    }
+    // Exceptions the server's copy no longer has, and a rule it dropped, are read afresh: the
+    // resource is written again whole (ids of a series' rows are not kept across that).
+    const anchor = uid === undefined ? undefined : store.davSync.anchor(calendarId, uid);
+    if (anchor && uid !== undefined && shapeChanged(store, anchor.id, items)) store.davSync.deleteResource(calendarId, uid);
+    all.push(...items);
+  }
+  if (all.length) errors.push(...importRecords(store, 'events', all, ctx, { calendarId, skipInvalid: true }).errors.map((e) => e.message));
+  return { uids, errors };
 }
 
 /** A single event that became a series or the reverse, or exceptions that went: simpler written anew. */

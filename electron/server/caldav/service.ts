@@ -115,7 +115,8 @@ export function createSyncService(opts: SyncServiceOptions) {
       if (debounce) clearTimeout(debounce);
       debounce = setTimeout(() => {
         debounce = undefined;
-        background();
+        // A change to this computer's calendar, a setting, a reminder dismissed: nothing to send.
+        if (store.davSync.hasPending()) background();
       }, opts.debounceMs ?? 5000);
       debounce.unref();
     },

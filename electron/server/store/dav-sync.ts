@@ -50,6 +50,7 @@ export function createDavSyncStore(db: DB) {
   const dropOutbox = db.prepare<[number, string]>('DELETE FROM dav_outbox WHERE calendar_id = ? AND uid = ?');
   const failed = db.prepare<[string, string | null, number, string]>('UPDATE dav_outbox SET attempts = attempts + 1, error = ?, next_try_utc = ? WHERE calendar_id = ? AND uid = ?');
   const pendingCount = db.prepare<[number], number>('SELECT count(*) FROM dav_outbox WHERE calendar_id = ?').pluck();
+  const anyPending = db.prepare<[], number>('SELECT 1 FROM dav_outbox LIMIT 1').pluck();
   const outboxErrors = db.prepare<[number], { uid: string; error: string }>('SELECT uid, error FROM dav_outbox WHERE calendar_id = ? AND error IS NOT NULL');
   const setGuard = db.prepare<[number]>('UPDATE sync_guard SET applying = ?');
   const addConflict = db.prepare<[number, string, string, string, string]>('INSERT INTO sync_conflicts (calendar_id, uid, title, local_ical, created_utc) VALUES (?, ?, ?, ?, ?)');
@@ -88,6 +89,8 @@ export function createDavSyncStore(db: DB) {
     dropPending: (calendarId: number, uid: string) => void dropOutbox.run(calendarId, uid),
     markFailed: (row: Pick<OutboxRow, 'calendar_id' | 'uid'>, error: string, nextTryUtc: string | null) => void failed.run(error, nextTryUtc, row.calendar_id, row.uid),
     pendingCount: (calendarId: number): number => pendingCount.get(calendarId) as number,
+    /** Whether any change waits to be sent, in any calendar. */
+    hasPending: (): boolean => anyPending.get() !== undefined,
     outboxErrors: (calendarId: number) => outboxErrors.all(calendarId),
     /**
      * Runs `fn` with the outbox triggers off: what it writes came from the server. Call inside the

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { discoverAccount } from '../../../electron/server/caldav/discovery';
 import { accountSecretKey, createFileSecretStore } from '../../../electron/server/secrets';
@@ -139,6 +141,33 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       const next = await withDir(dir, (store) => store.accounts.calendars().find((c) => c.url === calendarUrl)!.sync_token);
       expect(next.value).not.toBe(`${token}-gone`);
       expect(next.report.calendars[0].received).toEqual({ changed: 0, deleted: 0 });
+    });
+
+    it.runIf(kind === 'radicale')('a calendar of 600 events is pulled in batches: the event loop is never held for long', async () => {
+      const calendarUrl = await makeCalendar(dav, 'large');
+      // Written straight into Radicale's folder: 600 PUTs would take minutes on a busy machine.
+      const folder = join(dav.dir, 'collections', 'collection-root', dav.user, 'large');
+      for (let i = 0; i < 600; i++) {
+        const day = String((i % 28) + 1).padStart(2, '0');
+        writeFileSync(join(folder, `big-${i}.ics`), ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', `UID:big-${i}`, 'DTSTAMP:20310101T000000Z', `DTSTART:202106${day}T090000Z`.replace('2021', '2031'), `DTEND:202106${day}T100000Z`.replace('2021', '2031'), `SUMMARY:Big ${i}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
+      }
+      // Radicale reads the new files once (its item cache) before it answers: not part of the pull.
+      await listing(dav, calendarUrl);
+      const { dir } = await dataDirFor(dav, calendarUrl);
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      const started = performance.now();
+      const { report } = await withDir(dir, () => undefined);
+      const total = performance.now() - started;
+      delay.disable();
+      expect(report.ok, JSON.stringify(report)).toBe(true);
+      expect(report.calendars[0].received.changed).toBe(600);
+      // The longest time requests would have waited is a small part of the whole pull.
+      const longest = delay.max / 1e6;
+      console.log(`[sync] pulled 600 events in ${total.toFixed(0)} ms; the event loop was held ${longest.toFixed(0)} ms at most`);
+      expect(longest).toBeLessThan(total / 4);
+      const again = await withDir(dir, () => undefined);
+      expect(again.report.calendars[0].received).toEqual({ changed: 0, deleted: 0 });
     });
 
     it('deleted there while changed here: the local change wins over the deletion and the event is created again', async () => {
