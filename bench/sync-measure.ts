@@ -1,11 +1,11 @@
 /**
- * Rough CalDAV sync timings on loopback (not part of `npm run bench` yet): N events pushed from
- * one data dir to Radicale, pulled whole into a second, then one event changed by a third client
- * and pulled with sync-collection, beside the time Radicale takes to answer that REPORT alone.
- * `SYNC_EVENTS=N npx tsx bench/sync-measure.ts`.
+ * Rough CalDAV sync timings on loopback (not part of `npm run bench` yet): a Radicale calendar
+ * of N events pulled whole into a data dir, then one event added by a third client and pulled
+ * with sync-collection, beside the time Radicale takes to answer that REPORT alone; then a push
+ * of SYNC_PUSHED new events. `SYNC_EVENTS=10000 npx tsx bench/sync-measure.ts`.
  */
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { discoverAccount } from '../electron/server/caldav/discovery';
 import { accountSecretKey, createFileSecretStore } from '../electron/server/secrets';
@@ -41,33 +41,41 @@ const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
   return out;
 };
 
+const PUSHED = Number(process.env.SYNC_PUSHED ?? 200);
 const dav = await startRadicale();
 try {
   const calendarUrl = await makeCalendar(dav, 'bench');
-  const a = await device(dav.url, dav.user, dav.password, calendarUrl);
-  a.store.write(() => {
-    for (let i = 0; i < N; i++) {
-      const day = String((i % 28) + 1).padStart(2, '0');
-      a.store.events.create({ title: `Event ${i}`, start_date: `2031-0${(i % 9) + 1}-${day} 10:00:00`, end_date: `2031-0${(i % 9) + 1}-${day} 11:00:00`, calendar: a.calendar }, { lang: 'en', now: new Date(), siteZone: 'UTC' });
-    }
+  // The server's calendar is written straight into Radicale's folder: N PUTs would measure Radicale.
+  const folder = join(dav.dir, 'collections', 'collection-root', dav.user, 'bench');
+  for (let i = 0; i < N; i++) {
+    const day = String((i % 28) + 1).padStart(2, '0');
+    const month = String((i % 12) + 1).padStart(2, '0');
+    writeFileSync(join(folder, `e-${i}.ics`), ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', `UID:e-${i}`, 'DTSTAMP:20310101T000000Z', `DTSTART:2031${month}${day}T090000Z`, `DTEND:2031${month}${day}T100000Z`, `SUMMARY:Event ${i}`, 'LOCATION:Room 1', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
+  }
+  await time('Radicale alone: first listing of the new files (its cache)', async () => {
+    const res = await fetch(calendarUrl, { method: 'PROPFIND', headers: { ...dav.authHeader(), Depth: '1' } });
+    await res.text();
   });
-  const pushed = await time(`push ${N} new events (PUT + GET back each)`, () => a.service.syncNow());
-  console.log(JSON.stringify(pushed[0].calendars[0].sent));
   const b = await device(dav.url, dav.user, dav.password, calendarUrl);
   const pulled = await time(`initial pull of ${N} events`, () => b.service.syncNow());
   console.log(JSON.stringify(pulled[0].calendars[0].received));
   await time('second round, nothing changed', () => b.service.syncNow());
-  const uid = a.store.db.prepare("SELECT ics_uid FROM events WHERE title = 'Event 7'").pluck().get() as string;
-  const put = await putIcs(dav, calendarUrl, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', `UID:bench-third`, 'DTSTAMP:20310101T000000Z', 'DTSTART:20310310T090000Z', 'DTEND:20310310T100000Z', 'SUMMARY:One more', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
-  void uid;
+  const put = await putIcs(dav, calendarUrl, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:bench-third', 'DTSTAMP:20310101T000000Z', 'DTSTART:20310310T090000Z', 'DTEND:20310310T100000Z', 'SUMMARY:One more', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
   if (put.status !== 201) throw new Error(`PUT ${put.status}`);
   const token = b.store.accounts.calendars().find((c) => c.url === calendarUrl)!.sync_token!;
-  const inc = await time(`incremental round, 1 new event of ${N + 1} (sync-collection)`, () => b.service.syncNow());
-  console.log(JSON.stringify(inc[0].calendars[0].received));
-  await time('Radicale alone: the same sync-collection REPORT', async () => {
+  await time('Radicale alone: the sync-collection REPORT for that change', async () => {
     const res = await fetch(calendarUrl, { method: 'REPORT', headers: { ...dav.authHeader(), Depth: '1', 'Content-Type': 'application/xml' }, body: `<?xml version="1.0"?><d:sync-collection xmlns:d="DAV:"><d:sync-token>${token}</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>` });
     await res.text();
   });
+  const inc = await time(`incremental round, 1 new event in ${N + 1} (sync-collection)`, () => b.service.syncNow());
+  console.log(JSON.stringify(inc[0].calendars[0].received));
+  const a = await device(dav.url, dav.user, dav.password, calendarUrl);
+  await a.service.syncNow();
+  a.store.write(() => {
+    for (let i = 0; i < PUSHED; i++) a.store.events.create({ title: `Pushed ${i}`, start_date: '2031-11-02 10:00:00', end_date: '2031-11-02 11:00:00', calendar: a.calendar }, { lang: 'en', now: new Date(), siteZone: 'UTC' });
+  });
+  const pushed = await time(`push of ${PUSHED} new events (PUT, then GET back each)`, () => a.service.syncNow());
+  console.log(JSON.stringify(pushed[0].calendars[0].sent));
   a.close();
   b.close();
 } finally {

@@ -107,7 +107,7 @@ export function describe(reports: SyncReport[]): string[] {
     for (const c of r.calendars) {
       const sent = `sent ${c.sent.created} new, ${c.sent.updated} changed, ${c.sent.deleted} deleted`;
       const received = `received ${c.received.changed} new or changed, ${c.received.deleted} deleted`;
-      const extra = [c.conflicts ? `${c.conflicts} conflict${c.conflicts === 1 ? '' : 's'} (the server's version kept; yours is in GET /sync)` : '', c.pending ? `${c.pending} waiting to be sent` : '', c.error ? `error: ${c.error}` : ''].filter(Boolean);
+      const extra = [c.merged ? `${c.merged} changed on both sides, merged` : '', c.conflicts ? `${c.conflicts} conflict${c.conflicts === 1 ? '' : 's'} (the server's version kept; yours is in GET /sync)` : '', c.pending ? `${c.pending} waiting to be sent` : '', c.error ? `error: ${c.error}` : ''].filter(Boolean);
       lines.push(`  ${c.name}: ${sent}; ${received}${extra.length ? `; ${extra.join('; ')}` : ''}`);
     }
   }

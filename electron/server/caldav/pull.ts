@@ -11,12 +11,14 @@
  * applied in one transaction as the server's (no outbox rows come of it). The new token is saved
  * with the last batch, never before: a round cut short starts again from the old one.
  *
- * A resource changed there while also changed here (an outbox row waits): the server's version
- * wins and the local one is kept as a conflict copy, unless both say the same. Deleted there
- * while changed here: the local version stays and is sent again as new.
+ * A resource changed there while also changed here (an outbox row waits): merged when each side
+ * changed other fields (merge.ts; the merge is sent next), else the server's version wins and the
+ * local one is kept as a conflict copy, unless both say the same. Deleted there while changed
+ * here: the local version stays and is sent again as new.
  */
 import { calendarMultiGet, propfind, syncCollection, type DAVResponse } from 'tsdav';
-import { applyResources, localResource, sameMapped } from './resource';
+import { applyItems, localResource, mappedItems, sameMapped } from './resource';
+import { mergeThreeWay } from './merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
 
 /** Resources fetched per calendar-multiget. */
@@ -47,7 +49,8 @@ export async function pullCalendar(cx: RoundContext, pushed: boolean): Promise<v
       full = false;
     }
   }
-  const state = await collectionState(cx);
+  // With the changes in hand, the collection's ctag is not needed: one request fewer per round.
+  const state = full ? await collectionState(cx) : { ctag: calendar.ctag, syncToken: null };
   if (full) {
     if (!pushed && !calendar.has_sync_collection && state.ctag !== null && state.ctag === calendar.ctag && !fullDue) return;
     const listed = await listing(cx);
@@ -94,18 +97,27 @@ export async function pullCalendar(cx: RoundContext, pushed: boolean): Promise<v
 /** Resources the server has in a new version: applied, as the server's. Call in a transaction. */
 function changedThere(cx: RoundContext, resources: Array<{ href: string; etag: string | null; text: string }>): void {
   const { store, calendar, report } = cx;
-  for (const { text } of resources) {
-    const uid = /^UID:(.*)$/m.exec(text.replace(/\r?\n[ \t]/g, ''))?.[1]?.trim();
-    if (!uid || !store.davSync.pending(calendar.id, uid)) continue;
-    // Changed here too: the server's version wins; ours is kept unless it says the same.
+  const items = resources.map(({ text }) => {
+    const mapped = mappedItems(text, cx.write);
+    const uid = mapped[0]?.uid;
+    if (!uid || !store.davSync.pending(calendar.id, uid)) return mapped;
+    // Changed here too: merged when each side changed other fields (and then still to send);
+    // else the server's version wins and ours is kept, unless it says the same.
     const local = localResource(store, calendar.id, uid, cx.url);
+    const base = store.davSync.object(calendar.id, uid)?.base_ical;
+    const merged = local && base && !sameMapped(local.text, text, cx.write) ? mergeThreeWay(base, local.text, text, cx.write) : null;
+    if (merged) {
+      report.merged++;
+      return merged;
+    }
     if (local && !sameMapped(local.text, text, cx.write)) {
       store.davSync.keepConflict(calendar.id, uid, local.title, local.text, new Date().toISOString());
       report.conflicts++;
     }
     store.davSync.dropPending(calendar.id, uid);
-  }
-  const applied = store.davSync.asServer(() => applyResources(store, calendar.id, resources.map((r) => r.text), cx.write));
+    return mapped;
+  });
+  const applied = store.davSync.asServer(() => applyItems(store, calendar.id, items, cx.write));
   if (applied.errors.length) store.davSync.setCalendarError(calendar.id, applied.errors[0]);
   resources.forEach(({ href, etag, text }, i) => {
     const uid = applied.uids[i];

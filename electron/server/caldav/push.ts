@@ -4,7 +4,8 @@
  * local edit was based on. Success is 200/201/204 only (Xandikos says 207 for a refused PUT).
  *
  * - 412 (someone changed it since): the server's copy is fetched; if it says what ours says (our
- *   own earlier send, answered but not recorded before a crash) the change is done; otherwise the
+ *   own earlier send, answered but not recorded before a crash) the change is done; if each side
+ *   changed other fields, the two are merged (merge.ts) and the merge is sent; otherwise the
  *   server's version wins the event and ours is kept as a conflict copy.
  * - 404 on a change: deleted there meanwhile: ours is created again (a change is not lost).
  * - network, 5xx, 429: the round stops; the outbox keeps everything for the next one.
@@ -15,7 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { OutboxRow } from '../store/dav-sync';
-import { applyResource, localResource, sameMapped, withUnknownOf } from './resource';
+import { applyItems, applyResource, localResource, sameMapped, withUnknownOf } from './resource';
+import { mergeThreeWay } from './merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
 
 /** Changes sent per step of a round (each a request or three). */
@@ -119,9 +121,15 @@ async function takeServerCopy(cx: RoundContext, row: OutboxRow, href: string, lo
     return;
   }
   if (server.status !== 200) throw new HttpStatusError(server.status, `GET ${href}`);
+  const base = store.davSync.object(calendar.id, row.uid)?.base_ical;
   store.write(() => {
     const same = local !== undefined && sameMapped(local.text, server.text, cx.write);
-    if (!same) {
+    // Different fields changed on each side: both changes kept, and the merge goes out next.
+    const merged = !same && local && base ? mergeThreeWay(base, local.text, server.text, cx.write) : null;
+    if (merged) {
+      store.davSync.asServer(() => applyItems(store, calendar.id, [merged], cx.write));
+      report.merged++;
+    } else if (!same) {
       if (local) {
         store.davSync.keepConflict(calendar.id, row.uid, local.title, local.text, new Date().toISOString());
         report.conflicts++;
@@ -130,7 +138,7 @@ async function takeServerCopy(cx: RoundContext, row: OutboxRow, href: string, lo
       report.received.changed++;
     }
     store.davSync.saveObject({ calendarId: calendar.id, uid: row.uid, href, etag: server.etag, base: server.text });
-    store.davSync.dropPending(calendar.id, row.uid);
+    if (!merged) store.davSync.dropPending(calendar.id, row.uid);
   });
 }
 

@@ -185,11 +185,15 @@ export function applyResource(store: Store, calendarId: number, text: string, ct
  * `texts[i]` (undefined when nothing could be read from it). Call inside a write transaction.
  */
 export function applyResources(store: Store, calendarId: number, texts: string[], ctx: WriteContext): { uids: Array<string | undefined>; errors: string[] } {
+  return applyItems(store, calendarId, texts.map((t) => mappedItems(t, ctx)), ctx);
+}
+
+/** The same with each resource's events read already (or merged: merge.ts). */
+export function applyItems(store: Store, calendarId: number, resources: ImportItem[][], ctx: WriteContext): { uids: Array<string | undefined>; errors: string[] } {
   const all: ImportItem[] = [];
   const uids: Array<string | undefined> = [];
   const errors: string[] = [];
-  for (const text of texts) {
-    const items = mappedItems(text, ctx);
+  for (const items of resources) {
     const uid = items[0]?.uid;
     uids.push(uid);
     if (items.length === 0) {

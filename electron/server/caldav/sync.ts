@@ -40,6 +40,8 @@ export interface CalendarReport {
   received: { changed: number; deleted: number };
   /** Local versions kept aside because the server's won. */
   conflicts: number;
+  /** Resources changed on both sides in different fields: merged, nothing kept aside. */
+  merged: number;
   /** Changes that could not be sent and wait (in words). */
   pending: number;
   error?: string;
@@ -76,7 +78,7 @@ export async function syncAccount(deps: SyncDeps, account: AccountRow, password:
   const calendars = store.accounts.list().find((a) => a.id === account.id)?.calendars.filter((c) => c.synced && (!only || only.includes(c.id))) ?? [];
   const out: SyncReport = { accountId: account.id, account: account.name, ok: true, calendars: [] };
   for (const calendar of calendars) {
-    const report: CalendarReport = { calendarId: calendar.id, name: calendar.name, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, pending: 0 };
+    const report: CalendarReport = { calendarId: calendar.id, name: calendar.name, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0 };
     out.calendars.push(report);
     const cx: RoundContext = { deps, store, transport, calendar, report, write: deps.write(), url: deps.url() };
     try {

@@ -242,6 +242,26 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       expect((await a.t.api('get', 'sync')).body.conflicts.find((c: { id: number }) => c.id === conflict.id)).toBeUndefined();
     });
 
+    it('the same event changed on both sides in different fields: both changes kept, no conflict copy', async () => {
+      const created = await a.t.api('post', 'events').send({ title: 'Planning', start_date: '2031-08-10 09:00:00', end_date: '2031-08-10 10:00:00', calendar: a.calendar, description: 'First draft' });
+      await a.sync();
+      await b.sync();
+      const [onB] = await byTitle(b, 'Planning');
+      await b.t.api('post', `events/${onB.id}`).send({ description: 'Agenda attached' });
+      await a.t.api('post', `events/${created.body.id}`).send({ title: 'Planning (Q3)', start_date: '2031-08-10 11:00:00', end_date: '2031-08-10 12:00:00' });
+      await b.sync();
+      const report = await a.sync();
+      expect(report.calendars[0]).toMatchObject({ merged: 1, conflicts: 0 });
+      const onA = (await a.t.api('get', `events/${created.body.id}`)).body;
+      expect(onA).toMatchObject({ title: 'Planning (Q3)', start_date: '2031-08-10 11:00:00' });
+      expect(onA.description).toContain('Agenda attached');
+      await b.sync();
+      const [merged] = await byTitle(b, 'Planning (Q3)');
+      expect(merged).toMatchObject({ id: onB.id, start_date: '2031-08-10 11:00:00' });
+      expect(merged.description).toContain('Agenda attached');
+      expect((await a.t.api('get', 'sync')).body.conflicts.filter((c: { title: string }) => c.title.startsWith('Planning'))).toEqual([]);
+    });
+
     it('a change made while the server is down waits, is told in words, and goes once it is back', async () => {
       const created = await a.t.api('post', 'events').send({ title: 'Offline note', start_date: '2031-09-01 12:00:00', end_date: '2031-09-01 13:00:00', calendar: a.calendar });
       await dav.halt();
