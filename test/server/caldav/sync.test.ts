@@ -143,6 +143,16 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       const exception = onA.find((e) => e.title === 'Yoga (in the park)')!;
       expect(exception).toMatchObject({ is_exception: true, timezone: 'Europe/Berlin' });
       expect(new Set(onA.map((e) => e.series_id)).size).toBe(1);
+
+      // One occurrence deleted on A: an EXDATE in the same resource, and gone on B.
+      const fourth = onA.find((e) => e.start_date === '2031-04-28 18:00:00')!;
+      expect((await a.t.api('delete', `events/${fourth.id}`).query({ recurrence_scope: 'this' })).status).toBe(200);
+      expect((await a.sync()).calendars[0].sent.updated).toBe(1);
+      const stored = [...(await serverCopies(dav, calendarUrl)).values()].filter((t) => t.includes('Yoga'));
+      expect(stored).toHaveLength(1);
+      expect(unfold(stored[0])).toMatch(/EXDATE[^\r\n]*20310428T180000/);
+      await b.sync();
+      expect((await eventsOf(b)).filter((e) => e.title.startsWith('Yoga')).map((e) => e.start_date.slice(0, 10))).toEqual(['2031-04-07', '2031-04-14', '2031-04-21', '2031-05-05', '2031-05-12']);
     });
 
     it('delete on A → gone from the server and from B; delete there → gone here', async () => {
