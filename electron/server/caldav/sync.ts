@@ -115,6 +115,7 @@ export function explainFailure(err: unknown, transport: Transport, url: string):
   const host = new URL(url).host;
   if (status === 401) return new CalDavError('unauthorized', { host }, 401);
   if (status === 403) return new CalDavError('forbidden', { host }, 403);
+  if (status === 404) return new Error(`the calendar is no longer on the server (${url}); it may have been deleted or renamed there`);
   if (status !== undefined && (status >= 500 || status === 429)) return new CalDavError('server_error', { host, status }, status);
   return err instanceof Error ? err : new Error(String(err));
 }

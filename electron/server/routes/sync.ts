@@ -62,7 +62,35 @@ function dismiss(req: ApiRequest): ApiResponse {
   return { body: { id: row.id, dismissed: true } };
 }
 
+/** Every calendar, this computer's first: what the `calendar` field and filter take. */
+function listCalendars(req: ApiRequest): ApiResponse {
+  const accounts = new Map(req.store.accounts.list().map((a) => [a.id, a.name]));
+  return {
+    body: req.store.accounts.calendars().map((c) => ({
+      id: c.id,
+      name: c.name,
+      color: c.color,
+      visible: !!c.visible,
+      account: c.account_id === null ? null : (accounts.get(c.account_id) ?? null),
+      synced: c.account_id !== null && !!c.synced,
+      read_only: !!c.read_only,
+    })),
+  };
+}
+
 export const syncRoutes: RouteDef[] = [
+  route('/calendars', [
+    {
+      methods: ['GET'],
+      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s, with name, colour, shown or hidden, synced, read-only.',
+      args: {},
+      // Account names are the owner's business, even where events may be read without the token.
+      write: true,
+      response: 'object',
+      errors: [],
+      handler: listCalendars,
+    },
+  ]),
   route('/sync', [
     {
       methods: ['GET'],

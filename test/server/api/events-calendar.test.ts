@@ -147,6 +147,15 @@ describe('calendars on events', () => {
     expect((await t.api('get', `events/${s.id}`)).body.calendar).toBe(work);
   });
 
+  it('GET /calendars lists this computer’s calendar first, then the accounts’', async () => {
+    const res = await t.api('get', 'calendars');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { id: 1, name: 'On this computer', color: null, visible: true, account: null, synced: false, read_only: false },
+      { id: work, name: 'Work', color: null, visible: true, account: 'work', synced: true, read_only: false },
+    ]);
+  });
+
   it('/doc describes the field and the filter', async () => {
     const doc = await t.api('get', 'doc');
     const text = JSON.stringify(doc.body);

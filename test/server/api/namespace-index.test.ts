@@ -33,6 +33,7 @@ const ROUTES = [
   `${NS}/reminders/stream`,
   `${NS}/reminders/(?P<key>[^/]+)/snooze`,
   `${NS}/reminders/(?P<key>[^/]+)/dismiss`,
+  `${NS}/calendars`,
   `${NS}/sync`,
   `${NS}/sync/conflicts/(?P<id>\\d+)/restore`,
   `${NS}/sync/conflicts/(?P<id>\\d+)`,
@@ -187,7 +188,7 @@ describe('/doc (reference §8.2, correction 1)', () => {
     expect(Object.keys(doc.paths)).toEqual([
       '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
-      '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss', '/sync', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}',
+      '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss', '/calendars', '/sync', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}',
     ]);
     for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'ImportReport', 'RestoreReport', 'ImportJob']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();
