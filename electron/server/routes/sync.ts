@@ -108,6 +108,7 @@ export const syncRoutes: RouteDef[] = [
       body: true,
       write: true,
       response: 'object',
+      accepted: 'object',
       errors: [404, 503],
       handler: syncNow,
     },
