@@ -2,7 +2,7 @@
  * Rough CalDAV sync timings on loopback (not part of `npm run bench` yet): a Radicale calendar
  * of N events pulled whole into a data dir, then one event added by a third client and pulled
  * with sync-collection, beside the time Radicale takes to answer that REPORT alone; then a push
- * of SYNC_PUSHED new events. `SYNC_EVENTS=10000 npx tsx bench/sync-measure.ts`.
+ * of SYNC_PUSHED new events. `SYNC_EVENTS=10000 npm run bench:sync` (needs radicale, see test/helpers/caldav-processes.ts).
  */
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
