@@ -272,6 +272,20 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       expect((await a.t.api('get', 'sync')).body.conflicts.filter((c: { title: string }) => c.title.startsWith('Planning'))).toEqual([]);
     });
 
+    it('deleted here while changed there: the server’s change wins and the event comes back here', async () => {
+      const created = await a.t.api('post', 'events').send({ title: 'Gym', start_date: '2031-08-20 18:00:00', end_date: '2031-08-20 19:00:00', calendar: a.calendar });
+      await a.sync();
+      await b.sync();
+      const [onB] = await byTitle(b, 'Gym');
+      await b.t.api('post', `events/${onB.id}`).send({ title: 'Gym (7pm)', start_date: '2031-08-20 19:00:00', end_date: '2031-08-20 20:00:00' });
+      await b.sync();
+      expect((await a.t.api('delete', `events/${created.body.id}`)).status).toBe(200);
+      const report = await a.sync();
+      expect(report.calendars[0].sent.deleted).toBe(0);
+      expect(await byTitle(a, 'Gym (7pm)')).toEqual([expect.objectContaining({ id: created.body.id, status: 'publish', start_date: '2031-08-20 19:00:00' })]);
+      expect([...(await serverCopies(dav, calendarUrl)).values()].some((t) => t.includes('Gym (7pm)'))).toBe(true);
+    });
+
     it('a change made while the server is down waits, is told in words, and goes once it is back', async () => {
       const created = await a.t.api('post', 'events').send({ title: 'Offline note', start_date: '2031-09-01 12:00:00', end_date: '2031-09-01 13:00:00', calendar: a.calendar });
       await dav.halt();
