@@ -63,6 +63,8 @@ describe.skipIf(!runCalDavSuites)('CLI sync', { timeout: 90_000 }, () => {
     const second = await cli(['sync', '--account', 'HOME', '--data-dir', dataDir]);
     expect(second.code, second.err).toBe(0);
     expect(second.out).toContain('received 1 new or changed, 0 deleted');
+    const list = await cli(['accounts', 'list', '--data-dir', dataDir]);
+    expect(list.out).toMatch(/last synced: 20\d\d-\d\d-\d\dT[\d:.]+Z; changes waiting to be sent: 0/);
     const check = openDatabase(join(dataDir, DB_FILE));
     expect(check.prepare("SELECT count(*) FROM events WHERE title = 'Call the bank'").pluck().get()).toBe(1);
     closeDatabase(check);
