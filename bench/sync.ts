@@ -58,8 +58,9 @@ try {
   });
   const b = await device(dav.url, dav.user, dav.password, calendarUrl);
   const pulled = await time(`initial pull of ${N} events`, () => b.service.syncNow());
-  console.log(JSON.stringify(pulled[0].calendars[0].received));
-  await time('second round, nothing changed', () => b.service.syncNow());
+  console.log(JSON.stringify(pulled[0].calendars[0].received), pulled[0].error ?? '');
+  const idle = await time('second round, nothing changed', () => b.service.syncNow());
+  console.log(JSON.stringify(idle[0].calendars[0].received), idle[0].error ?? '');
   const put = await putIcs(dav, calendarUrl, ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:bench-third', 'DTSTAMP:20310101T000000Z', 'DTSTART:20310310T090000Z', 'DTEND:20310310T100000Z', 'SUMMARY:One more', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
   if (put.status !== 201) throw new Error(`PUT ${put.status}`);
   const token = b.store.accounts.calendars().find((c) => c.url === calendarUrl)!.sync_token!;
@@ -68,14 +69,14 @@ try {
     await res.text();
   });
   const inc = await time(`incremental round, 1 new event in ${N + 1} (sync-collection)`, () => b.service.syncNow());
-  console.log(JSON.stringify(inc[0].calendars[0].received));
+  console.log(JSON.stringify(inc[0].calendars[0].received), inc[0].error ?? '');
   const a = await device(dav.url, dav.user, dav.password, calendarUrl);
   await a.service.syncNow();
   a.store.write(() => {
     for (let i = 0; i < PUSHED; i++) a.store.events.create({ title: `Pushed ${i}`, start_date: '2031-11-02 10:00:00', end_date: '2031-11-02 11:00:00', calendar: a.calendar }, { lang: 'en', now: new Date(), siteZone: 'UTC' });
   });
   const pushed = await time(`push of ${PUSHED} new events (PUT, then GET back each)`, () => a.service.syncNow());
-  console.log(JSON.stringify(pushed[0].calendars[0].sent));
+  console.log(JSON.stringify(pushed[0].calendars[0].sent), pushed[0].error ?? '');
   a.close();
   b.close();
 } finally {

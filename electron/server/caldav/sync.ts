@@ -25,7 +25,7 @@ export interface SyncDeps {
   /** Where export text points links (an event's page URL) and the site's settings. */
   url: () => UrlContext;
   write: () => WriteContext;
-  /** Per request (default 30 s). */
+  /** Per request (default SYNC_TIMEOUT_MS). */
   timeoutMs?: number;
   /** The fetch under the transport (tests). */
   fetch?: typeof fetch;
@@ -69,12 +69,19 @@ export interface RoundContext {
   url: UrlContext;
 }
 
+/**
+ * A sync's requests may wait longer than discovery's (30 s): a server answers the first listing
+ * or sync token of a 10,000-event calendar only once it has read all of it (Radicale took over
+ * 30 s on this machine under load). A round runs in the background, so waiting costs nobody.
+ */
+export const SYNC_TIMEOUT_MS = 180_000;
+
 /** Lets the server answer requests waiting behind a step of the round. */
 export const yieldToRequests = () => new Promise<void>((done) => setImmediate(done));
 
 export async function syncAccount(deps: SyncDeps, account: AccountRow, password: string, only?: number[]): Promise<SyncReport> {
   const store = deps.store;
-  const transport = createTransport(account.server_url, { user: account.username, password }, { timeoutMs: deps.timeoutMs, fetch: deps.fetch });
+  const transport = createTransport(account.server_url, { user: account.username, password }, { timeoutMs: deps.timeoutMs ?? SYNC_TIMEOUT_MS, fetch: deps.fetch });
   const calendars = store.accounts.list().find((a) => a.id === account.id)?.calendars.filter((c) => c.synced && (!only || only.includes(c.id))) ?? [];
   const out: SyncReport = { accountId: account.id, account: account.name, ok: true, calendars: [] };
   for (const calendar of calendars) {
