@@ -4,22 +4,25 @@
  *   npm run cli -- export --format ics|json [...]    export the calendar
  *   npm run cli -- import FILE [--dry-run] [...]     import an iCalendar, CSV or backup file
  *   npm run cli -- accounts add|list|remove [...]    CalDAV accounts
+ *   npm run cli -- sync [--account NAME]             one CalDAV sync round
  */
 import { serveCommand, SERVE_HELP } from './cli/serve';
 import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
 import { accountsCommand, ACCOUNTS_HELP } from './cli/accounts';
+import { syncCommand, SYNC_HELP } from './cli/sync';
 
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
   export: exportCommand,
   import: importCommand,
   accounts: accountsCommand,
+  sync: syncCommand,
 };
 
 async function main([name, ...rest]: string[]) {
   const command = name ? commands[name] : undefined;
   if (!command) {
-    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}`);
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }

@@ -215,6 +215,7 @@ async function listAccounts(argv: string[]): Promise<void> {
     const stored = new Set(secrets.keys());
     return accounts.flatMap((a) => [
       `${a.name}: ${a.username} at ${a.server_url}${stored.has(accountSecretKey(a.id)) ? '' : ' (no password stored: remove the account and add it again)'}`,
+      `  last synced: ${a.last_sync_utc ?? 'never'}; changes waiting to be sent: ${a.calendars.reduce((n, c) => n + store.davSync.pendingCount(c.id), 0)}`,
       ...(a.last_error ? [`  last error: ${a.last_error}`] : []),
       ...calendarLines(a.calendars),
     ]);

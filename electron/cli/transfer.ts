@@ -137,7 +137,8 @@ export async function exportCommand(argv: string[]): Promise<void> {
   for (const [k, v] of Object.entries(options)) params.set(k, v === true ? 'true' : v);
 
   const app = runningApp(dataDir);
-  const server = app ? undefined : await createServer({ dataDir, port: 0, announce: false, log: silentLogger });
+  // A private server for one export: it must not start syncing the accounts over the network.
+  const server = app ? undefined : await createServer({ dataDir, port: 0, announce: false, log: silentLogger, syncIntervalMs: 0, syncDebounceMs: 0 });
   try {
     const apiRoot = app?.apiRoot ?? server!.apiRoot;
     const token = app?.token ?? server!.token;

@@ -17,6 +17,7 @@ import { createImportJobs } from './import-export/import-jobs';
 import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery } from './data-dir';
 import { createFileSecretStore, type SecretStore } from './secrets';
 import { createReminderService, type ReminderService } from './reminders/service';
+import { createSyncService, type SyncService } from './caldav/service';
 
 export type { Logger, LogLevel } from './app';
 
@@ -55,6 +56,12 @@ export interface ServerOptions {
    * `reminders.tick()` after moving the clock.
    */
   reminderTimer?: boolean;
+  /**
+   * CalDAV sync in the background: between rounds (default 15 min; 0: only when asked, as tests
+   * and a CLI's private server do), and after a local change (debounce, default 5 s; 0: never).
+   */
+  syncIntervalMs?: number;
+  syncDebounceMs?: number;
 }
 
 export interface ServerTimeouts {
@@ -99,6 +106,8 @@ export interface AlmanacServer {
   secrets?: SecretStore;
   /** Reminders' firing and push channel (issue 16). */
   reminders: ReminderService;
+  /** CalDAV sync of the accounts (issue 17). */
+  sync: SyncService;
   close(): Promise<void>;
 }
 
@@ -181,6 +190,16 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   const auth = new Auth(token, `almanac_session_${port}`);
   const now = opts.now ?? (() => new Date());
   const reminders = createReminderService({ store, now, log, apiRoot: () => `${url}/cal/events/v1/`, timer: opts.reminderTimer });
+  const secrets = opts.secrets ?? (opts.dataDir ? createFileSecretStore(opts.dataDir) : undefined);
+  const sync = createSyncService({
+    store,
+    secrets,
+    url: () => ({ origin: url, apiRoot: `${url}/cal/events/v1/`, settings: store.settings.get() }),
+    write: () => ({ lang: DEFAULT_LANGUAGE, now: now(), siteZone: store.settings.get().timezone }),
+    intervalMs: opts.syncIntervalMs,
+    debounceMs: opts.syncDebounceMs,
+    log: (level, line) => log(level, line),
+  });
   const imports = createImportJobs({ dbPath, nativeBinding: opts.nativeBinding, onCrash: (message) => log('error', `an import thread failed: ${message}`) });
   const app = createApp({
     store,
@@ -191,6 +210,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     log,
     now,
     reminders,
+    sync,
     openReader: () => {
       const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
       return { store: createStore(reader), close: () => reader.close() };
@@ -235,6 +255,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   const laterExtensions = setInterval(extendSeries, SERIES_EXTENSION_INTERVAL_MS);
   firstExtension.unref();
   laterExtensions.unref();
+  sync.start();
 
   return {
     url,
@@ -248,10 +269,12 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     dbPath,
     store,
     db,
-    secrets: opts.secrets ?? (opts.dataDir ? createFileSecretStore(opts.dataDir) : undefined),
+    secrets,
     reminders,
+    sync,
     close() {
       clearTimeout(firstExtension);
+      const syncStopped = sync.close();
       // Open streams would hold the server's close for as long as their clients stay.
       reminders.close();
       clearInterval(laterExtensions);
@@ -260,6 +283,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
         const importsStopped = imports.close();
         httpServer.close(async () => {
           await importsStopped;
+          await syncStopped;
           closeDatabase(db);
           if (announce) removeDiscovery(opts.dataDir!);
           done();

@@ -262,6 +262,7 @@ export const Event = z
     ...jsonLd,
     ...recurrenceKeys,
     ...reminderKeys,
+    calendar: z.number().int().optional().meta({ description: 'ID of the calendar the event belongs to (Almanac): 1 is "On this computer".' }),
   })
   .strict()
   .meta({ id: 'Event', description: 'A calendar event.' });

@@ -43,6 +43,7 @@ export const eventListParams: ParamSet = {
   venue: p(k.idList(), 'Events at any of these venues (ids).'),
   organizer: p(k.idList(), 'Events by any of these organizers (ids).'),
   featured: p(k.boolean(), 'Only featured (true) or only not featured (false) events.'),
+  calendar: p(k.idList(), 'Events in any of these calendars (ids; Almanac). Left out: every calendar.'),
   status: p(k.statusList(), 'Post statuses to list.'),
   geoloc: p(k.boolean(), 'Only events whose venue has coordinates.'),
   geoloc_lat: p(k.number({ min: -90, max: 90 }), 'Latitude of the centre point; needs geoloc_lng.'),

@@ -139,6 +139,9 @@ describe('the security matrix over every route, method and root', () => {
     const soon = new Date(Date.now() + 60_000).toISOString().slice(0, 19).replace('T', ' ');
     await mk('events', { title: 'Matrix reminder', timezone: 'UTC', start_date: soon, end_date: soon, reminders: ['-PT5M'] });
     records.reminders = { id: 0, slug: server.store.reminders.due(new Date())[0].key };
+    // A conflict copy a sync kept, for the restore and dismiss routes.
+    const local = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', 'UID:matrix-conflict', 'DTSTART:20310201T100000Z', 'DTEND:20310201T110000Z', 'SUMMARY:Matrix conflict', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    records.sync = { id: server.store.write(() => server.store.davSync.keepConflict(1, 'matrix-conflict', 'Matrix conflict', local, new Date().toISOString())) };
 
     // The matrix, from the route table itself.
     const routes = allRoutes();

@@ -14,39 +14,22 @@
  *   secrets       ../secrets.ts (password store interface; 0600 file for the headless server) and
  *                 ../../main/safe-storage-secrets.ts (Electron safeStorage).
  *
- * NEXT: the sync round (calendar-patterns.md §3.4, which this follows). Tables in a new migration:
- * `dav_objects(calendar_id, uid, href, etag, base_ical, local_rev, sent_rev, seen)` and
- * `outbox(calendar_id, uid, op put|delete, base_etag, state, attempts, next_try_utc, error)`;
- * events get `calendar_id` (lead's table) and a UUID `ics_uid`.
- *   - Outbox is state, not a log: a local write bumps `local_rev` and upserts the outbox row in the
- *     SAME transaction as the event change; the body is built at send time from `base_ical` patched
- *     with the mapped fields (so ATTENDEE/VALARM/X- survive). `base_etag` = the ETag the user's
- *     edit was based on, never a fresher listed one.
- *   - One round per calendar, under a per-calendar lock:
- *     1. PROPFIND depth 0 (token, ctag, colour, name): `listCalendars` already reads these.
- *     2. Push deletes (If-Match), then puts: new = PUT `<uid>.ics` If-None-Match: * (href stored
- *        BEFORE the first send, so a replay after kill -9 hits the same name); change = If-Match.
- *        2xx → store ETag (null if the server gives none: re-fetch on pull), sent_rev, base_ical.
- *        412 → fetch, three-way merge, back to pending (a fetched copy equal to what we sent counts
- *        as done); 404 on update → retry as create; 409 no-uid-conflict / 412 on create → find the
- *        href by UID (calendar-query) and adopt it; network/5xx/429 → backoff honouring
- *        Retry-After (1 min..2 h); 400/403/415 → failed, in words, local data kept.
- *     3. Skip the pull when nothing was pushed and token/ctag are unchanged.
- *     4. Pull with tsdav `syncCollection` (no <limit>: Xandikos truncates silently; loop on 507);
- *        ANY error on it (403/409 valid-sync-token, 418, 5xx) → full listing, PROPFIND depth 1
- *        getetag with mark-and-sweep on `seen`. Keep every href (tsdav's helpers drop hrefs not
- *        ending in .ics; do not use smartCollectionSync/syncCalendars).
- *     5. calendar-multiget in batches of 10-50, parse with the SAME module as ICS import, apply
- *        each batch in one transaction; clean object → replace; dirty → merge; remote delete of a
- *        dirty object → keep local and re-create (conflict noted).
- *     6. Save the new sync-token in the transaction of the LAST batch, never earlier.
- *     7. A full listing every 24 h and after > 1 day offline even with sync-collection (Radicale
- *        drops tokens after 30 days, Nextcloud prunes its change log without an error).
- *   - Conflicts: three-way merge per mapped field on `base_ical`, per RECURRENCE-ID, EXDATEs
- *     unioned; both sides changed a field differently → server wins the event, the local version
- *     is kept in `event_conflicts` for the user to restore. Compare by mapped fields, never bytes
- *     (Radicale and Xandikos rewrite what they store).
- *   - Traps met while building this (keep them in mind for the sync; the tests show each):
+ * DONE: the sync round (sync.ts, push.ts, pull.ts, resource.ts, service.ts; rows in
+ * ../store/dav-sync.ts), following calendar-patterns.md §3.4 with these choices:
+ *   - `dav_objects(calendar_id, uid, href, etag, base_ical)`; `dav_outbox(calendar_id, uid, rev,
+ *     attempts, next_try_utc, error)` kept by TRIGGERS on events/event_series/event_reminders, so
+ *     every write path (API, import, series jobs, CLI) queues its change in its own transaction;
+ *     the sync's own writes set `sync_guard.applying` so they queue nothing. `rev` guards a change
+ *     made while its send is under way.
+ *   - The body is built at send time by the iCalendar export of the resource's events, with the
+ *     properties the mapping does not know copied from `base_ical` (the copy fetched back after
+ *     the last PUT or pull), VEVENT by VEVENT (RECURRENCE-ID).
+ *   - Push, then pull; 412 → fetch, same mapped fields = done (a replay after kill -9), else the
+ *     server wins and the local text goes to `sync_conflicts`. No per-field three-way merge yet.
+ *   - Pull: sync-collection when offered and a token is held and the last full listing is < 24 h
+ *     old, else PROPFIND depth 1 with mark-and-sweep; calendar-multiget 50 at a time, each batch
+ *     one transaction, the token saved with the last.
+   - Traps met while building this (keep them in mind for the sync; the tests show each):
  *     . tsdav's XML reader turns text that looks like a number/boolean into one (ctag "1.50" →
  *       1.5): only compare values read the same way. Its Basic auth throws on non-Latin-1.
  *     . Xandikos omits <report> inside <supported-report>; ignores calendar-color in MKCALENDAR
@@ -61,12 +44,12 @@
  *       fields, never by text.
  *     . The sync-token and ctag seen at discovery are NOT stored (cli/accounts.ts): the first
  *       sync must be a full one.
- *   - Tests to write with it: convergence (a second sync right after writes nothing), Radicale
- *     with a tiny max_sync_token_age, a third client editing between our GET and PUT (412), kill -9
- *     between PUT and commit, against Radicale AND Xandikos. test/helpers/caldav-servers.ts starts
- *     both (halt/resume for "offline"), writes as Thunderbird/Apple do (`putIcs`, `resourcesOf`
- *     splits a calendar file into per-UID resources) and reads back (`getResource`).
+ *   - Tests: test/server/caldav/sync.test.ts (two data dirs through each server),
+ *     sync-recovery.test.ts (kill -9, a forgotten token, deleted there while changed here),
+ *     test/server/cli-sync.test.ts.
  */
 export { discoverAccount, listCalendars, normalizeColor, serverCandidates, type DiscoveredAccount, type DiscoveredCalendar } from './discovery';
 export { CalDavError, type CalDavErrorKind } from './errors';
 export { createTransport, type Credentials, type Transport } from './transport';
+export { syncAccount, type SyncReport, type CalendarReport } from './sync';
+export { createSyncService, type SyncService } from './service';

@@ -89,6 +89,7 @@ export interface DispatchOptions {
   now: () => Date;
   openReader: ApiRequest['openReader'];
   imports: ApiRequest['imports'];
+  sync?: ApiRequest['sync'];
   /** How long a request waits for another process's write lock before it is answered 503. */
   busyWaitMs: number;
   /** Where failures that cannot reach the client any more (a broken stream) are reported. */
@@ -141,9 +142,12 @@ export function dispatch(
       file: endpoint.rawBody && Buffer.isBuffer(req.body) ? req.body : undefined,
       openReader: opts.openReader,
       imports: opts.imports,
+      sync: opts.sync,
     };
     const send = (out: ApiResponse) => {
       if (res.destroyed) return; // the client gave up while the work was done elsewhere
+      // A change saved here goes to the CalDAV servers soon (debounced; the outbox has it already).
+      if (endpoint.write && req.method !== 'GET' && (out.status ?? 200) < 400) opts.sync?.localChange();
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
       if (out.stream) {

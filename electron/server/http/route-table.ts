@@ -9,6 +9,7 @@ import type { Store } from '../store';
 import type { Viewer } from '../store/posts';
 import type { UrlContext } from '../serialize/context';
 import type { WriteContext } from '../store/post-fields';
+import type { SyncService } from '../caldav/service';
 import type { ImportJobs } from '../import-export/import-jobs';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,6 +38,8 @@ export interface ApiRequest {
   openReader: () => { store: Store; close: () => void };
   /** Imports running in the background, on threads of their own. */
   imports: ImportJobs;
+  /** The CalDAV sync (issue 17); absent where no server runs it. */
+  sync?: SyncService;
 }
 
 export interface ApiResponse {

@@ -47,6 +47,11 @@ export interface ImportOptions {
   parseErrors?: ImportProblem[];
   /** Occurrence rows the import writes for its series at most (default bounds.ts). */
   maxOccurrenceRows?: number;
+  /**
+   * The calendar the events go to and UIDs are matched in (a CalDAV sync's pull). Left out: UIDs
+   * match in any calendar and new events go to the one their body names, else this computer's.
+   */
+  calendarId?: number;
 }
 
 /** Body keys an importer may produce that the API does not take from clients. */
@@ -153,7 +158,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
     if (item.recurrenceId !== undefined) {
       // An occurrence changed on its own: it updates its series' occurrence when the calendar has
       // the series, and is an event of its own otherwise (a single shared instance).
-      const seriesId = idByUid.get(uid) ?? store.events.getByIcsUid(uid)?.id;
+      const seriesId = idByUid.get(uid) ?? store.events.getByIcsUid(uid, opts.calendarId)?.id;
       const series = seriesId === undefined ? undefined : store.series.get(seriesId);
       if (series) {
         const { id, created } = store.series.importException(series, item.recurrenceId, values, ctx, memo);
@@ -167,7 +172,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
     const ownUid = item.recurrenceId !== undefined ? `${uid}#${item.recurrenceId.replace(/[-: ]/g, '')}` : uid;
     const { recurrence, ...fieldValues } = values;
     // A calendar imported before series existed has `<UID>#<key>` rows: they become the series.
-    const existing = store.events.getByIcsUid(ownUid) ?? (recurrence ? store.series.adoptLegacyRows(uid) : undefined);
+    const existing = store.events.getByIcsUid(ownUid, opts.calendarId) ?? (recurrence && opts.calendarId === undefined ? store.series.adoptLegacyRows(uid) : undefined);
     let id: number;
     if (existing) {
       id = existing.id;
@@ -179,7 +184,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       }
       report.updated++;
     } else {
-      id = store.events.create(fieldValues, ctx, { icsUid: ownUid, memo });
+      id = store.events.create(fieldValues, ctx, { icsUid: ownUid, memo, calendarId: opts.calendarId });
       if (recurrence) {
         store.series.create(id, recurrence, { uid, budget: rows });
         newSeries.add(id);

@@ -176,6 +176,9 @@ function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: Restor
   db.transaction(() => {
     // Links are checked at commit, so rows may come in any order within the transaction.
     db.pragma('defer_foreign_keys = ON');
+    // Replacing every row is not a change to send to the CalDAV servers (deleting then inserting
+    // would send deletes); their calendars are read whole again by the next sync instead.
+    db.prepare('UPDATE sync_guard SET applying = 1').run();
     for (const table of [...BACKUP_TABLES].reverse()) db.prepare(`DELETE FROM ${table}`).run();
     for (const table of BACKUP_TABLES) {
       const { columns, rows } = b.tables[table];
@@ -184,6 +187,9 @@ function replaceTables(db: DB, b: ReturnType<typeof checkBackup>, report: Restor
       const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
       for (const row of rows) insert.run(...row);
     }
+    // A backup from another computer (or from before calendars) names calendars this one lacks.
+    db.prepare('UPDATE events SET calendar_id = 1 WHERE calendar_id NOT IN (SELECT id FROM calendars)').run();
+    db.exec('DELETE FROM dav_objects; DELETE FROM dav_outbox; UPDATE calendars SET sync_token = NULL, ctag = NULL, last_full_sync_utc = NULL; UPDATE sync_guard SET applying = 0');
     checkValues(db);
     // Links are checked at commit; a trial checks them here, as it will not commit.
     if (trial) {

@@ -11,6 +11,7 @@ import { termRoutes } from './terms';
 import { transferRoutes } from './transfer';
 import { reminderRoutes } from './reminders';
 import { settingsRoutes } from './settings';
+import { syncRoutes } from './sync';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -45,6 +46,7 @@ export function allRoutes(): RouteDef[] {
     ...transferRoutes,
     ...reminderRoutes,
     ...settingsRoutes,
+    ...syncRoutes,
   );
   return routes;
 }

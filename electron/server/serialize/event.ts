@@ -128,6 +128,7 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       recurrence_id: null,
       is_exception: false,
       reminders: reminders(e, store),
+      calendar: e.calendar_id,
     };
     const s = e.recurrence_id === null ? undefined : series.get(e.parent_id ?? e.id);
     if (s) {

@@ -74,6 +74,11 @@ export function createCalDavAccountStore(db: DB) {
   const selectCalendars = db.prepare<[], CalendarRow>('SELECT * FROM calendars ORDER BY account_id IS NOT NULL, account_id, name COLLATE NOCASE, id');
   const selectAccountCalendars = db.prepare<[number], CalendarRow>('SELECT * FROM calendars WHERE account_id = ? ORDER BY name COLLATE NOCASE, id');
   const deleteAccount = db.prepare<[number]>('DELETE FROM caldav_accounts WHERE id = ?');
+  // The account's events are the server's copies: they go with it (the server keeps them). Their
+  // ids go back to the posts registry as every deleted event's do.
+  const accountEventIds = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id IN (SELECT id FROM calendars WHERE account_id = ?)').pluck();
+  const deleteEvent = db.prepare<[number]>('DELETE FROM events WHERE id = ?');
+  const releasePost = db.prepare<[number]>('DELETE FROM posts WHERE id = ?');
 
   return {
     /** Adds an account with its calendars, all or nothing. Call inside a write transaction. */
@@ -89,8 +94,17 @@ export function createCalDavAccountStore(db: DB) {
     byName: (name: string): AccountRow | undefined => selectAccountByName.get(name),
     /** Every calendar, the local one first. */
     calendars: (): CalendarRow[] => selectCalendars.all(),
-    /** Removes the account and its calendars; false when there was none. */
-    remove: (id: number): boolean => deleteAccount.run(id).changes > 0,
+    /** Removes the account, its calendars and their events; false when there was none. Call in a write transaction. */
+    remove(id: number): boolean {
+      // Occurrence rows first: their series' rows are what they point at.
+      const ids = accountEventIds.all(id);
+      const rows = db.prepare(`SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY parent_id IS NULL, id`).pluck().all(JSON.stringify(ids)) as number[];
+      for (const e of rows) {
+        deleteEvent.run(e);
+        releasePost.run(e);
+      }
+      return deleteAccount.run(id).changes > 0;
+    },
   };
 }
 

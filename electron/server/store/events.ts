@@ -8,6 +8,7 @@ import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
+import { randomUUID } from 'node:crypto';
 import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createPagePositions, type ListFilter } from './page-positions';
@@ -43,6 +44,8 @@ export interface EventRow extends PostRow {
   featured: number;
   venue_id: number | null;
   ics_uid: string | null;
+  /** The calendar it belongs to (calendars.id; 1 is "On this computer"). */
+  calendar_id: number;
   /** The occurrence's original start, for events of a series (store/series.ts). */
   recurrence_id: string | null;
   /** Field groups an occurrence changed on its own (store/series-fields.ts). */
@@ -69,6 +72,8 @@ export interface EventListQuery {
   venues?: number[];
   organizers?: number[];
   featured?: boolean;
+  /** Only events of these calendars (Almanac). */
+  calendars?: number[];
   include?: number[];
   postParent?: number;
   geoloc?: boolean;
@@ -78,6 +83,8 @@ export interface EventListQuery {
 /** Fields an import may set that the API body does not offer. */
 export interface EventInternals {
   icsUid?: string;
+  /** The calendar a new event goes to when its body does not say (a sync's pull). */
+  calendarId?: number;
   parentId?: number | null;
   /** A bulk write's memory of the venues, organizers and terms it has resolved already. */
   memo?: LinkMemo;
@@ -125,6 +132,8 @@ export function createEventStore(
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
   const byUid = db.prepare<[string], EventRow>('SELECT * FROM events WHERE ics_uid = ? ORDER BY id LIMIT 1');
+  const byUidIn = db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE ics_uid = ? AND calendar_id = ? ORDER BY id LIMIT 1');
+  const calendarExists = db.prepare<[number], { id: number }>('SELECT id FROM calendars WHERE id = ?');
   const statusById = db.prepare<[number], EventStatusRow>('SELECT id, status FROM events WHERE id = ?');
   const statusBySlug = db.prepare<[string], EventStatusRow>('SELECT id, status FROM events WHERE slug = ?');
   const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
@@ -187,6 +196,10 @@ export function createEventStore(
       start_utc: utcOf(start, zone),
       end_utc: utcOf(end, zone),
     };
+  }
+
+  function checkCalendar(id: number): void {
+    if (!calendarExists.get(id)) throw invalidParam('calendar', 'invalid_calendar');
   }
 
   /** Venue in an event body: an id, `{id}`, venue data to create (or reuse), or empty (reference §5.3). */
@@ -280,6 +293,7 @@ export function createEventStore(
     Object.assign(cols, dates);
     if (values.cost !== undefined) cols.cost = JSON.stringify(values.cost);
     if (values.venue !== undefined) cols.venue_id = resolveVenue(values.venue, ctx, memo);
+    if (values.calendar !== undefined) checkCalendar(values.calendar as number);
     return cols;
   }
 
@@ -347,6 +361,7 @@ export function createEventStore(
     if (q.venues) add(`e.venue_id IN (${list(q.venues)})`, ...q.venues);
     if (q.organizers) add(`${linked} IN (SELECT event_id FROM event_organizers WHERE organizer_id IN (${list(q.organizers)}))`, ...q.organizers);
     if (q.featured !== undefined) add('e.featured = ?', q.featured ? 1 : 0);
+    if (q.calendars) add(`e.calendar_id IN (${list(q.calendars)})`, ...q.calendars);
     if (q.postParent !== undefined) add('e.parent_id = ?', q.postParent);
     let from = 'events e';
     if (q.geoloc || q.near) {
@@ -384,8 +399,11 @@ export function createEventStore(
       get: (id: number): EventStatusRow | undefined => statusById.get(id),
       getBySlug: (slug: string): EventStatusRow | undefined => statusBySlug.get(slug.toLowerCase()),
     },
-    getByIcsUid(uid: string): EventRow | undefined {
-      return byUid.get(uid);
+    /** `calendarId`: in that calendar only (the same UID may be in two: a file imported here, a server's copy). */
+    /** Refuses an id that is not a calendar, in the API's error shape. */
+    checkCalendar,
+    getByIcsUid(uid: string, calendarId?: number): EventRow | undefined {
+      return calendarId === undefined ? byUid.get(uid) : byUidIn.get(uid, calendarId);
     },
     /** Creates an event and whatever it links to that does not exist yet. Call in a transaction. */
     create(values: Values, ctx: WriteContext, internals: EventInternals = {}): number {
@@ -395,6 +413,10 @@ export function createEventStore(
       const cols = eventColumns(values, undefined, id, ctx, internals.memo);
       cols.id = id;
       addInternalColumns(cols, internals);
+      // Its UID for life (RFC 9253 §3): what other calendars and CalDAV servers know it by. An
+      // occurrence row has its series' instead.
+      if (cols.ics_uid === undefined && !cols.parent_id) cols.ics_uid = randomUUID();
+      if (cols.calendar_id === undefined && internals.calendarId !== undefined) cols.calendar_id = internals.calendarId;
       const keys = Object.keys(cols);
       stmt(`INSERT INTO events (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => cols[k]));
       writeLinks(id, values, ctx, true, internals.memo);

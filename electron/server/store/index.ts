@@ -13,6 +13,7 @@ import { createSettingsStore } from './settings';
 import { createSeriesStore } from './series';
 import { createCalDavAccountStore } from './caldav-accounts';
 import { createReminderStore } from './reminders';
+import { createDavSyncStore } from './dav-sync';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -40,6 +41,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const series = createSeriesStore(db, registry, events, settings);
   const accounts = createCalDavAccountStore(db);
   const reminders = createReminderStore(db);
+  const davSync = createDavSyncStore(db);
   return {
     db,
     registry,
@@ -54,6 +56,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     accounts,
     /** Events' reminders and their schedule (issue 16). */
     reminders,
+    /** The CalDAV sync's resources, outbox and conflicts (issue 17). */
+    davSync,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is

@@ -88,6 +88,7 @@ export const COPIED_COLUMNS = [
   'sticky',
   'featured',
   'venue_id',
+  'calendar_id',
 ] as const;
 
 /** The groups of the fields an API body sets. */

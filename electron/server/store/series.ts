@@ -664,6 +664,14 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
      */
     update(row: EventRow, values: Values, scope: RecurrenceScope, ctx: WriteContext): number {
       const s = seriesOfRow(row);
+      if (s && values.calendar !== undefined) {
+        // A series is one resource on a CalDAV server, so it is in one calendar whatever the scope.
+        const { calendar, ...rest } = values;
+        events.checkCalendar(calendar as number);
+        stmt('UPDATE events SET calendar_id = ? WHERE id = ? OR parent_id = ?').run(calendar, s.id, s.id);
+        if (!Object.keys(rest).length) return row.id;
+        values = rest;
+      }
       if (!s) {
         // A single event: `recurrence` makes it a series.
         const { recurrence, ...rest } = values;

@@ -37,8 +37,11 @@ export type OrganizersValue = Array<number | NewOrganizer>;
 export type FormValues = Record<string, unknown>;
 export type FieldErrors = Record<string, string>;
 
-/** Fields no form shows: the UTC copy of the publication date is derived from `date`. */
-const NEVER_SHOWN = new Set(['date_utc']);
+/**
+ * Fields no form shows: the UTC copy of the publication date is derived from `date`; the calendar
+ * gets its own picker with the accounts UI (issue 17), not a number field meanwhile.
+ */
+const NEVER_SHOWN = new Set(['date_utc', 'calendar']);
 
 export function formFields(fields: FieldSet): Array<[string, FieldDef]> {
   return Object.entries(fields).filter(([name, def]) => !NEVER_SHOWN.has(name) && def.kind.input !== 'hidden');

@@ -80,6 +80,8 @@ async function call(path: string, method: Method): Promise<Res> {
     return t.api(method, path.replace('{job}', started.body.id).slice(1));
   }
   if (path === '/reminders/stream') return openStream();
+  // The settings are one record: read, or a change of one of them.
+  if (path === '/settings') return method === 'get' ? t.api('get', 'settings') : t.api(method, 'settings').send({ theme: 'dark' });
   if (path.includes('{key}')) {
     // A reminder due now: an event starting in a minute, reminded five minutes before.
     const soon = new Date(Date.now() + 60_000).toISOString().slice(0, 19).replace('T', ' ');
@@ -87,6 +89,13 @@ async function call(path: string, method: Method): Promise<Res> {
     const due = await t.api('get', 'reminders/due');
     const key = due.body.reminders.find((r: { event_id: number }) => r.event_id === e.body.id).key;
     return t.api(method, path.replace('{key}', key).slice(1)).send({});
+  }
+  if (path.startsWith('/sync')) {
+    // "Sync now" with no accounts, and a conflict copy a sync kept for the conflict routes.
+    if (!path.includes('{id}')) return t.api(method, path.slice(1)).send({});
+    const local = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', `UID:doc-${Date.now()}-${Math.random()}`, 'DTSTART:20310201T100000Z', 'DTEND:20310201T110000Z', 'SUMMARY:Kept', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    const id = t.server.store.write(() => t.server.store.davSync.keepConflict(1, 'doc', 'Kept', local, new Date().toISOString()));
+    return t.api(method, path.replace('{id}', String(id)).slice(1)).send({});
   }
   if (path.includes('{')) {
     const rec = await fresh(coll);
@@ -123,10 +132,10 @@ describe('every documented operation is answered', () => {
       for (const m of docOps(path)) {
         // 202 is the answer of work started in the background, besides the usual success.
         const statuses = Object.keys(doc.paths[path][m].responses);
-        if (statuses.includes('202')) expect(`${m} ${path}`).toMatch(/^(post \/import|delete \/import\/jobs\/\{job\})$/);
+        if (statuses.includes('202')) expect(`${m} ${path}`).toMatch(/^(post \/import|delete \/import\/jobs\/\{job\}|post \/sync)$/);
         const ok = statuses.filter((s) => s.startsWith('2') && s !== '202');
         expect(ok.length, `${m} ${path}`).toBe(1);
-        const creates = m === 'post' && !path.includes('{') && path !== '/import';
+        const creates = m === 'post' && !path.includes('{') && path !== '/import' && path !== '/sync' && path !== '/settings';
         expect(ok[0], `${m} ${path}`).toBe(creates ? '201' : '200');
       }
     }

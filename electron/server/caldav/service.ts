@@ -1,0 +1,173 @@
+/**
+ * Running the sync (issue 17): a plain module the server starts (never imports electron). Syncs
+ * every account on start, on an interval, at once when asked ("Sync now", `POST /sync`, the CLI),
+ * and a few seconds after a local change (debounced: a burst of edits is one round). An account
+ * that could not be reached waits with backoff (1 min doubling to 2 h) before its next try; a
+ * login refused waits for the user (a new password or "Sync now"). One round per account at a
+ * time: asking while one runs gets that round's result.
+ */
+import type { Store } from '../store';
+import type { SecretStore } from '../secrets';
+import { accountSecretKey } from '../secrets';
+import { syncAccount, type SyncDeps, type SyncReport } from './sync';
+
+export interface SyncServiceOptions extends SyncDeps {
+  secrets?: SecretStore;
+  /** Between background rounds (default 15 min); 0: no timer (tests, the CLI). */
+  intervalMs?: number;
+  /** After a local change (default 5 s). */
+  debounceMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', line: string) => void;
+}
+
+export interface AccountStatus {
+  id: number;
+  name: string;
+  last_sync: string | null;
+  last_error: string | null;
+  syncing: boolean;
+  /** Local changes not on the server yet. */
+  pending: number;
+  /** When the next background try is, after a failure (ISO), or null. */
+  next_try: string | null;
+  /** What the last round since this server started moved, each way, per calendar (null before one). */
+  last_round: (SyncReport & { finished: string }) | null;
+  calendars: Array<{ id: number; name: string; color: string | null; visible: boolean; synced: boolean; read_only: boolean; pending: number; last_error: string | null; last_full_sync: string | null }>;
+}
+
+const BACKOFF_MIN_MS = 60_000;
+const BACKOFF_MAX_MS = 2 * 3600_000;
+
+export function createSyncService(opts: SyncServiceOptions) {
+  const store: Store = opts.store;
+  const running = new Map<number, Promise<SyncReport>>();
+  const backoff = new Map<number, { failures: number; until: number }>();
+  const lastRound = new Map<number, SyncReport & { finished: string }>();
+  let debounce: NodeJS.Timeout | undefined;
+  let interval: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  function runAccount(accountId: number, only?: number[]): Promise<SyncReport> {
+    const current = running.get(accountId);
+    if (current) return current;
+    const attempt = async (): Promise<SyncReport> => {
+      const account = store.accounts.list().find((a) => a.id === accountId);
+      if (!account) return { accountId, account: '?', ok: false, calendars: [], error: 'There is no such account.' };
+      const password = opts.secrets?.get(accountSecretKey(account.id));
+      if (password === undefined) {
+        const error = `No password is stored for "${account.name}": remove the account and add it again.`;
+        store.write(() => store.davSync.setAccountResult(account.id, null, error));
+        return { accountId, account: account.name, ok: false, calendars: [], error };
+      }
+      try {
+        const report = await syncAccount(opts, account, password, only);
+        if (report.ok) backoff.delete(accountId);
+        else if (report.transient) {
+          const failures = (backoff.get(accountId)?.failures ?? 0) + 1;
+          backoff.set(accountId, { failures, until: Date.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1)) });
+        } else if (report.error) backoff.set(accountId, { failures: 0, until: Infinity });
+        if (report.error) opts.log?.('warn', `sync of "${account.name}": ${report.error}`);
+        return report;
+      } catch (err) {
+        const error = (err as Error).message;
+        opts.log?.('error', `sync of "${account.name}" failed: ${error}`);
+        try {
+          store.write(() => store.davSync.setAccountResult(account.id, null, error));
+        } catch {
+          // The database itself failing is told above; nothing more to record.
+        }
+        return { accountId, account: account.name, ok: false, calendars: [], error };
+      }
+    };
+    const round = (async () => {
+      try {
+        const report = await attempt();
+        lastRound.set(accountId, { ...report, finished: new Date().toISOString() });
+        return report;
+      } finally {
+        running.delete(accountId);
+      }
+    })();
+    running.set(accountId, round);
+    return round;
+  }
+
+  /** Background: every account not waiting out a backoff. */
+  function background(): void {
+    if (closed) return;
+    const now = Date.now();
+    for (const a of store.accounts.list()) {
+      if ((backoff.get(a.id)?.until ?? 0) > now) continue;
+      void runAccount(a.id);
+    }
+  }
+
+  return {
+    /** One round of these accounts (default all) now, whatever their backoff; resolves with what moved. */
+    async syncNow(accountIds?: number[]): Promise<SyncReport[]> {
+      const ids = accountIds ?? store.accounts.list().map((a) => a.id);
+      for (const id of ids) backoff.delete(id);
+      return Promise.all(ids.map((id) => runAccount(id)));
+    },
+    /** A local change was saved: a round soon, once the burst of changes is over. */
+    localChange(): void {
+      if (closed || opts.debounceMs === 0) return;
+      if (debounce) clearTimeout(debounce);
+      debounce = setTimeout(() => {
+        debounce = undefined;
+        // A change to this computer's calendar, a setting, a reminder dismissed: nothing to send.
+        if (store.davSync.hasPending()) background();
+      }, opts.debounceMs ?? 5000);
+      debounce.unref();
+    },
+    /** Starts the background rounds: one now, then every interval. */
+    start(): void {
+      const every = opts.intervalMs ?? 15 * 60_000;
+      if (every <= 0) return;
+      setImmediate(background);
+      interval = setInterval(background, every);
+      interval.unref();
+    },
+    get syncing(): boolean {
+      return running.size > 0;
+    },
+    status(): { accounts: AccountStatus[]; conflicts: Array<{ id: number; calendar: number; uid: string; title: string; kept: string }> } {
+      const accounts = store.accounts.list().map((a) => {
+        const calendars = a.calendars.map((c) => ({
+          id: c.id,
+          name: c.name,
+          color: c.color,
+          visible: !!c.visible,
+          synced: !!c.synced,
+          read_only: !!c.read_only,
+          pending: store.davSync.pendingCount(c.id),
+          last_error: c.last_error ?? store.davSync.outboxErrors(c.id)[0]?.error ?? null,
+          last_full_sync: c.last_full_sync_utc,
+        }));
+        const b = backoff.get(a.id);
+        return {
+          id: a.id,
+          name: a.name,
+          last_sync: a.last_sync_utc,
+          last_error: a.last_error,
+          syncing: running.has(a.id),
+          pending: calendars.reduce((n, c) => n + c.pending, 0),
+          next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,
+          last_round: lastRound.get(a.id) ?? null,
+          calendars,
+        };
+      });
+      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc }));
+      return { accounts, conflicts };
+    },
+    /** Stops the timers and waits for rounds under way. */
+    async close(): Promise<void> {
+      closed = true;
+      if (debounce) clearTimeout(debounce);
+      if (interval) clearInterval(interval);
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

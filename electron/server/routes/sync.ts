@@ -1,0 +1,131 @@
+/**
+ * CalDAV sync (Almanac extension, issue 17): its state in words (`GET /sync`: last sync, changes
+ * waiting, last error, conflict copies), "Sync now" (`POST /sync`, answered at once while the
+ * round runs in the background), and the conflict copies a sync kept: restore one (it becomes the
+ * event again and is sent) or dismiss it.
+ */
+import * as k from '../../../shared/schema/kinds';
+import type { ParamSet } from '../../../shared/schema/queries';
+import { ApiError } from '../errors';
+import { applyResource } from '../caldav/resource';
+import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
+
+const syncParams: ParamSet = {
+  account: { kind: k.text({ nonEmpty: true, max: 200 }), description: 'Sync only this account (its name); default: every account.' },
+};
+
+function service(req: ApiRequest) {
+  if (!req.sync) throw new ApiError('sync-unavailable', 503, 'sync-unavailable');
+  return req.sync;
+}
+
+function status(req: ApiRequest): ApiResponse {
+  return { body: service(req).status() };
+}
+
+function syncNow(req: ApiRequest): ApiResponse {
+  const sync = service(req);
+  let ids: number[] | undefined;
+  const name = req.values.account as string | undefined;
+  if (name !== undefined) {
+    const account = req.store.accounts.byName(name);
+    if (!account) throw new ApiError('sync-account-not-found', 404, 'sync-account-not-found', { name });
+    ids = [account.id];
+  }
+  // The round's outcome is in the status (and the server's log); the request does not wait for the network.
+  void sync.syncNow(ids);
+  return { status: 202, body: sync.status() };
+}
+
+function conflictOf(req: ApiRequest) {
+  const id = Number(req.path.id);
+  const row = req.store.davSync.conflict(id);
+  if (!row) throw new ApiError('sync-conflict-not-found', 404, 'sync-conflict-not-found', { id });
+  return row;
+}
+
+/** The kept local version becomes the event again: a local change, sent with the next round. */
+function restore(req: ApiRequest): ApiResponse {
+  const row = conflictOf(req);
+  const applied = req.store.write(() => {
+    const result = applyResource(req.store, row.calendar_id, row.local_ical, req.write);
+    req.store.davSync.dropConflict(row.id);
+    return result;
+  });
+  const event = applied.uid === undefined ? undefined : req.store.davSync.anchor(row.calendar_id, applied.uid);
+  return { body: { restored: true, event: event?.id ?? null } };
+}
+
+function dismiss(req: ApiRequest): ApiResponse {
+  const row = conflictOf(req);
+  req.store.write(() => req.store.davSync.dropConflict(row.id));
+  return { body: { id: row.id, dismissed: true } };
+}
+
+/** Every calendar, this computer's first: what the `calendar` field and filter take. */
+function listCalendars(req: ApiRequest): ApiResponse {
+  const accounts = new Map(req.store.accounts.list().map((a) => [a.id, a.name]));
+  return {
+    body: req.store.accounts.calendars().map((c) => ({
+      id: c.id,
+      name: c.name,
+      color: c.color,
+      visible: !!c.visible,
+      account: c.account_id === null ? null : (accounts.get(c.account_id) ?? null),
+      synced: c.account_id !== null && !!c.synced,
+      read_only: !!c.read_only,
+    })),
+  };
+}
+
+export const syncRoutes: RouteDef[] = [
+  route('/calendars', [
+    {
+      methods: ['GET'],
+      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s, with name, colour, shown or hidden, synced, read-only.',
+      args: {},
+      // Account names are the owner's business, even where events may be read without the token.
+      write: true,
+      response: 'object',
+      errors: [],
+      handler: listCalendars,
+    },
+  ]),
+  route('/sync', [
+    {
+      methods: ['GET'],
+      summary: 'CalDAV sync state (Almanac): per account its last sync, changes waiting to be sent, the last error in words, per calendar the same; and the conflict copies kept.',
+      args: {},
+      write: true,
+      response: 'object',
+      errors: [503],
+      handler: status,
+    },
+    {
+      methods: ['POST'],
+      summary: 'Sync now (Almanac): starts a round for every account (or `account`) and answers 202 at once with the state; follow it with GET /sync.',
+      args: syncParams,
+      body: true,
+      write: true,
+      response: 'object',
+      accepted: 'object',
+      errors: [404, 503],
+      handler: syncNow,
+    },
+  ]),
+  route('/sync/conflicts/{id}/restore', [
+    {
+      methods: ['POST'],
+      summary: 'Take back the local version a sync conflict kept (Almanac): it replaces the event here and is sent to the server.',
+      args: {},
+      body: true,
+      write: true,
+      response: 'object',
+      errors: [404],
+      handler: restore,
+    },
+  ]),
+  route('/sync/conflicts/{id}', [
+    { methods: ['DELETE'], summary: 'Dismiss a conflict copy (Almanac): the server’s version stays.', args: {}, write: true, response: 'object', errors: [404], handler: dismiss },
+  ]),
+];
