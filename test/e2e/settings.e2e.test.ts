@@ -208,6 +208,18 @@ describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
     await timed.getByRole('button', { name: 'Remove reminder 1' }).click();
     await save();
     expect((await settings()).reminders_timed).toEqual([{ action: 'display', trigger: '-P1D' }]);
+
+    // A new event starts with them shown in its Notifications section, and saves what it showed.
+    await s.page.getByRole('button', { name: 'New event', exact: true }).click();
+    const editor = s.page.getByRole('dialog', { name: 'New event' });
+    await editor.getByLabel('Title', { exact: true }).fill('With default reminder');
+    const section = editor.getByRole('group', { name: 'Notifications' });
+    await section.getByRole('combobox', { name: 'Notification 1' }).waitFor();
+    expect(await section.getByRole('combobox', { name: 'Notification 2' }).count()).toBe(0);
+    await editor.getByRole('button', { name: 'Save', exact: true }).click();
+    await editor.waitFor({ state: 'detached' });
+    const [made] = await s.eventsMatching('With default reminder');
+    expect(made.reminders).toEqual([{ action: 'display', trigger: '-P1D' }]);
   });
 
   it('theme: dark and light apply at once, whatever the system says', async () => {

@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
-import { useLocale } from '../state/calendarSettings';
+import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { fromApi } from '../lib/dates';
 import { createEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
@@ -40,7 +40,7 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
   const start = { start: draft.start_date, allDay: draft.all_day, zone: draft.timezone };
   const [repeat, setRepeat] = useState<RepeatValue>(() => fromRecurrence(draft.recurrence, start));
   const [repeatErrors, setRepeatErrors] = useState<RepeatErrors>({});
-  const [notifyRows, setNotifyRows] = useState<Row[]>(() => rowsOf(draft.reminders, draft.all_day));
+  const [notifyRows, setNotifyRows] = useState<Row[]>(() => rowsOf(draft.reminders ?? defaultRemindersFor(!!draft.all_day), draft.all_day));
   const [notifyErrors, setNotifyErrors] = useState<RowErrors>({});
 
   async function save(e: FormEvent) {

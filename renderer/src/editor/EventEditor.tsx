@@ -17,7 +17,7 @@ import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
 import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
-import { useLocale } from '../state/calendarSettings';
+import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
 import { RepeatControl } from '../recurrence/RepeatControl';
@@ -77,7 +77,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const [repeatErrors, setRepeatErrors] = useState<RepeatErrors>({});
   // What the API holds (or what quick create or the duplicated event had), kept exactly until changed.
   const initialReminders = useMemo(
-    () => (target.kind === 'edit' ? target.event.reminders : target.from ? target.from.reminders : target.draft.reminders) ?? [],
+    () => (target.kind === 'edit' ? target.event.reminders : target.from ? target.from.reminders : (target.draft.reminders ?? defaultRemindersFor(!!target.draft.all_day))) ?? [],
     [target],
   );
   const [notifyRows, setNotifyRows] = useState<Row[]>(() => rowsOf(initialReminders, !!initial.all_day));

@@ -9,6 +9,7 @@ import esLocale from '@fullcalendar/react/locales/es';
 import ptBrLocale from '@fullcalendar/react/locales/pt-br';
 import { settingsFields, type CalendarSettings, type Theme, type TimeFormat, type WeekStart } from '@shared/schema/settings';
 import type { Language } from '@shared/i18n/languages';
+import type { Reminder } from '@shared/reminders';
 import { localeTag } from '../i18n';
 import { api } from './api';
 import { useSettings } from './settings';
@@ -60,6 +61,12 @@ export const useCalendarSettings = create<CalendarSettingsState>()((set) => ({
     return settings;
   },
 }));
+
+/** The reminders Settings gives a new event of this kind (what the Notifications section starts with). */
+export const defaultRemindersFor = (allDay: boolean): Reminder[] => {
+  const s = useCalendarSettings.getState().settings;
+  return (allDay ? s.reminders_all_day : s.reminders_timed) ?? [];
+};
 
 /** First day of the week by interface language, as FullCalendar's locales have it (English: Sunday). */
 const dowOf = (l: LocaleInput) => (l as { week?: { dow?: number } }).week?.dow ?? l.firstDay ?? 0;
