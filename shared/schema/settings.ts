@@ -41,6 +41,7 @@ export const settingsFields: FieldSet = {
   ),
   reminders_timed: f(k.reminders(), 'Reminders of new timed events created without a `reminders` field (a reminders list, as on events); never given to imported events.', 'settings.reminders_timed', []),
   reminders_all_day: f(k.reminders(), 'Reminders of new all-day events created without a `reminders` field.', 'settings.reminders_all_day', []),
+  reminder_sound: f(k.boolean(), 'Browser tab: a short chime with each reminder banner (off by default; AUDIO alarms always chime).', 'settings.reminder_sound', false),
   keep_running_in_tray: f(k.boolean(), 'Desktop app: closing the window leaves Almanac running in the tray, so reminders still come.', 'settings.keep_running_in_tray', false),
 };
 
@@ -57,6 +58,7 @@ export interface CalendarSettings {
   recurrence_horizon_months: number;
   reminders_timed: import('../reminders').Reminder[];
   reminders_all_day: import('../reminders').Reminder[];
+  reminder_sound: boolean;
   keep_running_in_tray: boolean;
 }
 

@@ -30,6 +30,7 @@ export function settingsJson(s: Settings): CalendarSettings {
     recurrence_horizon_months: s.recurrence_horizon_months,
     reminders_timed: reminderList(s.reminders_timed),
     reminders_all_day: reminderList(s.reminders_all_day),
+    reminder_sound: s.reminder_sound,
     keep_running_in_tray: s.keep_running_in_tray,
   };
 }

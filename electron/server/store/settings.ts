@@ -42,6 +42,8 @@ export interface Settings {
    * (Almanac). Off by default: closing the window quits, as users expect of an app that never said otherwise.
    */
   keep_running_in_tray: boolean;
+  /** A chime with reminders in the browser tab (shared/schema/settings.ts). */
+  reminder_sound: boolean;
 }
 
 /** A user setting's default, from its one declaration. */
@@ -68,6 +70,7 @@ function defaults(): Settings {
     theme: userDefault('theme'),
     default_event_minutes: userDefault('default_event_minutes'),
     keep_running_in_tray: userDefault('keep_running_in_tray'),
+    reminder_sound: userDefault('reminder_sound'),
   };
 }
 

@@ -15,6 +15,7 @@ import { useUi } from '../state/ui';
 import { isLanguage } from '@shared/i18n/languages';
 import { useCalendar } from '../state/calendar';
 import { useSettings } from '../state/settings';
+import { useCalendarSettings } from '../state/calendarSettings';
 
 /** More than this many waiting at once are one summary, never a stack of banners. */
 export const MAX_BANNERS = 3;
@@ -81,7 +82,9 @@ export const useAlerts = create<AlertsState>()((set, get) => ({
     if (m.type === 'due') {
       const others = get().alerts.filter((a) => a.key !== m.reminder.key);
       set({ alerts: [...others, m.reminder] });
-      notify(m.reminder);
+      const sound = m.reminder.action === 'audio' || useCalendarSettings.getState().settings.reminder_sound;
+      notify(m.reminder, sound);
+      if (sound) chime();
       return;
     }
     const keys = by(m.reminders);
@@ -137,12 +140,36 @@ export function setWhenText(f: WhenText): void {
   whenText = f;
 }
 
-function notify(r: DueJson): void {
+/** A short two-note chime (Web Audio: no sound file to ship); quiet where audio is not allowed yet. */
+export function chime(): void {
+  try {
+    const Ctx = (window as unknown as { AudioContext?: typeof AudioContext }).AudioContext;
+    if (!Ctx) return;
+    const ctx = new Ctx();
+    [880, 660].forEach((hz, i) => {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      const at = ctx.currentTime + i * 0.18;
+      osc.frequency.value = hz;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.2, at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.16);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(at);
+      osc.stop(at + 0.17);
+    });
+    setTimeout(() => void ctx.close(), 600);
+  } catch {
+    // No audio here: the banner is still there.
+  }
+}
+
+function notify(r: DueJson, sound = false): void {
   if (useAlerts.getState().permission !== 'granted' || typeof Notification === 'undefined') return;
   try {
     shown.get(r.key)?.close();
-    // Silent: sound stays off unless the user asks for it (issue 16).
-    const n = new Notification(decodeEntities(r.title), { body: whenText(r), tag: r.key, silent: true });
+    // Silent unless the user asked for sound (Settings) or the alarm is an AUDIO one (issue 16).
+    const n = new Notification(decodeEntities(r.title), { body: whenText(r), tag: r.key, silent: !sound });
     shown.set(r.key, n);
     n.onclick = () => {
       window.focus();

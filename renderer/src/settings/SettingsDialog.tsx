@@ -56,7 +56,7 @@ const def = (name: string): FieldDef => settingsFields[name];
 const ORDER: Array<{ legend: string; fields: string[] }> = [
   { legend: 'settings.group.calendar', fields: ['week_starts_on', 'time_format', 'timezone', 'theme'] },
   { legend: 'settings.group.day', fields: ['work_start', 'work_end', 'default_event_minutes'] },
-  { legend: 'settings.group.reminders', fields: ['reminders_timed', 'reminders_all_day'] },
+  { legend: 'settings.group.reminders', fields: ['reminders_timed', 'reminders_all_day', 'reminder_sound'] },
   { legend: 'settings.group.repeat', fields: ['recurrence_horizon_months'] },
   { legend: 'settings.group.desktop', fields: ['keep_running_in_tray'] },
 ];

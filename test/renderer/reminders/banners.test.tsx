@@ -12,6 +12,7 @@ import { ApiClient } from '../../../renderer/src/api/client';
 import { ReminderBanners } from '../../../renderer/src/reminders/ReminderBanners';
 import { useAlerts } from '../../../renderer/src/reminders/alerts';
 import { useSettings } from '../../../renderer/src/state/settings';
+import { useCalendarSettings } from '../../../renderer/src/state/calendarSettings';
 import { useUi } from '../../../renderer/src/state/ui';
 import { useToasts } from '../../../renderer/src/state/toasts';
 import { makeEvent, mockApi } from '../helpers';
@@ -211,5 +212,40 @@ describe('Web Notifications', () => {
     expect(n.options).toMatchObject({ tag: 'k9', silent: true });
     n.onclick?.();
     await waitFor(() => expect(useUi.getState().details?.id).toBe(7));
+  });
+
+  it('sound stays off until Settings turns it on (or the alarm is an AUDIO one); then the notification rings and a chime plays', () => {
+    FakeNotification.made = [];
+    vi.stubGlobal('Notification', FakeNotification);
+    const tones: number[] = [];
+    class FakeAudio {
+      currentTime = 0;
+      destination = {};
+      createOscillator() {
+        const osc = { frequency: { value: 0 }, connect: (g: unknown) => g, start: () => tones.push(osc.frequency.value), stop() {} };
+        return osc;
+      }
+      createGain() {
+        return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: () => ({}) };
+      }
+      async close() {}
+    }
+    vi.stubGlobal('AudioContext', FakeAudio);
+    useAlerts.setState({ permission: 'granted' });
+    render(<ReminderBanners now={() => NOW} />);
+    act(() => useAlerts.getState().receive({ type: 'due', reminder: due({ key: 'quiet' }) }));
+    expect(FakeNotification.made.at(-1)!.options.silent).toBe(true);
+    expect(tones).toEqual([]);
+    act(() => useAlerts.getState().receive({ type: 'due', reminder: due({ key: 'audio', action: 'audio' }) }));
+    expect(FakeNotification.made.at(-1)!.options.silent).toBe(false);
+    expect(tones).toHaveLength(2);
+    useCalendarSettings.setState({ settings: { ...useCalendarSettings.getState().settings, reminder_sound: true } });
+    try {
+      act(() => useAlerts.getState().receive({ type: 'due', reminder: due({ key: 'loud' }) }));
+      expect(FakeNotification.made.at(-1)!.options.silent).toBe(false);
+      expect(tones).toHaveLength(4);
+    } finally {
+      useCalendarSettings.setState({ settings: { ...useCalendarSettings.getState().settings, reminder_sound: false } });
+    }
   });
 });

@@ -36,6 +36,7 @@ describe('GET /settings', () => {
       recurrence_horizon_months: 24,
       reminders_timed: [],
       reminders_all_day: [],
+      reminder_sound: false,
       keep_running_in_tray: false,
     });
     expect(s.timezone.length).toBeGreaterThan(0);
