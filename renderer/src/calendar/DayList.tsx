@@ -9,7 +9,7 @@ import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { eventsOnDay } from './monthCollapse';
 import { colourFor, decodeEntities } from './toEventInput';
-import { Icon } from '../components/Icon';
+import { EventMarks } from './EventMarks';
 
 export function DayList({ day }: { day: string }) {
   const { t } = useTranslation();
@@ -43,18 +43,7 @@ export function DayList({ day }: { day: string }) {
                     <span className="visually-hidden">{t('event.featured')}</span>
                   </span>
                 )}
-                {e.recurrence && (
-                  <span className="ev-badge ev-badge-repeat">
-                    <Icon name="repeat" size={12} />
-                    <span className="visually-hidden"> {t('repeat.mark')}</span>
-                  </span>
-                )}
-                {e.reminders?.length ? (
-                  <span className="ev-badge ev-badge-bell">
-                    <Icon name="bell" size={12} />
-                    <span className="visually-hidden"> {t('notify.mark')}</span>
-                  </span>
-                ) : null}
+                <EventMarks event={e} />
               </span>
             </button>
           </li>

@@ -16,7 +16,7 @@ import { useFilters } from '../state/filters';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { colourFor, decodeEntities } from './toEventInput';
-import { Icon } from '../components/Icon';
+import { EventMarks } from './EventMarks';
 import './search.css';
 
 /** Matches fetched at most: enough for any real search, bounded so no query can stall the page. */
@@ -112,18 +112,7 @@ export function SearchResults() {
                   <span className="search-title">
                     <span className="ev-dot" style={{ background: colourFor(e) ?? 'var(--accent)' }} aria-hidden="true" />
                     {decodeEntities(e.title)}
-                    {e.recurrence && (
-                      <span className="ev-badge ev-badge-repeat">
-                        <Icon name="repeat" size={12} />
-                        <span className="visually-hidden"> {t('repeat.mark')}</span>
-                      </span>
-                    )}
-                    {e.reminders?.length ? (
-                      <span className="ev-badge ev-badge-bell">
-                        <Icon name="bell" size={12} />
-                        <span className="visually-hidden"> {t('notify.mark')}</span>
-                      </span>
-                    ) : null}
+                    <EventMarks event={e} />
                   </span>
                   <span className="search-time">{time(e)}</span>
                 </button>
