@@ -116,19 +116,14 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
     'SELECT id, recurrence_id, own_fields, status, start_local, end_local FROM events WHERE id = ? OR parent_id = ? ORDER BY recurrence_id',
   );
   /**
-   * Series whose rows stop short of where they should reach (`rowsUntil`: the horizon, or a
-   * horizon from the series' start when that is later), with that point (`due`), computed here so
-   * that a series the step finishes never comes round again.
+   * Series whose rows stop short of where they should reach (`due`: the horizon, or a horizon
+   * from the series' start when that is later, as `rowsUntil` says), with that point, computed
+   * here so that a series the step finishes never comes round again.
    */
-  const lagging = db.prepare<{ until: string; plus: string }, SeriesRow & { due: string }>(
-    `SELECT *, max(@until, datetime(start_local, @plus)) AS due FROM event_series
-      WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until) AND generated_until < max(@until, datetime(start_local, @plus))
-      ORDER BY generated_until LIMIT 100`,
-  );
-  const anyLagging = db.prepare<{ until: string; plus: string }>(
-    `SELECT 1 FROM event_series WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until)
-      AND generated_until < max(@until, datetime(start_local, @plus)) LIMIT 1`,
-  );
+  const DUE = 'max(@until, datetime(start_local, @plus))';
+  const LAGGING = `FROM event_series WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until) AND generated_until < ${DUE}`;
+  const lagging = db.prepare<{ until: string; plus: string }, SeriesRow & { due: string }>(`SELECT *, ${DUE} AS due ${LAGGING} ORDER BY generated_until LIMIT 100`);
+  const anyLagging = db.prepare<{ until: string; plus: string }>(`SELECT 1 ${LAGGING} LIMIT 1`);
   /**
    * The same, in pages after (generated_until, id): a series given a window of its own keeps its
    * generated_until and would head every page again, hiding the ones after it.

@@ -30,3 +30,19 @@ export function seriesHelpers(server: () => TestServer) {
     },
   };
 }
+
+/** A download's body as text (an export), after checking it was served. */
+export async function downloadText(server: TestServer, path: string, query: Record<string, string> = {}): Promise<string> {
+  const res = await server
+    .api('get', path)
+    .query(query)
+    .buffer(true)
+    .parse((r, done) => {
+      let text = '';
+      r.setEncoding('utf8');
+      r.on('data', (c: string) => (text += c));
+      r.on('end', () => done(null, text));
+    });
+  expect(res.status).toBe(200);
+  return res.body as string;
+}

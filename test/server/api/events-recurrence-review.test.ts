@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { seriesHelpers, type Ev } from './_series';
+import { downloadText, seriesHelpers, type Ev } from './_series';
 import { mkTerm, uniq } from './_support';
 
 let t: TestServer;
@@ -241,16 +241,6 @@ describe('an EXDATE on the first date', () => {
 });
 
 describe('files', () => {
-  const download = async (server: TestServer, path: string) => {
-    const res = await server.api('get', path).buffer(true).parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (c: string) => (text += c));
-      r.on('end', () => done(null, text));
-    });
-    expect(res.status).toBe(200);
-    return res.body as string;
-  };
   const summaries = (text: string) => text.split('\r\n').filter((l) => /^(BEGIN:VEVENT|SUMMARY|RECURRENCE-ID|CATEGORIES)/.test(l));
 
   it('a series whose first event was changed on its own exports the series values on the master, and comes back the same', async () => {
@@ -259,7 +249,7 @@ describe('files', () => {
     const s = await mkSeries({ title: `${tag} series`, categories: [a.id], start_date: '2037-05-04 10:00:00', end_date: '2037-05-04 11:00:00', timezone: 'America/New_York', recurrence: 'FREQ=DAILY;COUNT=3' });
     await t.api('patch', `events/${s.id}`).send({ title: `${tag} first only`, categories: [b.id] });
     const before = await seriesEvents(s.id);
-    const text = await download(t, `export?search=${tag}`);
+    const text = await downloadText(t, `export?search=${tag}`);
     expect(summaries(text)).toEqual([
       'BEGIN:VEVENT', `SUMMARY:${tag} series`, `CATEGORIES:${a.name}`,
       'BEGIN:VEVENT', 'RECURRENCE-ID;TZID=America/New_York:20370504T100000', `SUMMARY:${tag} first only`, `CATEGORIES:${b.name}`,
@@ -270,7 +260,7 @@ describe('files', () => {
       const list = await other.api('get', 'events').query({ search: tag, per_page: 50, start_date: '2000-01-01', end_date: '2100-01-01' });
       const key = (e: Ev) => [e.title, e.start_date, e.is_exception, e.categories.map((c) => c.name)];
       expect(list.body.events.map(key)).toEqual(before.map(key));
-      expect(summaries(await download(other, `export?search=${tag}`))).toEqual(summaries(text));
+      expect(summaries(await downloadText(other, `export?search=${tag}`))).toEqual(summaries(text));
     } finally {
       await other.close();
     }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { seriesHelpers, type Ev } from './_series';
+import { downloadText, seriesHelpers, type Ev } from './_series';
 import { expectInvalidParam, mkTerm, mkVenue, uniq } from './_support';
 
 let t: TestServer;
@@ -259,16 +259,7 @@ describe('the horizon', () => {
 });
 
 describe('files', () => {
-  const download = async (path: string) => {
-    const res = await t.api('get', path).buffer(true).parse((r, done) => {
-      let text = '';
-      r.setEncoding('utf8');
-      r.on('data', (c: string) => (text += c));
-      r.on('end', () => done(null, text));
-    });
-    expect(res.status).toBe(200);
-    return res.body as string;
-  };
+  const download = (path: string) => downloadText(t, path);
 
   it('an exported series (moved, retitled and deleted occurrences, all-day, another zone) imports back as the same series', async () => {
     const tag = uniq('Roundtrip').replace(/\W/g, '');
@@ -355,13 +346,8 @@ describe('iCalendar files of other programs, through Almanac and back', () => {
         expect(first.status, JSON.stringify(first.body)).toBe(200);
         const before = await everything(a);
         expect(before.length).toBeGreaterThan(0);
-        const exported = await a.api('get', 'export').query({ status: 'publish,draft,private' }).buffer(true).parse((r, done) => {
-          let text = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (text += c));
-          r.on('end', () => done(null, text));
-        });
-        const second = await b.api('post', 'import').set('Content-Type', 'text/calendar').send(exported.body as string);
+        const exported = await downloadText(a, 'export', { status: 'publish,draft,private' });
+        const second = await b.api('post', 'import').set('Content-Type', 'text/calendar').send(exported);
         expect(second.status, JSON.stringify(second.body)).toBe(200);
         expect(second.body.errors).toEqual([]);
         const after = await everything(b);
