@@ -10,6 +10,7 @@
  */
 import type { DueJson, ReminderMessage } from '../../shared/api/due-reminders';
 import type { Language } from '../../shared/i18n/languages';
+import { decodeEntities } from '../server/icalendar/text';
 
 export interface NotificationLike {
   show(): void;
@@ -45,9 +46,8 @@ export function languageOf(locale: string | undefined): Language {
   return 'en';
 }
 
-const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#039': "'" };
-/** Titles come HTML-escaped, as the API gives them; a notification shows text. */
-const plain = (s: string) => s.replace(/&(amp|lt|gt|quot|apos|#039);/g, (_m, k: string) => ENTITY[k]);
+/** Titles come HTML-escaped, as the API gives them (`&#8217;` included); a notification shows text. */
+const plain = decodeEntities;
 
 /** When the event is, in the system's zone: "Wed, Mar 12, 10:00 AM", or its date and "all day". */
 export function whenText(r: DueJson, language: Language, timeZone?: string): string {

@@ -200,7 +200,13 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     debounceMs: opts.syncDebounceMs,
     log: (level, line) => log(level, line),
   });
-  const imports = createImportJobs({ dbPath, nativeBinding: opts.nativeBinding, onCrash: (message) => log('error', `an import thread failed: ${message}`) });
+  const imports = createImportJobs({
+    dbPath,
+    nativeBinding: opts.nativeBinding,
+    onCrash: (message) => log('error', `an import thread failed: ${message}`),
+    // An import thread writes a series' first rows only; the rest follows here, as after a create.
+    onImported: () => setImmediate(extendSeries),
+  });
   const app = createApp({
     store,
     auth,

@@ -44,6 +44,8 @@ describe('what a notification says', () => {
     expect(notificationFor({ type: 'due', reminder: due() }, 'pt-br', 'America/Sao_Paulo').body).toMatch(/^qua\., 12 de mar\., 0?7:00$/);
     expect(notificationFor({ type: 'due', reminder: due({ all_day: true, start_date: '2031-03-12 00:00:00' }) }, 'es', 'UTC').body).toBe('mié, 12 mar, todo el día');
     expect(notificationFor({ type: 'due', reminder: due({ action: 'audio' }) }, 'en', 'UTC').silent).toBe(false);
+    // Numeric and named references too, as WordPress-style titles carry them.
+    expect(notificationFor({ type: 'due', reminder: due({ title: 'Ana&#8217;s lunch &ndash; &euro;5' }) }, 'en', 'UTC').title).toBe('Ana\u2019s lunch \u2013 \u20ac5');
   });
 
   it('makes what came due while closed one notification: the newest by name, the rest as a count', () => {

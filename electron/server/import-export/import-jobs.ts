@@ -102,7 +102,22 @@ function ownCopy(bytes: Buffer): ArrayBuffer {
   return own.buffer;
 }
 
-export function createImportJobs(opts: { dbPath: string; nativeBinding?: string; onCrash?: (message: string) => void }): ImportJobs {
+/** What a thread's last word means: the report, or the error the API answers with. */
+function outcomeOf(m: Exclude<ImportWorkerMessage, { type: 'progress' | 'cancelled' }>, onCrash?: (message: string) => void): { report: ImportReport | RestoreReport } | { error: ApiError } {
+  if (m.type === 'done') return { report: m.report };
+  if (m.type === 'failed') return { error: apiErrorOf(m.error) };
+  if (m.type === 'busy') return { error: new ApiError('calendar_busy', 503, 'calendar_busy') };
+  onCrash?.(m.message);
+  return { error: internalError() };
+}
+
+export function createImportJobs(opts: {
+  dbPath: string;
+  nativeBinding?: string;
+  onCrash?: (message: string) => void;
+  /** An import wrote to the calendar from its thread: the server's own follow-up (series rows) runs. */
+  onImported?: () => void;
+}): ImportJobs {
   const jobs = new Map<string, ImportJobRecord>();
   const running = new Map<string, { cancel: Int32Array; ended: Promise<ImportJobRecord> }>();
 
@@ -159,13 +174,12 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
       const w = waiting.get(id);
       if (!w || m.type === 'progress') return;
       waiting.delete(id);
-      if (m.type === 'done') w.resolve(m.report);
-      else if (m.type === 'failed') w.reject(apiErrorOf(m.error));
-      else if (m.type === 'busy') w.reject(new ApiError('calendar_busy', 503, 'calendar_busy'));
-      else {
-        if (m.type === 'crashed') opts.onCrash?.(m.message);
-        w.reject(internalError());
-      }
+      // Nothing cancels an ordinary import; a thread that says so anyway did not finish it.
+      const out = m.type === 'cancelled' ? { error: internalError() } : outcomeOf(m, opts.onCrash);
+      if ('report' in out) {
+        w.resolve(out.report);
+        opts.onImported?.();
+      } else w.reject(out.error);
       if (waiting.size === 0 && shared === s) {
         s.idle = setTimeout(() => void stopShared(s), SHARED_IDLE_MS);
         s.idle.unref();
@@ -201,13 +215,13 @@ export function createImportJobs(opts: { dbPath: string; nativeBinding?: string;
       const ended = new Promise<ImportJobRecord>((settle) => {
         worker.on('message', (m: ImportWorkerMessage) => {
           if (m.type === 'progress') Object.assign(record, { done: m.done, total: m.total, phase: m.phase });
-          else if (m.type === 'done') end(record, 'done', { report: m.report, done: record.total });
           else if (m.type === 'cancelled') end(record, 'cancelled');
-          else if (m.type === 'failed') end(record, 'failed', { error: apiErrorOf(m.error) });
-          else if (m.type === 'busy') end(record, 'failed', { error: new ApiError('calendar_busy', 503, 'calendar_busy') });
           else {
-            opts.onCrash?.(m.message);
-            end(record, 'failed', { error: internalError() });
+            const out = outcomeOf(m, opts.onCrash);
+            if ('report' in out) {
+              end(record, 'done', { report: out.report, done: record.total });
+              opts.onImported?.();
+            } else end(record, 'failed', { error: out.error });
           }
         });
         worker.on('error', (err) => {

@@ -12,6 +12,7 @@ import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
 import { serializeEvent, eventsJson } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { normalizeReminders, type Reminder } from '../../../shared/reminders';
+import { storedReminders } from '../store/settings';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 /** Statuses a list shows: the default for the viewer, or the ones asked for if the viewer may. */
@@ -192,17 +193,10 @@ function readEvent(req: ApiRequest): ApiResponse {
   return { json: eventsJson([row.id], req.url, req.store, { jsonLd: true })[0] };
 }
 
-/** The settings' default reminders for a new event (a setting that is not a valid list gives none). */
+/** The settings' default reminders for a new event. */
 function defaultReminders(req: ApiRequest, allDay: boolean): Reminder[] {
   const s = req.store.settings.get();
-  let raw: unknown;
-  try {
-    raw = JSON.parse(allDay ? s.reminders_all_day : s.reminders_timed);
-  } catch {
-    return [];
-  }
-  const list = normalizeReminders(raw);
-  return typeof list === 'string' ? [] : list;
+  return storedReminders(allDay ? s.reminders_all_day : s.reminders_timed);
 }
 
 function createEvent(req: ApiRequest): ApiResponse {

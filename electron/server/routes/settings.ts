@@ -3,20 +3,10 @@
  * declared in shared/schema/settings.ts; a token is needed for both (a setting is not public data).
  */
 import { settingsFields, workHoursInOrder, type CalendarSettings } from '../../../shared/schema/settings';
-import { normalizeReminders, type Reminder } from '../../../shared/reminders';
 import { invalidParam } from '../errors';
-import type { Settings } from '../store/settings';
+import { storedReminders, type Settings } from '../store/settings';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
-/** A stored reminders list; one that no longer reads as a list counts as none, as event creation does. */
-function reminderList(json: string): Reminder[] {
-  try {
-    const list = normalizeReminders(JSON.parse(json));
-    return typeof list === 'string' ? [] : list;
-  } catch {
-    return [];
-  }
-}
 
 export function settingsJson(s: Settings): CalendarSettings {
   return {
@@ -28,8 +18,8 @@ export function settingsJson(s: Settings): CalendarSettings {
     theme: s.theme,
     default_event_minutes: s.default_event_minutes,
     recurrence_horizon_months: s.recurrence_horizon_months,
-    reminders_timed: reminderList(s.reminders_timed),
-    reminders_all_day: reminderList(s.reminders_all_day),
+    reminders_timed: storedReminders(s.reminders_timed),
+    reminders_all_day: storedReminders(s.reminders_all_day),
     reminder_sound: s.reminder_sound,
     keep_running_in_tray: s.keep_running_in_tray,
   };

@@ -32,6 +32,12 @@ const postColumns = `
   image_id INTEGER REFERENCES images(id) ON DELETE SET NULL,
   translation_group INTEGER NOT NULL`;
 
+/**
+ * What queuing a resource already in the CalDAV outbox does: one more change to send, tried at
+ * once, and the last attempt's error no longer the news.
+ */
+const REQUEUE = 'ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL, error = NULL';
+
 export const migrations: Migration[] = [
   {
     version: 1,
@@ -414,7 +420,7 @@ export const migrations: Migration[] = [
         CREATE TRIGGER dav_outbox_event_insert AFTER INSERT ON events
         WHEN NEW.parent_id IS NULL AND NEW.ics_uid IS NOT NULL AND NEW.calendar_id <> 1 AND (SELECT applying FROM sync_guard) = 0
         BEGIN
-          INSERT INTO dav_outbox (calendar_id, uid) VALUES (NEW.calendar_id, NEW.ics_uid) ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL;
+          INSERT INTO dav_outbox (calendar_id, uid) VALUES (NEW.calendar_id, NEW.ics_uid) ${REQUEUE};
         END;
         -- A first event or standalone one, an occurrence changed on its own (or no longer), or an
         -- occurrence trashed: the resource changed. Rows a series only generates do not count.
@@ -427,37 +433,40 @@ export const migrations: Migration[] = [
             SELECT NEW.calendar_id AS c, coalesce(CASE WHEN NEW.parent_id IS NULL THEN NEW.ics_uid END, (SELECT ics_uid FROM events WHERE id = NEW.parent_id)) AS u
             UNION SELECT OLD.calendar_id, coalesce(CASE WHEN OLD.parent_id IS NULL THEN OLD.ics_uid END, (SELECT ics_uid FROM events WHERE id = OLD.parent_id))
           ) WHERE c <> 1 AND u IS NOT NULL
-          ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL;
+          ${REQUEUE};
         END;
         CREATE TRIGGER dav_outbox_event_delete AFTER DELETE ON events
         WHEN OLD.parent_id IS NULL AND OLD.ics_uid IS NOT NULL AND OLD.calendar_id <> 1 AND (SELECT applying FROM sync_guard) = 0
         BEGIN
-          INSERT INTO dav_outbox (calendar_id, uid) VALUES (OLD.calendar_id, OLD.ics_uid) ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL;
+          INSERT INTO dav_outbox (calendar_id, uid) VALUES (OLD.calendar_id, OLD.ics_uid) ${REQUEUE};
         END;
         -- The rule, its exceptions' dates, a whole-series trash.
+        -- SQLite fires an UPDATE OF trigger whenever the columns are SET, changed or not, and the
+        -- store saves a series whole each time it extends its rows: only a real change counts.
         CREATE TRIGGER dav_outbox_series_update AFTER UPDATE OF recurrence, template, trashed ON event_series
-        WHEN (SELECT applying FROM sync_guard) = 0
+        WHEN (OLD.recurrence IS NOT NEW.recurrence OR OLD.template IS NOT NEW.template OR OLD.trashed IS NOT NEW.trashed)
+          AND (SELECT applying FROM sync_guard) = 0
         BEGIN
           INSERT INTO dav_outbox (calendar_id, uid)
           SELECT calendar_id, ics_uid FROM events WHERE id = NEW.id AND calendar_id <> 1 AND ics_uid IS NOT NULL
-          ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL;
+          ${REQUEUE};
         END;
         -- Reminders travel as VALARMs.
         CREATE TRIGGER dav_outbox_reminder_insert AFTER INSERT ON event_reminders
-        WHEN (SELECT applying FROM sync_guard) = 0
+        WHEN (SELECT calendar_id FROM events WHERE id = NEW.event_id) <> 1 AND (SELECT applying FROM sync_guard) = 0
         BEGIN
           INSERT INTO dav_outbox (calendar_id, uid)
           SELECT e.calendar_id, coalesce(p.ics_uid, e.ics_uid) FROM events e LEFT JOIN events p ON p.id = e.parent_id
           WHERE e.id = NEW.event_id AND e.calendar_id <> 1 AND coalesce(p.ics_uid, e.ics_uid) IS NOT NULL
-          ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL;
+          ${REQUEUE};
         END;
         CREATE TRIGGER dav_outbox_reminder_delete AFTER DELETE ON event_reminders
-        WHEN (SELECT applying FROM sync_guard) = 0
+        WHEN (SELECT calendar_id FROM events WHERE id = OLD.event_id) <> 1 AND (SELECT applying FROM sync_guard) = 0
         BEGIN
           INSERT INTO dav_outbox (calendar_id, uid)
           SELECT e.calendar_id, coalesce(p.ics_uid, e.ics_uid) FROM events e LEFT JOIN events p ON p.id = e.parent_id
           WHERE e.id = OLD.event_id AND e.calendar_id <> 1 AND coalesce(p.ics_uid, e.ics_uid) IS NOT NULL
-          ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL;
+          ${REQUEUE};
         END;
       `);
     },

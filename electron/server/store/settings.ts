@@ -3,6 +3,7 @@
  * a missing row means the default below.
  */
 import type { DB } from './db';
+import { normalizeReminders, type Reminder } from '../../../shared/reminders';
 import { createDerivedCache, type DataStamp } from './derived-cache';
 import { systemTimeZone, isValidTimeZone } from '../../../shared/dates/zones';
 import { settingsFields, type TimeFormat, type Theme, type WeekStart } from '../../../shared/schema/settings';
@@ -50,6 +51,16 @@ export interface Settings {
 const userDefault = <T>(name: string): T => settingsFields[name].default as T;
 
 export const MAX_PER_PAGE = 50;
+
+/** A stored default-reminders list; one that no longer reads as a list counts as none. */
+export function storedReminders(json: string): Reminder[] {
+  try {
+    const list = normalizeReminders(JSON.parse(json));
+    return typeof list === 'string' ? [] : list;
+  } catch {
+    return [];
+  }
+}
 
 /** The defaults; `timezone` is filled in by `load` only when the calendar has none of its own. */
 function defaults(): Settings {

@@ -84,7 +84,8 @@ export const useAlerts = create<AlertsState>()((set, get) => ({
       set({ alerts: [...others, m.reminder] });
       const sound = m.reminder.action === 'audio' || useCalendarSettings.getState().settings.reminder_sound;
       notify(m.reminder, sound);
-      if (sound) chime();
+      // The desktop app's native notification rings already (for AUDIO alarms); the chime is the tab's.
+      if (sound && !window.almanac) chime();
       return;
     }
     const keys = by(m.reminders);

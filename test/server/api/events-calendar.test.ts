@@ -10,6 +10,7 @@ import { migrations } from '../../../electron/server/store/migrations';
 import { tempDir } from '../../helpers/temp-dir';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { mkEvent } from './_support';
+import { downloadText } from './_series';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -25,15 +26,7 @@ afterAll(() => t.close());
 
 const uidOf = (id: number) => (t.server.db.prepare('SELECT ics_uid FROM events WHERE id = ?').get(id) as { ics_uid: string | null }).ics_uid;
 
-async function exportText(query: Record<string, string> = {}): Promise<string> {
-  const res = await t.api('get', 'export').query({ start_date: '2000-01-01', end_date: '2100-01-01', ...query }).buffer(true).parse((r, cb) => {
-    let s = '';
-    r.on('data', (c: Buffer) => (s += c.toString()));
-    r.on('end', () => cb(null, s));
-  });
-  expect(res.status).toBe(200);
-  return res.body as string;
-}
+const exportText = (query: Record<string, string> = {}) => downloadText(t, 'export', { start_date: '2000-01-01', end_date: '2100-01-01', ...query });
 
 describe('identity', () => {
   it('a new event has a UUID UID that an edit keeps and the export writes', async () => {
@@ -145,6 +138,20 @@ describe('calendars on events', () => {
     const after = await t.api('get', 'events').query({ post_parent: s.id, start_date: '2031-05-01', end_date: '2031-06-01' });
     expect(after.body.events.map((e: { calendar: number }) => e.calendar)).toEqual(after.body.events.map(() => work));
     expect((await t.api('get', `events/${s.id}`)).body.calendar).toBe(work);
+  });
+
+  it("a server calendar's series is queued for sending when it changes, not each time its rows are extended", async () => {
+    const s = await mkEvent(t, { title: 'Open-ended on the server', calendar: work, start_date: '2031-06-02 09:00:00', end_date: '2031-06-02 10:00:00', recurrence: { rules: ['FREQ=WEEKLY'] } });
+    const queued = () => t.server.db.prepare('SELECT count(*) FROM dav_outbox WHERE uid = ?').pluck().get(uidOf(s.id)) as number;
+    t.server.db.prepare('DELETE FROM dav_outbox').run();
+    // Rows written for a far window and by the background extension save the series again.
+    t.server.store.series.ensureWindow('2090-03-01 00:00:00', '2090-03-31 23:59:59', t.server.store.write);
+    while (t.server.store.series.extendHorizonBatch(t.server.store.write));
+    expect(t.server.db.prepare("SELECT count(*) FROM events WHERE parent_id = ? AND start_local >= '2090'").pluck().get(s.id)).toBeGreaterThan(3);
+    expect(queued()).toBe(0);
+    const res = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ recurrence: { rules: ['FREQ=WEEKLY;COUNT=10'] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(queued()).toBe(1);
   });
 
   it('GET /calendars lists this computer’s calendar first, then the accounts’', async () => {

@@ -8,22 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { bigCalendar } from '../../helpers/big-calendar';
+import { tempDir } from '../../helpers/temp-dir';
+import { createImportJobs } from '../../../electron/server/import-export/import-jobs';
+import { openDatabase, closeDatabase } from '../../../electron/server/store/db';
 import { ImportJob } from '../../../shared/api/import-report';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '../../fixtures', name));
 
-/** An iCalendar file of `n` one-hour events, one a day from 2030, with the words tests look for. */
-function bigCalendar(n: number, prefix = 'Bulk'): Buffer {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac tests//EN'];
-  const day = Date.UTC(2030, 0, 1);
-  for (let i = 0; i < n; i++) {
-    const start = new Date(day + i * 86_400_000 + 10 * 3_600_000).toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
-    const end = start.replace(/T10/, 'T11');
-    lines.push('BEGIN:VEVENT', `UID:${prefix.toLowerCase()}-${i}@tests`, `DTSTAMP:20260101T000000Z`, `DTSTART:${start}`, `DTEND:${end}`, `SUMMARY:${prefix} event ${i}`, 'CATEGORIES:Bulk', 'END:VEVENT');
-  }
-  lines.push('END:VCALENDAR', '');
-  return Buffer.from(lines.join('\r\n'));
-}
 
 let s: TestServer;
 beforeAll(async () => {
@@ -198,5 +190,27 @@ describe('a server closing during a background import', { timeout: 60_000 }, () 
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
     await own.close();
+  });
+});
+
+describe('after an import on its thread', () => {
+  it('the server is told (and extends the series it wrote) when one succeeds, not when one fails', async () => {
+    const dir = tempDir('almanac-jobs-');
+    const dbPath = join(dir, 'almanac.sqlite');
+    closeDatabase(openDatabase(dbPath));
+    const told: string[] = [];
+    const imports = createImportJobs({ dbPath, onImported: () => told.push('imported') });
+    try {
+      const ctx = { lang: 'en' as const, now: new Date(), siteZone: 'UTC' };
+      await imports.run(bigCalendar(3, 'Told'), { ctx });
+      expect(told).toEqual(['imported']);
+      await expect(imports.run(Buffer.from('BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:nonsense\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n'), { ctx })).rejects.toThrow();
+      expect(told).toEqual(['imported']);
+      const job = imports.start(bigCalendar(2, 'Job'), { ctx });
+      await expect.poll(() => imports.get(job.id)?.state, { timeout: 20_000 }).toBe('done');
+      expect(told).toEqual(['imported', 'imported']);
+    } finally {
+      await imports.close();
+    }
   });
 });

@@ -9,18 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { bigCalendar } from '../../helpers/big-calendar';
 
-/** An iCalendar file of `n` one-hour events, one a day from 2030. */
-function bigCalendar(n: number): Buffer {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac tests//EN'];
-  const day = Date.UTC(2030, 0, 1);
-  for (let i = 0; i < n; i++) {
-    const start = new Date(day + i * 86_400_000 + 10 * 3_600_000).toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
-    lines.push('BEGIN:VEVENT', `UID:big-${i}@tests`, 'DTSTAMP:20260101T000000Z', `DTSTART:${start}`, `DTEND:${start.replace(/T10/, 'T11')}`, `SUMMARY:Big event ${i}`, 'CATEGORIES:Big', 'END:VEVENT');
-  }
-  lines.push('END:VCALENDAR', '');
-  return Buffer.from(lines.join('\r\n'));
-}
 
 /**
  * Asks for a short list, one request after another (`pauseMs` apart), while `busy()` holds; answers
@@ -87,7 +77,7 @@ describe('a large file sent as an ordinary import', () => {
     const headers = { Authorization: `Bearer ${s.server.token}` };
     const api = `${s.server.url}/cal/events/v1/`;
     const events = 15_000;
-    const file = bigCalendar(events);
+    const file = bigCalendar(events, 'Big');
     const total = async () => Number((await fetch(`${api}events?start_date=2000-01-01&end_date=2100-01-01&search=Big&per_page=1`, { headers })).headers.get('x-cal-total'));
     const before = await total();
     // On the server's thread this import took seconds, and every list below waited for all of it.
