@@ -182,7 +182,7 @@ function reportsOf(props: Record<string, unknown>): string[] {
  * "TRUE" → true): turned back into text here. It cannot undo "1.50" → 1.5, so a ctag is only
  * ever compared with another read the same way.
  */
-function text(v: unknown): string | undefined {
+export function text(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);

@@ -20,6 +20,7 @@ import { calendarMultiGet, propfind, syncCollection, type DAVResponse } from 'ts
 import { applyItems, localResource, mappedItems, sameMapped } from './resource';
 import { mergeThreeWay } from './merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
+import { text } from './discovery';
 
 /** Resources fetched per calendar-multiget. */
 export const PULL_BATCH = 50;
@@ -234,13 +235,3 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-/** tsdav's XML values back to text (it turns "2024" into 2024; see discovery.ts). */
-function text(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  const o = v as { _text?: unknown; _cdata?: unknown };
-  if (o._cdata !== undefined) return text(o._cdata);
-  if (o._text !== undefined) return text(o._text);
-  return undefined;
-}

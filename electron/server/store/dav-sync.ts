@@ -41,7 +41,6 @@ export function createDavSyncStore(db: DB) {
      ON CONFLICT (calendar_id, uid) DO UPDATE SET href = excluded.href, etag = excluded.etag, base_ical = coalesce(excluded.base_ical, base_ical)`,
   );
   const deleteObject = db.prepare<[number, string]>('DELETE FROM dav_objects WHERE calendar_id = ? AND uid = ?');
-  const deleteObjectByHref = db.prepare<[number, string]>('DELETE FROM dav_objects WHERE calendar_id = ? AND href = ?');
   const due = db.prepare<[number, string, number], OutboxRow>(
     'SELECT * FROM dav_outbox WHERE calendar_id = ? AND (next_try_utc IS NULL OR next_try_utc <= ?) ORDER BY rowid LIMIT ?',
   );
@@ -80,7 +79,6 @@ export function createDavSyncStore(db: DB) {
     /** `base` null keeps the text stored (a new ETag learnt before the text is fetched). */
     saveObject: (o: { calendarId: number; uid: string; href: string; etag: string | null; base: string | null }) => void upsertObject.run(o.calendarId, o.uid, o.href, o.etag, o.base),
     forgetObject: (calendarId: number, uid: string) => void deleteObject.run(calendarId, uid),
-    forgetHref: (calendarId: number, href: string) => void deleteObjectByHref.run(calendarId, href),
     /** The next changes to send, oldest first, not waiting for a retry time. */
     due: (calendarId: number, nowUtc: string, limit: number) => due.all(calendarId, nowUtc, limit),
     pending: (calendarId: number, uid: string) => outboxRow.get(calendarId, uid),

@@ -399,9 +399,9 @@ export function createEventStore(
       get: (id: number): EventStatusRow | undefined => statusById.get(id),
       getBySlug: (slug: string): EventStatusRow | undefined => statusBySlug.get(slug.toLowerCase()),
     },
-    /** `calendarId`: in that calendar only (the same UID may be in two: a file imported here, a server's copy). */
     /** Refuses an id that is not a calendar, in the API's error shape. */
     checkCalendar,
+    /** `calendarId`: in that calendar only (the same UID may be in two: a file imported here, a server's copy). */
     getByIcsUid(uid: string, calendarId?: number): EventRow | undefined {
       return calendarId === undefined ? byUid.get(uid) : byUidIn.get(uid, calendarId);
     },

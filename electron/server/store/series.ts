@@ -543,7 +543,9 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       stmt('UPDATE events SET recurrence_id = ? WHERE id = ?').run(s.start_local, s.id);
       regenerate(s);
     }
-    placeFirstEvent(s);
+    // Only a change that can move the first date in or out of the set, or write the first
+    // event's status over its hidden one, needs the first event placed again.
+    if (changedTiming || recurrence !== undefined || bits & OWN.status) placeFirstEvent(s);
   }
 
   /**
@@ -843,14 +845,14 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       }
       const before = groupValues(row.id);
       // The first event's values are the series' (its master VEVENT's) until its override changes them.
-      const seriesValues = row.id === s.id ? snapshot(s.id, ALL_GROUPS & ~OWN.when & ~row.own_fields) : undefined;
+      const masterValues = row.id === s.id ? snapshot(s.id, ALL_GROUPS & ~OWN.when & ~row.own_fields) : undefined;
       events.update(row.id, values, ctx, { memo });
       const after = groupValues(row.id);
       let bits = 0;
       for (const [group, value] of Object.entries(after)) if (value !== before[group]) bits |= OWN[group as OwnGroup];
       if (bits) stmt('UPDATE events SET own_fields = own_fields | ? WHERE id = ?').run(bits, row.id);
       const fresh = bits & ~row.own_fields & ~OWN.when;
-      if (seriesValues && fresh) keepInTemplate(s, pick(seriesValues, fresh));
+      if (masterValues && fresh) keepInTemplate(s, pick(masterValues, fresh));
       return { id: row.id, created: false };
     },
     /**
