@@ -31,7 +31,7 @@ export interface Custom {
 export type Choice = { kind: 'preset'; preset: Preset } | { kind: 'custom'; custom: Custom } | { kind: 'kept' };
 
 /** A plain display reminder relative to the start, with nothing else on it: the section can edit it. */
-function plainTrigger(r: Reminder): string | undefined {
+export function plainTrigger(r: Reminder): string | undefined {
   const extra = r.at !== undefined || r.related === 'end' || r.repeat || r.description !== undefined || r.summary !== undefined || r.attendees?.length;
   return r.action === 'display' && r.trigger && !extra ? r.trigger : undefined;
 }

@@ -3,23 +3,18 @@
  * reminder the rows cannot say (set through the API: at a fixed time, from the end, after the
  * start) is kept as it is and only shown.
  */
-import { parseDuration, type Reminder } from '@shared/reminders';
+import type { Reminder } from '@shared/reminders';
+import { customOf, plainTrigger, UNITS, type Unit } from '../reminders/choices';
 
-export const UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
-export type Unit = (typeof UNITS)[number];
+export { UNITS, type Unit };
 
 export type ReminderRow = { kind: 'before'; amount: string; unit: Unit; base: Reminder } | { kind: 'other'; base: Reminder };
 
+/** Read as the editor's Notifications section reads a reminder (reminders/choices.ts): only a plain one "before" is a row. */
 export function toRow(r: Reminder): ReminderRow {
-  const d = r.trigger && !r.related ? parseDuration(r.trigger) : undefined;
-  if (!d || d.days > 0 || d.seconds > 0) return { kind: 'other', base: r };
-  const days = -d.days;
-  const seconds = -d.seconds;
-  if (days && seconds) return { kind: 'other', base: r };
-  if (days) return days % 7 === 0 ? { kind: 'before', amount: String(days / 7), unit: 'weeks', base: r } : { kind: 'before', amount: String(days), unit: 'days', base: r };
-  if (seconds % 3600 === 0 && seconds) return { kind: 'before', amount: String(seconds / 3600), unit: 'hours', base: r };
-  if (seconds % 60 === 0) return { kind: 'before', amount: String(seconds / 60), unit: 'minutes', base: r };
-  return { kind: 'other', base: r };
+  const trigger = plainTrigger(r);
+  const c = trigger === undefined ? undefined : customOf(trigger);
+  return c && c.when === 'before' ? { kind: 'before', amount: String(c.amount), unit: c.unit, base: r } : { kind: 'other', base: r };
 }
 
 /**

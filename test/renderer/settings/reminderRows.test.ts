@@ -32,10 +32,15 @@ describe('reminder rows', () => {
     }
   });
 
-  it('keeps the action and text of a reminder whose time is changed', () => {
-    const row = toRow({ action: 'email', trigger: '-PT1H', description: 'Leave now' });
-    if (row.kind !== 'before') throw new Error('expected a row');
-    expect(fromRow({ ...row, amount: '3', unit: 'days' })).toEqual({ action: 'email', trigger: '-P3D', description: 'Leave now' });
+  it('keeps as it is what the event editor keeps: an email, a reminder with its own text', () => {
+    for (const r of [
+      { action: 'email' as const, trigger: '-PT15M', attendees: ['me@example.org'] },
+      { action: 'display' as const, trigger: '-PT1H', description: 'Leave now' },
+    ]) {
+      const row = toRow(r);
+      expect(row.kind).toBe('other');
+      expect(fromRow(row)).toEqual(r);
+    }
   });
 
   it('an amount that is not a whole number gives a trigger the shared check refuses', () => {
