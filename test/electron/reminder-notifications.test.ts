@@ -4,7 +4,7 @@
  * keeps running in the tray only when the setting says so.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DueJson, ReminderMessage } from '../../shared/api/due-reminders';
+import type { ReminderMessage } from '../../shared/api/due-reminders';
 import { createReminderNotifier, languageOf, notificationFor } from '../../electron/main/reminder-notifications';
 import { createTrayKeeper } from '../../electron/main/tray';
 import { trayIconPng } from '../../electron/main/tray-icon';
@@ -12,24 +12,8 @@ import { startDesktopApp, type DesktopApp } from '../../electron/main/lifecycle'
 import { IPC } from '../../shared/desktop-bridge';
 import { FakeElectron, FakeNotification, FakeTray, removeTempDirs, until, type FakeWindow } from './fake-electron';
 import { inflateSync } from 'node:zlib';
+import { makeDue as due } from '../helpers/due-reminder';
 
-const due = (over: Partial<DueJson> = {}): DueJson => ({
-  key: 'k1',
-  event_id: 7,
-  series_id: null,
-  recurrence_id: null,
-  title: 'Dentist &amp; check-up',
-  action: 'display',
-  due_at: '2031-03-12T09:50:00Z',
-  fired: true,
-  start_date: '2031-03-12 10:00:00',
-  utc_start_date: '2031-03-12 10:00:00',
-  end_date: '2031-03-12 11:00:00',
-  timezone: 'UTC',
-  all_day: false,
-  rest_url: '',
-  ...over,
-});
 
 beforeEach(() => {
   FakeNotification.made = [];

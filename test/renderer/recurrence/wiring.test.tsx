@@ -19,6 +19,7 @@ import { useUndo } from '../../../renderer/src/state/undo';
 import type { Event } from '@shared/api/records';
 import { emptyFilters } from '../../../renderer/src/api/client';
 import { makeEvent, mockApi, type Call } from '../helpers';
+import { openEditor } from '../open-editor';
 
 const RULE = 'FREQ=WEEKLY;BYDAY=TU,TH;COUNT=10';
 const series = { rules: [RULE], rdates: [], exdates: ['20310320T100000'] };
@@ -40,15 +41,6 @@ beforeEach(async () => {
 });
 afterEach(cleanup);
 
-function openEditor(e: Event) {
-  useUi.setState({ editor: { kind: 'edit', event: e } });
-  render(
-    <>
-      <EventEditor target={{ kind: 'edit', event: e }} />
-      <ScopeDialogHost />
-    </>,
-  );
-}
 
 const scopeDialog = () => screen.findByRole('dialog', { name: 'Edit repeating event' });
 

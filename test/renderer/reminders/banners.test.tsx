@@ -6,7 +6,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { DueJson } from '@shared/api/due-reminders';
 import i18n from '../../../renderer/src/i18n';
 import { ApiClient } from '../../../renderer/src/api/client';
 import { ReminderBanners } from '../../../renderer/src/reminders/ReminderBanners';
@@ -16,25 +15,9 @@ import { useCalendarSettings } from '../../../renderer/src/state/calendarSetting
 import { useUi } from '../../../renderer/src/state/ui';
 import { useToasts } from '../../../renderer/src/state/toasts';
 import { makeEvent, mockApi } from '../helpers';
+import { makeDue as due } from '../../helpers/due-reminder';
 
 const NOW = Date.parse('2031-03-12T09:55:00Z');
-const due = (over: Partial<DueJson> = {}): DueJson => ({
-  key: 'k1',
-  event_id: 7,
-  series_id: null,
-  recurrence_id: null,
-  title: 'Dentist &amp; check-up',
-  action: 'display',
-  due_at: '2031-03-12T09:50:00Z',
-  fired: true,
-  start_date: '2031-03-12 10:00:00',
-  utc_start_date: '2031-03-12 10:00:00',
-  end_date: '2031-03-12 11:00:00',
-  timezone: 'UTC',
-  all_day: false,
-  rest_url: 'http://127.0.0.1/cal/events/v1/events/7',
-  ...over,
-});
 
 beforeEach(async () => {
   localStorage.clear();

@@ -8,17 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Event } from '@shared/api/records';
 import i18n from '../../../renderer/src/i18n';
-import { EventEditor } from '../../../renderer/src/editor/EventEditor';
 import { QuickCreate } from '../../../renderer/src/calendar/QuickCreate';
 import { EventDetails } from '../../../renderer/src/calendar/EventDetails';
 import { Badges } from '../../../renderer/src/calendar/MonthGrid';
-import { ScopeDialogHost } from '../../../renderer/src/recurrence/ScopeDialog';
 import { useLookups } from '../../../renderer/src/state/lookups';
 import { useSettings } from '../../../renderer/src/state/settings';
 import { useUi } from '../../../renderer/src/state/ui';
 import { useEvents } from '../../../renderer/src/state/events';
 import { useUndo } from '../../../renderer/src/state/undo';
 import { makeEvent, mockApi } from '../helpers';
+import { openEditor as openEditorOn } from '../open-editor';
 
 const draft = { start_date: '2031-03-12 10:00:00', end_date: '2031-03-12 11:00:00', all_day: false, timezone: 'UTC' };
 const noEvents = { body: { events: [], total: 0, total_pages: 0 } };
@@ -39,13 +38,7 @@ beforeEach(async () => {
 afterEach(cleanup);
 
 function openEditor(e: Event) {
-  useUi.setState({ editor: { kind: 'edit', event: e } });
-  render(
-    <>
-      <EventEditor target={{ kind: 'edit', event: e }} />
-      <ScopeDialogHost />
-    </>,
-  );
+  openEditorOn(e);
   return screen.getByRole('group', { name: 'Notifications' });
 }
 
