@@ -122,6 +122,13 @@ export function createListCache(stmt: (sql: string) => { get(...params: unknown[
       if (n === undefined) cache.set(key, (n = (stmt(sql).get(...params) as { n: number }).n));
       return n;
     },
+    /** A total worked out otherwise, by a key that names its query. */
+    remember(key: string, compute: () => number): number {
+      const cache = totals.current();
+      let n = cache.get(key);
+      if (n === undefined) cache.set(key, (n = compute()));
+      return n;
+    },
     /** `SELECT id …` of one page. */
     ids(sql: string, params: unknown[]): number[] {
       const cache = pages.current();

@@ -11,6 +11,7 @@ import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/d
 import { randomUUID } from 'node:crypto';
 import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
+import { createEventCounts } from './event-counts';
 import { createPagePositions, type ListFilter } from './page-positions';
 import type { PostRegistry, PostRow } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
@@ -148,6 +149,10 @@ export function createEventStore(
   // Ordered matches of recent text searches (a few hundred KB at most for a common word).
   const searches = createDerivedCache<number[]>(stamp, 8);
   const deepPage = createPagePositions(stmt, stamp);
+  const dayCounts = createEventCounts(db);
+  /** A list's total: from the per-day counts where its filters allow, else its rows counted. */
+  const countOf = (q: EventListQuery, f: ListFilter): number =>
+    lists.remember(`total\u0000${JSON.stringify({ ...q, page: 0, perPage: 0 })}`, () => dayCounts(q) ?? (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n);
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );
@@ -521,7 +526,7 @@ export function createEventStore(
         }
         return { ids: matches.slice(offset, offset + q.perPage), total: matches.length };
       }
-      const total = lists.count(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`, f.params);
+      const total = countOf(q, f);
       if (offset > 0 && !q.near && !q.include) {
         const later = (bound: string | undefined, start: string) => (bound === undefined || bound < start ? start : bound);
         const startingAt = (start: string) => filterSql({ ...q, startDate: later(q.startDate, start), startsAfter: q.startsAfter === undefined ? undefined : later(q.startsAfter, start) });
@@ -532,8 +537,7 @@ export function createEventStore(
       return { ids, total };
     },
     count(q: EventListQuery): number {
-      const f = filterSql(q);
-      return (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n;
+      return countOf(q, filterSql(q));
     },
     /** Each time zone the matching timed events use, with their earliest start and latest end. */
     zoneSpans(q: EventListQuery): Array<{ timezone: string; start_date: string; end_date: string; all_day: false }> {
