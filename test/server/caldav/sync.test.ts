@@ -225,7 +225,7 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       expect(stored).toContain('SEQUENCE:3');
     });
 
-    it('the same event changed on both sides: the server wins the event, the local version is kept as a conflict copy', async () => {
+    it('the same event changed on both sides (our send meets 412 Precondition Failed): the server wins the event, the local version is kept as a conflict copy', async () => {
       const created = await a.t.api('post', 'events').send({ title: 'Lunch', start_date: '2031-08-01 12:00:00', end_date: '2031-08-01 13:00:00', calendar: a.calendar });
       await a.sync();
       await b.sync();
@@ -252,7 +252,7 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       expect((await a.t.api('get', 'sync')).body.conflicts.find((c: { id: number }) => c.id === conflict.id)).toBeUndefined();
     });
 
-    it('the same event changed on both sides in different fields: both changes kept, no conflict copy', async () => {
+    it('the same event changed on both sides in different fields (412, then a merge): both changes kept, no conflict copy', async () => {
       const created = await a.t.api('post', 'events').send({ title: 'Planning', start_date: '2031-08-10 09:00:00', end_date: '2031-08-10 10:00:00', calendar: a.calendar, description: 'First draft' });
       await a.sync();
       await b.sync();
