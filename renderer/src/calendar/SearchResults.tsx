@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
+import { formatDay, formatInstant, shownDay } from '../lib/format';
 import type { Event } from '@shared/api/records';
 import { PAGE_SIZE, rangeQuery, type EventFilters } from '../api/client';
 import { useLocale } from '../state/calendarSettings';
@@ -37,10 +37,10 @@ export async function searchEverything(filters: EventFilters): Promise<{ events:
   return { events: [...(first.events ?? []), ...rest.flat()], total };
 }
 
-/** The local day an event starts on (all-day events keep their own dates). */
+/** The day an event starts on, on the calendar's clock (all-day events keep their own dates). */
 function dayOf(e: Event): string {
   if (e.all_day) return e.start_date.slice(0, 10);
-  return DateTime.fromSQL(e.utc_start_date, { zone: 'utc' }).toLocal().toISODate()!;
+  return shownDay(e.utc_start_date);
 }
 
 export function SearchResults() {
@@ -79,7 +79,7 @@ export function SearchResults() {
     useUi.getState().openDetails(e);
   };
   const time = (e: Event) =>
-    e.all_day ? t('field.all_day') : DateTime.fromSQL(e.utc_start_date, { zone: 'utc' }).toLocal().setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE);
+    e.all_day ? t('field.all_day') : formatInstant(e.utc_start_date, locale);
 
   return (
     <section className="search-results" aria-label={t('search.results', { query: filters.search })}>
@@ -103,7 +103,7 @@ export function SearchResults() {
       {days.map(([day, list]) => (
         <section key={day} className="search-day" aria-labelledby={`search-day-${day}`}>
           <h3 id={`search-day-${day}`} className="search-day-title">
-            {DateTime.fromISO(day).setLocale(locale).toLocaleString(DateTime.DATE_HUGE)}
+            {formatDay(day, locale)}
           </h3>
           <ul className="search-list">
             {list.map((e) => (
