@@ -134,7 +134,7 @@ describe.skipIf(!runBrowserSuites)('calendar time zone (e2e)', () => {
     await banner.waitFor();
     await expect.poll(() => banner.textContent()).toContain('Tue, Feb 4, 2031, 00:30');
 
-    await saveSettings((d) => d.getByLabel('Clock', { exact: true }).selectOption('12h'));
+    await saveSettings(async (d) => void (await d.getByLabel('Clock', { exact: true }).selectOption('12h')));
     await expect.poll(() => banner.textContent()).toContain('Tue, Feb 4, 2031, 12:30 AM');
     expect(await banner.textContent()).not.toContain('00:30');
     await banner.getByRole('button', { name: 'Dismiss' }).click();

@@ -122,8 +122,12 @@ export function CalendarView() {
   const settings = useCalendarSettings((s) => s.settings);
   // The Settings zone (else the computer's): FullCalendar v7 draws named zones itself (Temporal).
   const zone = useViewerZone();
-  // Week and day views open at the start of the working day (Settings).
-  const scrollTime = `${settings.work_start}:00`;
+  // Week and day views open at the start of the working day (Settings), a quarter hour above it
+  // so that hour's label is not cut in half by the top edge.
+  const scrollTime = useMemo(() => {
+    const [h, m] = settings.work_start.split(':').map(Number);
+    return minutesToDuration(Math.max(0, h * 60 + m - 15));
+  }, [settings.work_start]);
   const businessHours = useMemo(() => ({ daysOfWeek: WORK_DAYS, startTime: settings.work_start, endTime: settings.work_end }), [settings.work_start, settings.work_end]);
   // "8:00 – 12:00" must not leave a 12-hour reader guessing: am/pm unless the clock is 24-hour.
   const hour12 = hour12Of(settings.time_format);
@@ -258,13 +262,19 @@ export function CalendarView() {
       // In the time grid the title may wrap under the time.
       const column = arg.view.type.startsWith('timeGrid') && !arg.event.allDay && !arg.isShort;
       const time = arg.timeText;
+      // A short event has one line: its title first, so a narrow column still says what it is.
+      const titleFirst = arg.isShort && arg.view.type.startsWith('timeGrid');
+      const line = (
+        <span className="ev-line">
+          <span className="ev-title">{arg.event.title}</span>
+          <Badges event={record} labels={labels} />
+        </span>
+      );
       return (
-        <span className={`ev ${column ? 'ev-column' : ''}`} data-event-id={arg.event.id}>
+        <span className={`ev ${column ? 'ev-column' : ''}${titleFirst ? ' ev-short' : ''}`} data-event-id={arg.event.id}>
+          {titleFirst && line}
           {time && <span className="ev-time">{time}</span>}
-          <span className="ev-line">
-            <span className="ev-title">{arg.event.title}</span>
-            <Badges event={record} labels={labels} />
-          </span>
+          {!titleFirst && line}
         </span>
       );
     },

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDay, formatInstant, shownDay } from '../lib/format';
+import { midnightOf } from '../lib/dates';
 import type { Event } from '@shared/api/records';
 import { PAGE_SIZE, rangeQuery, type EventFilters } from '../api/client';
 import { useLocale } from '../state/calendarSettings';
@@ -21,13 +22,14 @@ import './search.css';
 
 /** Matches fetched at most: enough for any real search, bounded so no query can stall the page. */
 export const MAX_RESULTS = 1000;
-const WHOLE_CALENDAR = { start: new Date(1900, 0, 1), end: new Date(2200, 11, 31) };
+/** Every date the editor saves, as midnights on the calendar's clock (asked when searching: the zone may change). */
+const wholeCalendar = () => ({ start: midnightOf('1900-01-01'), end: midnightOf('2200-12-31') });
 
 const begin = newestOnly();
 
 /** Every match of `filters` at any date, oldest first, up to MAX_RESULTS; and how many there are. */
 export async function searchEverything(filters: EventFilters): Promise<{ events: Event[]; total: number }> {
-  const query = { ...rangeQuery(WHOLE_CALENDAR, filters), per_page: PAGE_SIZE };
+  const query = { ...rangeQuery(wholeCalendar(), filters), per_page: PAGE_SIZE };
   const first = await api().get<{ events?: Event[]; total?: number; total_pages?: number }>('events', { ...query, page: 1 });
   const total = Number(first.total ?? first.events?.length ?? 0);
   const pages = Math.min(Number(first.total_pages ?? 1), Math.ceil(MAX_RESULTS / PAGE_SIZE));
