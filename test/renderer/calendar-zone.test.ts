@@ -36,7 +36,8 @@ describe('the calendar zone', () => {
     setViewerZone('Europe/Madrid');
     // 09:00 in New York in January is 14:00 UTC, 15:00 in Madrid.
     expect(formatInstant('2031-01-15 14:00:00', 'en-US-u-hc-h23')).toBe('15:00');
-    expect(formatInstant('2031-01-15 14:00:00', 'en-US-u-hc-h12')).toBe('3:00 PM');
+    // Kept on one line: "3:00" and "PM" joined by a no-break space.
+    expect(formatInstant('2031-01-15 14:00:00', 'en-US-u-hc-h12')).toBe('3:00\u00a0PM');
     expect(formatInstant(Date.UTC(2031, 1, 3, 23, 30), 'en-US-u-hc-h23', 'dateTimeWeekday')).toBe('Tue, Feb 4, 2031, 00:30');
     expect(shownDay('2031-02-03 23:30:00')).toBe('2031-02-04');
     expect(shortTime(Date.UTC(2031, 0, 15, 14), 'en-US')).toBe('3p');

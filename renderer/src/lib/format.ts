@@ -31,9 +31,12 @@ const STYLES = {
   short: { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' },
 } satisfies Record<string, DateTimeFormatOptions>;
 
+/** "3:00 PM" never breaks into "3:00" and "PM" on two lines (a narrow card would). */
+const keepMeridiem = (text: string) => text.replace(/(\d) (?=[AaPp]\.? ?[Mm]\.?)/g, '$1\u00a0');
+
 /** An instant as the interface prints it, on the calendar's clock. */
 export function formatInstant(at: Instant, locale: string, style: keyof typeof STYLES = 'time'): string {
-  return shownAt(at).setLocale(locale).toLocaleString(STYLES[style]);
+  return keepMeridiem(shownAt(at).setLocale(locale).toLocaleString(STYLES[style]));
 }
 
 const DAY_STYLES = {
