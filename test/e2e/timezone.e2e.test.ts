@@ -140,4 +140,15 @@ describe.skipIf(!runBrowserSuites)('calendar time zone (e2e)', () => {
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     offset = 0;
   });
+
+  it('"Today" is Madrid\'s: late evening in New York is already tomorrow there', async () => {
+    // 23:30 on January 15 in New York, 05:30 on January 16 in Madrid.
+    await s.page.clock.setFixedTime(new Date('2031-01-16T04:30:00Z'));
+    await s.page.reload();
+    await s.page.getByRole('button', { name: 'Today', exact: true }).click();
+    await expect.poll(() => s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('2031-01-16');
+    const mini = s.page.getByRole('region', { name: 'Go to a date' });
+    await expect.poll(() => mini.getByRole('button', { name: 'January 16, 2031' }).getAttribute('aria-current')).toBe('date');
+    expect(await mini.getByRole('button', { name: 'January 15, 2031' }).getAttribute('aria-current')).toBeNull();
+  });
 });
