@@ -107,7 +107,6 @@ function useMonthCellCapacity(ref: React.RefObject<HTMLDivElement | null>): numb
   return rows;
 }
 
-
 export function CalendarView() {
   const { t } = useTranslation();
   const ref = useRef<CalendarRef>(null);
