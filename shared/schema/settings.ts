@@ -25,7 +25,7 @@ export const settingsFields: FieldSet = {
   time_format: f(k.oneOf(TIME_FORMATS), 'Clock of every time shown: 12h (am/pm), 24h, or "language" for the interface language\'s.', 'settings.time_format', 'language'),
   work_start: f(k.clock(), 'Start of the working day (HH:MM): week and day views open scrolled to it.', 'settings.work_start', '09:00'),
   work_end: f(k.clock(), 'End of the working day (HH:MM), after work_start.', 'settings.work_end', '17:00'),
-  timezone: f(k.timezone(), 'Time zone of dates given without one and of list windows (IANA id, UTC or UTC+N); "" for the system\'s. The app\'s views are drawn in the computer\'s own zone.', 'settings.timezone', ''),
+  timezone: f(k.timezone(), 'Time zone of dates given without one, of list windows and of every view of the app (IANA id, UTC or UTC+N); "" for the system\'s. Answers also give `system_timezone`, the server\'s own zone.', 'settings.timezone', ''),
   theme: f(k.oneOf(THEMES), 'Colours of the interface: system (follow the desktop), light or dark.', 'settings.theme', 'system'),
   default_event_minutes: f(
     k.integer({ min: EVENT_MINUTES.min, max: EVENT_MINUTES.max, issue: 'invalid_event_minutes' }),
@@ -53,6 +53,11 @@ export interface CalendarSettings {
   work_end: string;
   /** The zone in use: the one set, or the system's when none is. */
   timezone: string;
+  /**
+   * The server's own zone (read only): a `timezone` equal to it means "the computer's zone", which
+   * the app draws in the page's own zone (the same computer's, or a test browser's).
+   */
+  system_timezone?: string;
   theme: Theme;
   default_event_minutes: number;
   recurrence_horizon_months: number;

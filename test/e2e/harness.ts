@@ -36,6 +36,8 @@ export interface SuiteOptions {
   /** The server's clock (reminder tests move it), and whether reminders fire on its own timer. */
   now?: () => Date;
   reminderTimer?: boolean;
+  /** The browser's (the computer's) zone; BROWSER_ZONE by default. */
+  timezoneId?: string;
 }
 
 export function e2eSuite(options: SuiteOptions = {}): Suite {
@@ -70,7 +72,7 @@ export function e2eSuite(options: SuiteOptions = {}): Suite {
     s.context = await s.browser.newContext({
       viewport: options.viewport ?? { width: 1400, height: 900 },
       locale: options.locale ?? 'en-US',
-      timezoneId: BROWSER_ZONE,
+      timezoneId: options.timezoneId ?? BROWSER_ZONE,
       colorScheme: 'light',
     });
     s.page = await s.context.newPage();

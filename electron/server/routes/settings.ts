@@ -3,6 +3,7 @@
  * declared in shared/schema/settings.ts; a token is needed for both (a setting is not public data).
  */
 import { settingsFields, workHoursInOrder, type CalendarSettings } from '../../../shared/schema/settings';
+import { systemTimeZone } from '../../../shared/dates/zones';
 import { invalidParam } from '../errors';
 import { storedReminders, type Settings } from '../store/settings';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
@@ -15,6 +16,7 @@ export function settingsJson(s: Settings): CalendarSettings {
     work_start: s.work_start,
     work_end: s.work_end,
     timezone: s.timezone,
+    system_timezone: systemTimeZone(),
     theme: s.theme,
     default_event_minutes: s.default_event_minutes,
     recurrence_horizon_months: s.recurrence_horizon_months,

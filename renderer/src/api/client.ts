@@ -10,6 +10,7 @@ import type { Language } from '@shared/i18n/languages';
 import type { ImportJob } from '@shared/api/import-report';
 import type { ImportFormat } from '@shared/import-format';
 import type { DueJson, ReminderMessage, Snooze } from '@shared/api/due-reminders';
+import { plusDays, viewerZone, wallTime } from '../lib/dates';
 
 export type { Language };
 
@@ -102,17 +103,9 @@ export const PAGE_SIZE = 50;
 /** Pages fetched at once after the first: enough to hide latency, few enough not to swamp the server. */
 export const PAGE_CONCURRENCY = 4;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** `Y-m-d H:i:s` of a Date in the local zone of this page (which is the desktop's, as is the site's). */
+/** `Y-m-d H:i:s` of an instant on the calendar's clock (the Settings zone, which the server reads list bounds in). */
 export function toApiDateTime(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
-
-function addDays(d: Date, n: number): Date {
-  const c = new Date(d);
-  c.setDate(c.getDate() + n);
-  return c;
+  return wallTime(d, viewerZone());
 }
 
 export class ApiClient {
@@ -356,14 +349,15 @@ export function parseEvent(block: string): ReminderMessage | undefined {
 }
 
 /**
- * The query of one range. Bounds are wall times in this page's zone, which is the desktop's and so
- * the site's; a day of margin each side covers events kept in other zones (the server compares
- * their local times) and the calendar clips what falls outside.
+ * The query of one range. Bounds are wall times on the calendar's clock, the zone the server reads
+ * them in when one is chosen (else the computer's, the server's too); a day of margin each side
+ * covers events kept in other zones (the server compares their local times) and the calendar
+ * clips what falls outside.
  */
 export function rangeQuery(range: Range, f: EventFilters): Query {
   return {
-    ends_after: toApiDateTime(addDays(range.start, -1)),
-    starts_before: toApiDateTime(addDays(range.end, 1)),
+    ends_after: toApiDateTime(plusDays(range.start, -1)),
+    starts_before: toApiDateTime(plusDays(range.end, 1)),
     strict_dates: true,
     categories: f.categories,
     tags: f.tags,

@@ -28,7 +28,8 @@ import '@fullcalendar/react/skeleton.css';
 import '@fullcalendar/react/themes/breezy/theme.css';
 import '@fullcalendar/react/themes/breezy/palettes/indigo.css';
 import type { Event } from '@shared/api/records';
-import { addDaysIso, todayIso, viewerZone, wallTime } from '../lib/dates';
+import { addDaysIso, dayOf, intlZone, midnightOf, systemZone, todayIso, viewerZone, wallTime } from '../lib/dates';
+import { formatDay } from '../lib/format';
 import { AGENDA_DAYS, fcViewOf, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
@@ -36,7 +37,7 @@ import { useSettings } from '../state/settings';
 import { useLookups } from '../state/lookups';
 import { useUi } from '../state/ui';
 import { useColorScheme } from '../lib/useColorScheme';
-import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLocale } from '../state/calendarSettings';
+import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLocale, useViewerZone } from '../state/calendarSettings';
 import { toEventInput } from './toEventInput';
 import { layoutMonth, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
@@ -62,7 +63,7 @@ declare global {
   }
 }
 
-/** The month on screen: six weeks from the week of its first day, as local midnights. */
+/** The month on screen: six weeks from the week of its first day, as midnights on the calendar's clock. */
 interface MonthRange {
   month: string;
   firstDay: number;
@@ -74,14 +75,16 @@ interface MonthRange {
 function monthRange(month: string, firstDow: number, locale: string): MonthRange {
   const y = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7)) - 1;
-  const back = (new Date(y, m, 1).getDay() - firstDow + 7) % 7;
-  const start = new Date(y, m, 1 - back);
+  // Days are counted in UTC (a date has no zone); only the bounds become instants, in the calendar's zone.
+  const back = (new Date(Date.UTC(y, m, 1)).getUTCDay() - firstDow + 7) % 7;
+  const firstDay = Math.floor(Date.UTC(y, m, 1 - back) / 86_400_000);
+  const first = new Date(firstDay * 86_400_000).toISOString().slice(0, 10);
   return {
     month,
-    firstDay: Math.floor(Date.UTC(y, m, 1 - back) / 86_400_000),
-    start,
-    end: new Date(y, m, 1 - back + 42),
-    title: new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(new Date(y, m, 15)),
+    firstDay,
+    start: midnightOf(first),
+    end: midnightOf(first, 42),
+    title: formatDay(`${month}-15`, locale, 'month'),
   };
 }
 
@@ -104,10 +107,6 @@ function useMonthCellCapacity(ref: React.RefObject<HTMLDivElement | null>): numb
   return rows;
 }
 
-function toDay(d: Date): string {
-  return wallTime(d, viewerZone()).slice(0, 10);
-}
-
 export function CalendarView() {
   const { t } = useTranslation();
   const ref = useRef<CalendarRef>(null);
@@ -120,8 +119,14 @@ export function CalendarView() {
   const scheme = useColorScheme();
 
   const settings = useCalendarSettings((s) => s.settings);
-  // Week and day views open at the start of the working day (Settings).
-  const scrollTime = `${settings.work_start}:00`;
+  // The Settings zone (else the computer's): FullCalendar v7 draws named zones itself (Temporal).
+  const zone = useViewerZone();
+  // Week and day views open at the start of the working day (Settings), a quarter hour above it
+  // so that hour's label is not cut in half by the top edge.
+  const scrollTime = useMemo(() => {
+    const [h, m] = settings.work_start.split(':').map(Number);
+    return minutesToDuration(Math.max(0, h * 60 + m - 15));
+  }, [settings.work_start]);
   const businessHours = useMemo(() => ({ daysOfWeek: WORK_DAYS, startTime: settings.work_start, endTime: settings.work_end }), [settings.work_start, settings.work_end]);
   // "8:00 – 12:00" must not leave a 12-hour reader guessing: am/pm unless the clock is 24-hour.
   const hour12 = hour12Of(settings.time_format);
@@ -143,8 +148,9 @@ export function CalendarView() {
   const locale = useLocale();
   const month = view === 'month' ? date.slice(0, 7) : null;
   const firstDow = useFirstDay();
-  const range = useMemo(() => (month ? monthRange(month, firstDow, locale) : null), [month, firstDow, locale]);
-  const weeks = useMemo<MonthWeek[] | null>(() => (range ? layoutMonth(events, range.firstDay, perDay) : null), [range, events, perDay]);
+  const range = useMemo(() => (month ? monthRange(month, firstDow, locale) : null), [month, firstDow, locale, zone]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Laid out again when the zone changes: an event may fall on another day.
+  const weeks = useMemo<MonthWeek[] | null>(() => (range ? layoutMonth(events, range.firstDay, perDay) : null), [range, events, perDay, zone]); // eslint-disable-line react-hooks/exhaustive-deps
   // Categories reloaded (a colour chosen): the events are drawn again in their new colours.
   const categories = useLookups((s) => s.categories);
   const inputs = useMemo(() => (view === 'month' ? NO_INPUTS : events.map(toEventInput)), [events, view, categories]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -191,7 +197,7 @@ export function CalendarView() {
 
   /** A day's number was clicked: open that day, through the store like every other move. */
   const onNavLinkDay = useCallback((date: Date) => {
-    useCalendar.getState().openDay(toDay(date));
+    useCalendar.getState().openDay(dayOf(date));
   }, []);
 
   const onSelect = useCallback((info: DateSelectInfo) => {
@@ -255,13 +261,19 @@ export function CalendarView() {
       // In the time grid the title may wrap under the time.
       const column = arg.view.type.startsWith('timeGrid') && !arg.event.allDay && !arg.isShort;
       const time = arg.timeText;
+      // A short event has one line: its title first, so a narrow column still says what it is.
+      const titleFirst = arg.isShort && arg.view.type.startsWith('timeGrid');
+      const line = (
+        <span className="ev-line">
+          <span className="ev-title">{arg.event.title}</span>
+          <Badges event={record} labels={labels} />
+        </span>
+      );
       return (
-        <span className={`ev ${column ? 'ev-column' : ''}`} data-event-id={arg.event.id}>
+        <span className={`ev ${column ? 'ev-column' : ''}${titleFirst ? ' ev-short' : ''}`} data-event-id={arg.event.id}>
+          {titleFirst && line}
           {time && <span className="ev-time">{time}</span>}
-          <span className="ev-line">
-            <span className="ev-title">{arg.event.title}</span>
-            <Badges event={record} labels={labels} />
-          </span>
+          {!titleFirst && line}
         </span>
       );
     },
@@ -271,7 +283,7 @@ export function CalendarView() {
   if (weeks && range) {
     return (
       <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
-        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} locale={locale} title={range.title} labels={labels} moreText={moreText} colours={categories} />
+        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} zone={zone} locale={locale} title={range.title} labels={labels} moreText={moreText} colours={categories} />
       </div>
     );
   }
@@ -283,8 +295,8 @@ export function CalendarView() {
         plugins={PLUGINS}
         locales={LOCALES}
         locale={uiLanguage}
-        // The viewer's zone is this page's own zone; "local" lets the calendar use native dates.
-        timeZone="local"
+        // The computer's zone is this page's own: "local" lets the calendar use native dates.
+        timeZone={zone === systemZone() ? 'local' : intlZone(zone)}
         initialView={fcViewOf(view, compact)}
         initialDate={date}
         headerToolbar={false}

@@ -1,7 +1,7 @@
 /** Every event of one day, for the "+N more" entry of a crowded month cell. */
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
+import { formatDay, formatInstant } from '../lib/format';
 import { Dialog } from '../components/Dialog';
 import { useLocale } from '../state/calendarSettings';
 import { useEvents } from '../state/events';
@@ -17,8 +17,8 @@ export function DayList({ day }: { day: string }) {
   const close = useUi((s) => s.closeDayList);
   const list = useMemo(() => eventsOnDay(events, day), [events, day]);
   const locale = useLocale();
-  const title = DateTime.fromISO(day).setLocale(locale).toLocaleString(DateTime.DATE_HUGE);
-  const time = (utc: string) => DateTime.fromSQL(utc, { zone: 'utc' }).toLocal().setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE);
+  const title = formatDay(day, locale);
+  const time = (utc: string) => formatInstant(utc, locale);
   return (
     <Dialog title={title} onRequestClose={close} closeLabel={t('action.close')} className="daylist-dialog">
       <ul className="daylist" aria-label={t('calendar.day_events', { count: list.length })}>

@@ -8,8 +8,8 @@ import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Event, Venue } from '@shared/api/records';
 import { Dialog } from '../components/Dialog';
-import { useLocale } from '../state/calendarSettings';
-import { viewerZone, wallTime } from '../lib/dates';
+import { useLocale, useViewerZone } from '../state/calendarSettings';
+import { normaliseZone } from '../lib/dates';
 import { scopeFor, trashEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
@@ -19,17 +19,10 @@ import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
 import './details.css';
 
-const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
-
-/** When, in the viewer's zone and language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
+/** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
 export function whenInWords(e: Event, locale: string, allDayText: string): string {
   if (e.all_day) return describeSpan({ start_date: e.start_date, end_date: e.end_date, all_day: true, timezone: 'UTC' }, locale, allDayText);
-  const zone = viewerZone();
-  return describeSpan(
-    { start_date: wallTime(utc(e.utc_start_date), zone), end_date: wallTime(utc(e.utc_end_date), zone), all_day: false, timezone: zone },
-    locale,
-    allDayText,
-  );
+  return describeSpan({ start_date: e.utc_start_date, end_date: e.utc_end_date, all_day: false, timezone: 'UTC' }, locale, allDayText);
 }
 
 const BLOCKS = new Set(['P', 'DIV', 'LI', 'UL', 'OL', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'TR', 'PRE']);
@@ -93,7 +86,9 @@ export function EventDetails({ event }: { event: Event }) {
   const map = venue ? mapLink(venue) : null;
   const description = event.description ? htmlAsText(event.description) : '';
   const describe = useDescribe();
-  const zoneNote = !event.all_day && event.timezone && event.timezone !== viewerZone() ? t('details.kept_in', { zone: event.timezone }) : null;
+  // Drawn again when the calendar's zone changes; an event kept in another zone says so.
+  const zone = useViewerZone();
+  const zoneNote = !event.all_day && event.timezone && normaliseZone(event.timezone) !== zone ? t('details.kept_in', { zone: event.timezone }) : null;
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
   const remove = async () => {

@@ -12,40 +12,20 @@
  */
 import { memo, useCallback, useMemo, useRef } from 'react';
 import type { Event } from '@shared/api/records';
-import { addDaysIso, viewerZone, wallTime } from '../lib/dates';
+import { addDaysIso, dayOf, midnightOf, plusDays, viewerZone, wallTime } from '../lib/dates';
+import { shortTime } from '../lib/format';
 import { useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
 import { useUi } from '../state/ui';
 import { Icon } from '../components/Icon';
 import { colourFor, decodeEntities } from './toEventInput';
-import { dayNumberOf, dayRange, localDay, utcMs, type MonthBar, type MonthWeek } from './monthCollapse';
+import { dayNumberOf, dayRange, utcMs, type MonthBar, type MonthWeek } from './monthCollapse';
 import './month.css';
 
 /** Heights the layout counts in (month.css draws with the same): the day number, and one entry. */
 export const DAY_TOP_PX = 32;
 export const ENTRY_PX = 23;
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-/** Texts by locale and local minute of the day: a crowded month repeats the same few start times. */
-const timeTexts = new Map<string, string[]>();
-/** "9a", "12:30p" (en) or "9:00", "14:30" (24-hour locales), as month cells show start times. */
-export function shortTime(ms: number, locale: string): string {
-  const local = new Date(ms);
-  const minute = local.getHours() * 60 + local.getMinutes();
-  let texts = timeTexts.get(locale);
-  if (!texts) timeTexts.set(locale, (texts = []));
-  return (texts[minute] ??= formatShortTime(ms, locale));
-}
-
-function formatShortTime(ms: number, locale: string): string {
-  let f = timeFormats.get(locale);
-  if (!f) timeFormats.set(locale, (f = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' })));
-  const text = f.format(ms);
-  const m = /^(\d{1,2}):(\d{2})\s*([AP])\.?\s*M\.?$/i.exec(text);
-  if (m) return `${m[1]}${m[2] === '00' ? '' : `:${m[2]}`}${m[3].toLowerCase()}`;
-  return text;
-}
 
 export interface EventLabels {
   featured: string;
@@ -102,6 +82,8 @@ export interface MonthGridProps {
   /** `YYYY-MM` of the month shown (other months' days are greyed). */
   month: string;
   today: string;
+  /** The zone the calendar is drawn in: entry times are drawn again when it changes. */
+  zone: string;
   locale: string;
   title: string;
   labels: EventLabels;
@@ -170,24 +152,22 @@ function shiftByDays(e: Event, startDays: number, endDays: number) {
     const lastDay = addDaysIso(e.end_date.slice(0, 10), endDays);
     if (lastDay < startDay) return;
     useEvents.getState().upsert({ ...e, start_date: `${startDay}${e.start_date.slice(10)}`, end_date: `${lastDay}${e.end_date.slice(10)}` });
-    const [y, m, d] = startDay.split('-').map(Number);
-    void moveEvent(e, { start: new Date(y, m - 1, d), end: null, allDay: true, startDay, endDay: addDaysIso(lastDay, 1) }, revert);
+    void moveEvent(e, { start: midnightOf(startDay), end: null, allDay: true, startDay, endDay: addDaysIso(lastDay, 1) }, revert);
     return;
   }
-  const start = new Date(utcMs(e.utc_start_date));
-  const end = new Date(utcMs(e.utc_end_date));
-  start.setDate(start.getDate() + startDays);
-  end.setDate(end.getDate() + endDays);
+  // Whole days on the calendar's clock: the same hour there, across a DST change too.
+  const start = plusDays(new Date(utcMs(e.utc_start_date)), startDays);
+  const end = plusDays(new Date(utcMs(e.utc_end_date)), endDays);
   if (end <= start) return;
   const utc = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
   const zone = e.timezone || viewerZone();
   useEvents.getState().upsert({ ...e, utc_start_date: utc(start), utc_end_date: utc(end), start_date: wallTime(start, zone), end_date: wallTime(end, zone) });
-  void moveEvent(e, { start, end, allDay: false, startDay: localDay(start), endDay: localDay(end) }, revert);
+  void moveEvent(e, { start, end, allDay: false, startDay: dayOf(start), endDay: dayOf(end) }, revert);
 }
 
 const DRAG_THRESHOLD_PX = 4;
 
-export function MonthGrid({ weeks, month, today, locale, title, labels, moreText, colours }: MonthGridProps) {
+export function MonthGrid({ weeks, month, today, zone, locale, title, labels, moreText, colours }: MonthGridProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   /** Set when a pointer gesture was a drag, so the click that ends it does not also open the event. */
   const dragged = useRef(false);
@@ -253,7 +233,7 @@ export function MonthGrid({ weeks, month, today, locale, title, labels, moreText
         return node;
       },
     };
-  }, [locale, labels, moreText, colours]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [locale, zone, labels, moreText, colours]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const weekdays = useMemo(() => {
     const f = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });

@@ -4,12 +4,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { fromApi } from '../lib/dates';
+import { formatDay, formatInstant, shownDay } from '../lib/format';
 import { createEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi, type EventDraft } from '../state/ui';
@@ -18,15 +18,19 @@ import { fromRecurrence, toRecurrence, validateRepeat, type RepeatErrors, type R
 import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, type Row, type RowErrors } from '../reminders/choices';
 
+/**
+ * A span in words: all-day dates as they are, times on the calendar's clock whatever zone the
+ * draft is kept in ("Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM").
+ */
 export function describeSpan(d: EventDraft, locale: string, allDayText: string): string {
-  const s = fromApi(d.start_date, d.timezone).setLocale(locale);
-  const e = fromApi(d.end_date, d.timezone).setLocale(locale);
   if (d.all_day) {
-    const first = s.toLocaleString(DateTime.DATE_HUGE);
-    return s.hasSame(e, 'day') ? `${first} · ${allDayText}` : `${first} – ${e.toLocaleString(DateTime.DATE_HUGE)} · ${allDayText}`;
+    const first = formatDay(d.start_date, locale);
+    return d.start_date.slice(0, 10) === d.end_date.slice(0, 10) ? `${first} · ${allDayText}` : `${first} – ${formatDay(d.end_date, locale)} · ${allDayText}`;
   }
-  if (s.hasSame(e, 'day')) return `${s.toLocaleString(DateTime.DATE_HUGE)} · ${s.toLocaleString(DateTime.TIME_SIMPLE)} – ${e.toLocaleString(DateTime.TIME_SIMPLE)}`;
-  return `${s.toLocaleString(DateTime.DATETIME_MED)} – ${e.toLocaleString(DateTime.DATETIME_MED)}`;
+  const s = fromApi(d.start_date, d.timezone).toJSDate();
+  const e = fromApi(d.end_date, d.timezone).toJSDate();
+  if (shownDay(s) === shownDay(e)) return `${formatDay(shownDay(s), locale)} · ${formatInstant(s, locale)} – ${formatInstant(e, locale)}`;
+  return `${formatInstant(s, locale, 'dateTime')} – ${formatInstant(e, locale, 'dateTime')}`;
 }
 
 export function QuickCreate({ draft }: { draft: EventDraft }) {

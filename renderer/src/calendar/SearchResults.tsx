@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
+import { formatDay, formatInstant, shownDay } from '../lib/format';
+import { midnightOf } from '../lib/dates';
 import type { Event } from '@shared/api/records';
 import { PAGE_SIZE, rangeQuery, type EventFilters } from '../api/client';
 import { useLocale } from '../state/calendarSettings';
@@ -21,13 +22,14 @@ import './search.css';
 
 /** Matches fetched at most: enough for any real search, bounded so no query can stall the page. */
 export const MAX_RESULTS = 1000;
-const WHOLE_CALENDAR = { start: new Date(1900, 0, 1), end: new Date(2200, 11, 31) };
+/** Every date the editor saves, as midnights on the calendar's clock (asked when searching: the zone may change). */
+const wholeCalendar = () => ({ start: midnightOf('1900-01-01'), end: midnightOf('2200-12-31') });
 
 const begin = newestOnly();
 
 /** Every match of `filters` at any date, oldest first, up to MAX_RESULTS; and how many there are. */
 export async function searchEverything(filters: EventFilters): Promise<{ events: Event[]; total: number }> {
-  const query = { ...rangeQuery(WHOLE_CALENDAR, filters), per_page: PAGE_SIZE };
+  const query = { ...rangeQuery(wholeCalendar(), filters), per_page: PAGE_SIZE };
   const first = await api().get<{ events?: Event[]; total?: number; total_pages?: number }>('events', { ...query, page: 1 });
   const total = Number(first.total ?? first.events?.length ?? 0);
   const pages = Math.min(Number(first.total_pages ?? 1), Math.ceil(MAX_RESULTS / PAGE_SIZE));
@@ -37,10 +39,10 @@ export async function searchEverything(filters: EventFilters): Promise<{ events:
   return { events: [...(first.events ?? []), ...rest.flat()], total };
 }
 
-/** The local day an event starts on (all-day events keep their own dates). */
+/** The day an event starts on, on the calendar's clock (all-day events keep their own dates). */
 function dayOf(e: Event): string {
   if (e.all_day) return e.start_date.slice(0, 10);
-  return DateTime.fromSQL(e.utc_start_date, { zone: 'utc' }).toLocal().toISODate()!;
+  return shownDay(e.utc_start_date);
 }
 
 export function SearchResults() {
@@ -79,7 +81,7 @@ export function SearchResults() {
     useUi.getState().openDetails(e);
   };
   const time = (e: Event) =>
-    e.all_day ? t('field.all_day') : DateTime.fromSQL(e.utc_start_date, { zone: 'utc' }).toLocal().setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE);
+    e.all_day ? t('field.all_day') : formatInstant(e.utc_start_date, locale);
 
   return (
     <section className="search-results" aria-label={t('search.results', { query: filters.search })}>
@@ -103,7 +105,7 @@ export function SearchResults() {
       {days.map(([day, list]) => (
         <section key={day} className="search-day" aria-labelledby={`search-day-${day}`}>
           <h3 id={`search-day-${day}`} className="search-day-title">
-            {DateTime.fromISO(day).setLocale(locale).toLocaleString(DateTime.DATE_HUGE)}
+            {formatDay(day, locale)}
           </h3>
           <ul className="search-list">
             {list.map((e) => (

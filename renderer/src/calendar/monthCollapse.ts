@@ -8,10 +8,9 @@
  * height, so the browser never has to measure an event.
  */
 import type { Event } from '@shared/api/records';
+import { offsetMinutes } from '../lib/format';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** `YYYY-MM-DD` of an instant in this page's zone (the zone the calendar is drawn in). */
-export const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
 /** Two digits at `i` as a number (NaN when they are not digits). */
 function two(s: string, i: number): number {
@@ -29,17 +28,9 @@ export function utcMs(s: string): number {
   return Date.UTC(two(s, 0) * 100 + two(s, 2), two(s, 5) - 1, two(s, 8), two(s, 11), two(s, 14), two(s, 17));
 }
 
-const HOUR = 3_600_000;
-const offsetByHour = new Map<number, number>();
-/** Local day number (days since 1970 in this page's zone); zone offsets are looked up once per hour. */
+/** Day number (days since 1970 on the calendar's clock: the Settings zone, else the computer's). */
 export function localDayNumber(ms: number): number {
-  const hour = Math.floor(ms / HOUR);
-  let offset = offsetByHour.get(hour);
-  if (offset === undefined) {
-    offset = new Date(ms).getTimezoneOffset() * 60_000;
-    offsetByHour.set(hour, offset);
-  }
-  return Math.floor((ms - offset) / 86_400_000);
+  return Math.floor((ms + offsetMinutes(ms) * 60_000) / 86_400_000);
 }
 
 export function dayString(dayNumber: number): string {
@@ -86,7 +77,7 @@ export interface MonthBar {
 }
 
 export interface MonthDay {
-  /** `YYYY-MM-DD` in this page's zone. */
+  /** `YYYY-MM-DD` on the calendar's clock. */
   day: string;
   /** The timed one-day events shown, in calendar order. */
   lines: Event[];
@@ -106,7 +97,7 @@ export function dayNumberOf(day: string): number {
   return Math.floor(Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10)) / 86_400_000);
 }
 
-/** First and last day an event covers, in this page's zone; all-day events keep their own dates. */
+/** First and last day an event covers, on the calendar's clock; all-day events keep their own dates. */
 function barDays(e: Event): [number, number] {
   if (e.all_day) {
     const first = dayNumberOf(e.start_date.slice(0, 10));

@@ -13,6 +13,7 @@ import { eventFields } from '@shared/schema/resources';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { fromApi, normaliseZone, viewerZone } from '../lib/dates';
+import { formatInstant } from '../lib/format';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
@@ -192,7 +193,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     const s = fromApi(String(values.start_date), zone);
     const en = fromApi(String(values.end_date), zone);
     if (!s.isValid || !en.isValid) return null;
-    const fmt = (d: DateTime) => d.setZone(viewerZone()).setLocale(locale).toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
+    const fmt = (d: DateTime) => formatInstant(d.toJSDate(), locale, 'dateTimeWeekday');
     return t('editor.your_time', { start: fmt(s), end: fmt(en) });
   }, [values.timezone, values.start_date, values.end_date, values.all_day, locale, t]);
 

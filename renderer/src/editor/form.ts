@@ -11,7 +11,7 @@ import { DateTime } from 'luxon';
 import type { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import type { EventDraft } from '../state/ui';
-import { EDITOR_YEARS, fromApi, toApi } from '../lib/dates';
+import { EDITOR_YEARS, fromApi, toApi, viewerZone } from '../lib/dates';
 import { exactZone } from '../lib/zoneSearch';
 import { defaultEventMinutes } from '../state/calendarSettings';
 
@@ -255,8 +255,9 @@ export function applyChange(cur: FormValues, name: string, value: unknown, now =
   }
   if (name === 'all_day' && value === false && cur.all_day === true && typeof cur.start_date === 'string' && cur.start_date) {
     const day = cur.start_date.slice(0, 10);
-    const today = DateTime.fromJSDate(now).toISODate();
-    const hour = day === today ? Math.min(now.getHours() + 1, 23) : 9;
+    // "Now" on the calendar's clock, the one the user reads the form's times on.
+    const here = DateTime.fromJSDate(now, { zone: viewerZone() });
+    const hour = day === here.toISODate() ? Math.min(here.hour + 1, 23) : 9;
     const start = fromApi(`${day} ${String(hour).padStart(2, '0')}:00:00`, 'UTC');
     if (start.isValid) {
       next.start_date = toApi(start);

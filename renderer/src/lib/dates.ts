@@ -1,19 +1,66 @@
 /**
  * Date conversions between the API (wall times in an event's zone, `Y-m-d H:i:s`; UTC copies) and
- * the calendar (instants shown in the viewer's zone). luxon does the zone arithmetic because event
- * zones may differ from the viewer's and may be fixed offsets such as `UTC+2`.
+ * the calendar (instants shown in the calendar's zone). luxon does the zone arithmetic because event
+ * zones may differ from the calendar's and may be fixed offsets such as `UTC+2`.
+ *
+ * The calendar's zone is the one chosen in Settings, else the computer's. It is kept here, the one
+ * place every view asks; luxon's default zone follows it too, so a `DateTime.local()` or
+ * `toLocal()` anywhere means the calendar's zone, never the page's by accident.
  */
-import { DateTime } from 'luxon';
+import { DateTime, Settings } from 'luxon';
 
 export const API_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
-/** The zone the calendar is drawn in: the desktop's own. */
-export function viewerZone(): string {
+let pageZone: string | null = null;
+/** The computer's own zone (this page's); asked once, as a new Intl.DateTimeFormat is not cheap. */
+export function systemZone(): string {
+  if (pageZone) return pageZone;
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    pageZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {
-    return 'UTC';
+    pageZone = 'UTC';
   }
+  return pageZone;
+}
+
+let chosenZone: string | null = null;
+const zoneListeners = new Set<() => void>();
+
+/** The zone the calendar is drawn in: the one chosen in Settings, else the computer's. */
+export function viewerZone(): string {
+  return chosenZone ?? systemZone();
+}
+
+/**
+ * Draws the calendar in `zone` (null or "" for the computer's). An unknown zone falls back to the
+ * computer's rather than drawing nothing. Returns whether the zone changed.
+ */
+export function setViewerZone(zone: string | null): boolean {
+  let next: string | null = zone ? normaliseZone(zone) : null;
+  if (next && !DateTime.now().setZone(next).isValid) next = null;
+  if (next === systemZone()) next = null;
+  if (next === chosenZone) return false;
+  chosenZone = next;
+  Settings.defaultZone = next ?? 'system';
+  for (const f of zoneListeners) f();
+  return true;
+}
+
+/**
+ * A zone as Intl and Temporal name it: luxon's fixed offsets (`UTC+2`, `UTC-3:30`) become
+ * `Etc/GMT-2` (whole hours, the sign is POSIX's, reversed) or `-03:30`; IANA ids stay.
+ */
+export function intlZone(zone: string): string {
+  const m = /^UTC([+-])(\d{1,2})(?::(\d{2}))?$/.exec(zone);
+  if (!m) return zone;
+  if (!m[3] || m[3] === '00') return Number(m[2]) === 0 ? 'UTC' : `Etc/GMT${m[1] === '+' ? '-' : '+'}${Number(m[2])}`;
+  return `${m[1]}${m[2].padStart(2, '0')}:${m[3]}`;
+}
+
+/** Called after the calendar's zone changes (caches of zone offsets drop what they kept). */
+export function onViewerZoneChange(f: () => void): () => void {
+  zoneListeners.add(f);
+  return () => zoneListeners.delete(f);
 }
 
 /** `2025-03-14 19:00:00` read in `zone` (an IANA id, `UTC` or `UTC+2`). */
@@ -32,7 +79,7 @@ export function wallTime(instant: Date, zone: string): string {
 
 /** luxon reads `UTC+2` but not `UTC+02:30`-less forms like `UTC+5.5`; map what the API may send. */
 export function normaliseZone(zone: string): string {
-  if (!zone) return viewerZone();
+  if (!zone) return chosenZone ?? systemZone();
   const m = /^UTC([+-])(\d{1,2})(?:[.:](\d{1,2}))?$/.exec(zone);
   if (m) {
     const minutes = m[3] ? (m[3].length === 1 ? Number(m[3]) * 6 : Number(m[3])) : 0;
@@ -59,9 +106,24 @@ export function addDaysIso(date: string, days: number): string {
   return DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate()!;
 }
 
-/** Today's date in the viewer's zone, `YYYY-MM-DD`. */
-export function todayIso(): string {
-  return DateTime.local().toISODate()!;
+/** Today's date in the calendar's zone, `YYYY-MM-DD`. */
+export function todayIso(now: Date = new Date()): string {
+  return DateTime.fromJSDate(now, { zone: viewerZone() }).toISODate()!;
+}
+
+/** The day (`YYYY-MM-DD`) an instant falls on in the calendar's zone. */
+export function dayOf(instant: Date | number): string {
+  return DateTime.fromMillis(+instant, { zone: viewerZone() }).toISODate()!;
+}
+
+/** The instant of midnight starting `day` (`YYYY-MM-DD`), plus `days`, in the calendar's zone. */
+export function midnightOf(day: string, days = 0): Date {
+  return DateTime.fromISO(day, { zone: viewerZone() }).plus({ days }).toJSDate();
+}
+
+/** An instant moved by whole days on the calendar's clock (the same wall time across a DST change). */
+export function plusDays(instant: Date, days: number): Date {
+  return DateTime.fromJSDate(instant, { zone: viewerZone() }).plus({ days }).toJSDate();
 }
 
 let zoneList: string[] | null = null;
@@ -74,7 +136,7 @@ export function allZones(): string[] {
     } catch {
       zones = [];
     }
-    zoneList = Array.from(new Set(['UTC', ...zones, viewerZone()])).sort();
+    zoneList = Array.from(new Set(['UTC', ...zones, systemZone()])).sort();
   }
   return zoneList;
 }

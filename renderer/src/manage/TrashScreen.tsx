@@ -1,13 +1,12 @@
 /** What was deleted: restore it, or delete it for good. */
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
 import type { Event, Organizer, Venue } from '@shared/api/records';
 import type { PostKind } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { useLocale } from '../state/calendarSettings';
-import { fromApi } from '../lib/dates';
+import { formatDay, formatInstant } from '../lib/format';
 import { useNewestOnly } from '../lib/newestOnly';
 import { api } from '../state/api';
 import { deleteEventForever, restoreEvent } from '../state/eventActions';
@@ -80,8 +79,7 @@ export function TrashScreen() {
   const when = (r: Trashed) => {
     if (kind !== 'events') return '';
     const e = r as Event;
-    const d = fromApi(e.start_date, e.timezone).setLocale(locale);
-    return e.all_day ? d.toLocaleString(DateTime.DATE_MED_WITH_WEEKDAY) : d.toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
+    return e.all_day ? formatDay(e.start_date, locale, 'medWeekday') : formatInstant(e.utc_start_date, locale, 'dateTimeWeekday');
   };
 
   return (

@@ -6,10 +6,9 @@
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
 import { Icon } from '../components/Icon';
-import { localeTag } from '../i18n';
-import { useSettings } from '../state/settings';
+import { useLocale, useViewerZone } from '../state/calendarSettings';
+import { formatClock, formatInstant } from '../lib/format';
 import {
   customOf,
   describeReminder,
@@ -28,16 +27,16 @@ import {
 } from './choices';
 import './reminders.css';
 
-/** Describes reminders in the interface's language and the viewer's zone. */
+/** Describes reminders in the interface's language and clock, on the calendar's clock. */
 export function useDescribe(): (r: Reminder, allDay: boolean) => string {
   const { t } = useTranslation();
-  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const locale = useLocale();
+  useViewerZone();
   return (r, allDay) => describeReminder(r, allDay, t as Translate, (iso) => formatAt(iso, locale), (minutes) => formatMinuteOfDay(minutes, locale));
 }
 
-export const formatAt = (iso: string, locale: string) => DateTime.fromISO(iso).toLocal().setLocale(locale).toLocaleString(DateTime.DATETIME_MED);
-export const formatMinuteOfDay = (minutes: number, locale: string) =>
-  DateTime.fromObject({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).setLocale(locale).toLocaleString(DateTime.TIME_SIMPLE);
+export const formatAt = (iso: string, locale: string) => formatInstant(iso, locale, 'dateTime');
+export const formatMinuteOfDay = formatClock;
 
 export function NotificationsControl({ rows, onChange, allDay, errors, serverError }: { rows: Row[]; onChange(rows: Row[]): void; allDay: boolean; errors: RowErrors; serverError?: string }) {
   const { t } = useTranslation();

@@ -6,29 +6,31 @@
  */
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateTime } from 'luxon';
 import type { DueJson, Snooze } from '@shared/api/due-reminders';
 import { Icon } from '../components/Icon';
-import { localeTag } from '../i18n';
-import { useSettings } from '../state/settings';
+import { formatDay, formatInstant } from '../lib/format';
+import { useLocale, useViewerZone } from '../state/calendarSettings';
 import { decodeEntities } from '../calendar/toEventInput';
 import { askPermission, dismiss, dismissSummary, listen, openEvent, setWhenText, snooze, useAlerts } from './alerts';
 import './reminders.css';
 
-/** "Today, 10:00 AM" in the viewer's zone; an all-day event's own date. */
+/**
+ * "Wed, Mar 12, 2031, 10:00 AM" on the calendar's clock, with the user's 12/24-hour clock (the
+ * locale carries it); an all-day event's own date.
+ */
 export function dueWhen(r: DueJson, locale: string, allDayText: string): string {
-  if (r.all_day) return `${DateTime.fromISO(r.start_date.slice(0, 10)).setLocale(locale).toLocaleString(DateTime.DATE_HUGE)} · ${allDayText}`;
-  const start = DateTime.fromSQL(r.utc_start_date, { zone: 'utc' }).toLocal().setLocale(locale);
-  return start.toLocaleString(DateTime.DATETIME_MED_WITH_WEEKDAY);
+  if (r.all_day) return `${formatDay(r.start_date, locale)} · ${allDayText}`;
+  return formatInstant(r.utc_start_date, locale, 'dateTimeWeekday');
 }
 
 /** Connects to the server's reminders for as long as the window is open. */
 export function useReminderStream(): void {
   const { t } = useTranslation();
-  const language = useSettings((s) => s.uiLanguage);
+  const locale = useLocale();
+  const zone = useViewerZone();
   useEffect(() => {
-    setWhenText((r) => dueWhen(r, localeTag(language), t('field.all_day')));
-  }, [language, t]);
+    setWhenText((r) => dueWhen(r, locale, t('field.all_day')));
+  }, [locale, zone, t]);
   useEffect(() => {
     const stop = new AbortController();
     void listen(stop.signal);
@@ -45,7 +47,8 @@ const SNOOZE_LABELS: Array<[Snooze, string]> = [
 
 export function ReminderBanners({ now = () => Date.now() }: { now?: () => number }) {
   const { t } = useTranslation();
-  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const locale = useLocale();
+  useViewerZone();
   const alerts = useAlerts((s) => s.alerts);
   const missed = useAlerts((s) => s.missed);
   const permission = useAlerts((s) => s.permission);

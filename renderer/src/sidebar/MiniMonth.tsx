@@ -13,7 +13,8 @@ import { localeTag } from '../i18n';
 import { todayIso } from '../lib/dates';
 import { useCalendar } from '../state/calendar';
 import { useSettings } from '../state/settings';
-import { useFirstDay } from '../state/calendarSettings';
+import { useFirstDay, useViewerZone } from '../state/calendarSettings';
+import { formatDay } from '../lib/format';
 import './mini-month.css';
 
 
@@ -37,6 +38,8 @@ export function MiniMonth() {
   const start = first.minus({ days: ((first.weekday % 7) - firstDow + 7) % 7 });
   const days = useMemo(() => Array.from({ length: 42 }, (_, i) => start.plus({ days: i }).toISODate()!), [start.toISODate()]); // eslint-disable-line react-hooks/exhaustive-deps
   const weekdays = days.slice(0, 7).map((d) => DateTime.fromISO(d).setLocale(locale).toFormat('ccccc'));
+  // Today on the calendar's clock; drawn again when the zone changes.
+  useViewerZone();
   const today = todayIso();
   const tabbable = days.includes(focusDay) ? focusDay : `${month}-01`;
 
@@ -63,7 +66,7 @@ export function MiniMonth() {
     if (next.slice(0, 7) !== month) setMonth(next.slice(0, 7));
   };
 
-  const title = first.setLocale(locale).toLocaleString({ month: 'long', year: 'numeric' });
+  const title = formatDay(`${month}-01`, locale, 'month');
   return (
     <section className="mini-month" aria-label={t('mini.label')}>
       <div className="mini-head">
@@ -95,7 +98,7 @@ export function MiniMonth() {
                   tabIndex={d === tabbable ? 0 : -1}
                   className={`mini-day ${d.startsWith(month) ? '' : 'mini-other'} ${d === today ? 'mini-today' : ''} ${d === date ? 'mini-selected' : ''}`}
                   // Without the weekday: "Wednesday" would make every day answer to the "Day" view button's name.
-                  aria-label={DateTime.fromISO(d).setLocale(locale).toLocaleString(DateTime.DATE_FULL)}
+                  aria-label={formatDay(d, locale, 'full')}
                   aria-current={d === today ? 'date' : undefined}
                   aria-pressed={d === date}
                   onClick={() => {

@@ -11,6 +11,8 @@ import { settingsFields, type CalendarSettings, type Theme, type TimeFormat, typ
 import type { Language } from '@shared/i18n/languages';
 import type { Reminder } from '@shared/reminders';
 import { localeTag } from '../i18n';
+import { setViewerZone, todayIso, viewerZone } from '../lib/dates';
+import { useCalendar } from './calendar';
 import { api } from './api';
 import { useSettings } from './settings';
 
@@ -33,6 +35,8 @@ function rememberedTheme(): Theme {
 interface CalendarSettingsState {
   settings: CalendarSettings;
   loaded: boolean;
+  /** The zone the calendar is drawn in (views subscribe to redraw when it changes). */
+  zone: string;
   load(): Promise<void>;
   /** Sends the changes; the server's answer (all of them) becomes the settings. */
   save(changes: Partial<CalendarSettings>): Promise<CalendarSettings>;
@@ -46,21 +50,40 @@ function remember(s: CalendarSettings) {
   }
 }
 
-export const useCalendarSettings = create<CalendarSettingsState>()((set) => ({
-  settings: { ...DEFAULT_SETTINGS, theme: rememberedTheme() },
-  loaded: false,
-  async load() {
-    const settings = await api().get<CalendarSettings>('settings');
+/**
+ * The zone the settings ask the calendar to be drawn in: the one chosen, or null for the
+ * computer's. The server answers its own zone for an unset one; this page's zone stands for the
+ * computer's then (they are the same computer's, except for a test browser told another zone).
+ */
+export function chosenZoneOf(s: Pick<CalendarSettings, 'timezone' | 'system_timezone'>): string | null {
+  return s.timezone && s.timezone !== s.system_timezone ? s.timezone : null;
+}
+
+export const useCalendarSettings = create<CalendarSettingsState>()((set) => {
+  const apply = (settings: CalendarSettings) => {
     remember(settings);
-    set({ settings, loaded: true });
-  },
-  async save(changes) {
-    const settings = await api().patch<CalendarSettings>('settings', changes);
-    remember(settings);
-    set({ settings, loaded: true });
-    return settings;
-  },
-}));
+    const today = todayIso();
+    // Today in the new zone may be another day: a calendar showing today keeps showing today.
+    if (setViewerZone(chosenZoneOf(settings)) && useCalendar.getState().date === today) useCalendar.getState().goto(todayIso());
+    set({ settings, loaded: true, zone: viewerZone() });
+  };
+  return {
+    settings: { ...DEFAULT_SETTINGS, theme: rememberedTheme() },
+    loaded: false,
+    zone: viewerZone(),
+    async load() {
+      apply(await api().get<CalendarSettings>('settings'));
+    },
+    async save(changes) {
+      const settings = await api().patch<CalendarSettings>('settings', changes);
+      apply(settings);
+      return settings;
+    },
+  };
+});
+
+/** The zone the calendar is drawn in; a component using it redraws when it changes. */
+export const useViewerZone = (): string => useCalendarSettings((s) => s.zone);
 
 /** The reminders Settings gives a new event of this kind (what the Notifications section starts with). */
 export const defaultRemindersFor = (allDay: boolean): Reminder[] => {

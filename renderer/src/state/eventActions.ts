@@ -15,9 +15,9 @@ import { decodeEntities } from '../calendar/toEventInput';
 import { reverseBody } from '../editor/form';
 import i18n from '../i18n';
 import { currentLocale } from './calendarSettings';
-import { DateTime } from 'luxon';
 import { useSettings } from './settings';
 import { wallTime, addDaysIso } from '../lib/dates';
+import { formatDay, formatInstant } from '../lib/format';
 import { api } from './api';
 import { useEvents } from './events';
 import { useLookups } from './lookups';
@@ -29,14 +29,11 @@ import { askScope, type Scope } from '../recurrence/ScopeDialog';
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
 const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
 
-/** Where an event now starts, briefly, in the viewer's zone and language: "Fri, Mar 28, 7:00 PM". */
+/** Where an event now starts, briefly, on the calendar's clock and in the user's language: "Fri, Mar 28, 7:00 PM". */
 function whenShort(e: Event): string {
   const locale = currentLocale();
-  if (e.all_day) return DateTime.fromISO(e.start_date.slice(0, 10)).setLocale(locale).toLocaleString({ weekday: 'short', month: 'short', day: 'numeric' });
-  return DateTime.fromSQL(e.utc_start_date, { zone: 'utc' })
-    .toLocal()
-    .setLocale(locale)
-    .toLocaleString({ weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+  if (e.all_day) return formatDay(e.start_date, locale, 'short');
+  return formatInstant(e.utc_start_date, locale, 'short');
 }
 
 /** A write may have created terms, venues or organizers on the way (names typed in pickers). */

@@ -31,6 +31,7 @@ describe('GET /settings', () => {
       work_start: '09:00',
       work_end: '17:00',
       timezone: expect.any(String),
+      system_timezone: expect.any(String),
       theme: 'system',
       default_event_minutes: 60,
       recurrence_horizon_months: 24,
@@ -40,6 +41,8 @@ describe('GET /settings', () => {
       keep_running_in_tray: false,
     });
     expect(s.timezone.length).toBeGreaterThan(0);
+    // Unset, the zone in use is the server's own: the app then draws in the computer's zone.
+    expect(s.system_timezone).toBe(s.timezone);
   });
 
   it('needs the token, like every write route, even to read', async () => {
