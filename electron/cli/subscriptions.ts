@@ -149,7 +149,7 @@ async function remove(ctx: Ctx, which: string | undefined): Promise<void> {
   await withService(ctx, async (service, store) => {
     const s = find(store, which);
     const events = eventCount(store, s.id);
-    service.remove(s.id);
+    await service.remove(s.id);
     process.stdout.write(`Removed "${s.name}" and its ${events} events.\n`);
   });
 }

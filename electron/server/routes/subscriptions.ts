@@ -49,9 +49,9 @@ async function refresh(req: ApiRequest): Promise<ApiResponse> {
   return { body: { ...json(now), refresh: report } };
 }
 
-function remove(req: ApiRequest): ApiResponse {
+async function remove(req: ApiRequest): Promise<ApiResponse> {
   const row = subscriptionOf(req);
-  service(req).remove(row.id);
+  if (!(await service(req).remove(row.id))) throw new ApiError('subscription-not-found', 404, 'subscription-not-found', { id: row.id });
   return { body: { ...json(row), deleted: true } };
 }
 

@@ -28,7 +28,7 @@ export function createSubscriptionStore(db: DB, events: Pick<EventStore, 'delete
   const putItem = db.prepare<[number, string, string]>('INSERT INTO subscription_items (calendar_id, uid, hash) VALUES (?, ?, ?) ON CONFLICT (calendar_id, uid) DO UPDATE SET hash = excluded.hash');
   const dropItem = db.prepare<[number, string]>('DELETE FROM subscription_items WHERE calendar_id = ? AND uid = ?');
   // Occurrence rows point at their series' first event: they go first.
-  const eventIds = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id = ? ORDER BY parent_id IS NULL, id').pluck();
+  const eventIds = db.prepare<[number, number], number>('SELECT id FROM events WHERE calendar_id = ? ORDER BY parent_id IS NULL, id LIMIT ?').pluck();
   const deleteCalendar = db.prepare<[number]>('DELETE FROM calendars WHERE id = ? AND subscription_url IS NOT NULL');
 
   return {
@@ -47,13 +47,24 @@ export function createSubscriptionStore(db: DB, events: Pick<EventStore, 'delete
     putItem: (id: number, uid: string, hash: string) => void putItem.run(id, uid, hash),
     dropItem: (id: number, uid: string) => void dropItem.run(id, uid),
     /**
-     * Removes the subscription, its events for good (their reminders, series and links go with
-     * them by ON DELETE CASCADE) and its item hashes. Call inside a write transaction.
+     * Removes up to `limit` of the subscription's events for good (occurrence rows before the
+     * first events they point at; reminders, series and links go with them by ON DELETE
+     * CASCADE), then, once none is left, the calendar and its item hashes. Returns whether there
+     * is more to remove. Call inside a write transaction, again until it says false.
      */
+    removeSome(id: number, limit: number): boolean {
+      if (!byId.get(id)) return false;
+      const ids = eventIds.all(id, limit);
+      for (const e of ids) events.deleteForever(e);
+      if (ids.length === limit) return true;
+      deleteCalendar.run(id);
+      return false;
+    },
+    /** All of it at once (a subscription whose first filling failed, so small). Call in a write transaction. */
     remove(id: number): boolean {
       if (!byId.get(id)) return false;
-      for (const e of eventIds.all(id)) events.deleteForever(e);
-      return deleteCalendar.run(id).changes > 0;
+      while (this.removeSome(id, 1000));
+      return true;
     },
   };
 }

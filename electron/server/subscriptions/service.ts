@@ -20,6 +20,8 @@ import { readFeed, type Feed } from './feed';
 export const BATCH = 50;
 /** Resources deleted per transaction (a delete is cheaper than a write). */
 const DELETE_BATCH = 200;
+/** Event rows deleted per transaction when unsubscribing: about 50 ms of work here. */
+const REMOVE_BATCH = 250;
 export const DEFAULT_REFRESH_MS = 6 * 3600_000;
 
 export interface SubscriptionServiceOptions {
@@ -62,6 +64,9 @@ class Removed extends Error {}
 export function createSubscriptionService(opts: SubscriptionServiceOptions) {
   const { store } = opts;
   const running = new Map<number, Promise<RefreshReport>>();
+  /** Subscriptions being removed: no refresh may write into them meanwhile. */
+  const removing = new Set<number>();
+  const goneAway = (id: number) => removing.has(id) || !store.subscriptions.get(id);
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
@@ -81,7 +86,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
     for (let i = 0; i < todo.length; i += BATCH) {
       const batch = todo.slice(i, i + BATCH);
       store.write(() => {
-        if (!store.subscriptions.get(calendarId)) throw new Removed();
+        if (goneAway(calendarId)) throw new Removed();
         // The feed's writes are the feed's: the CalDAV outbox triggers must not queue them.
         store.davSync.asServer(() => {
           const result = applyItems(store, calendarId, batch.map((uid) => feed.resources.get(uid)!), ctx);
@@ -99,7 +104,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
     for (let i = 0; i < gone.length; i += DELETE_BATCH) {
       const batch = gone.slice(i, i + DELETE_BATCH);
       store.write(() => {
-        if (!store.subscriptions.get(calendarId)) throw new Removed();
+        if (goneAway(calendarId)) throw new Removed();
         store.davSync.asServer(() => {
           for (const uid of batch) {
             store.davSync.deleteResource(calendarId, uid);
@@ -148,7 +153,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
     const current = running.get(id);
     if (current) return current;
     const sub = store.subscriptions.get(id);
-    if (!sub) return undefined;
+    if (!sub || removing.has(id)) return undefined;
     const run = refreshOne(sub).finally(() => running.delete(id));
     running.set(id, run);
     return run;
@@ -196,9 +201,19 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
     },
     /** Refreshes one subscription now (undefined: there is none); a refresh under way is shared. */
     refresh,
-    /** Removes the subscription and its events for good; false when there was none. */
-    remove(id: number): boolean {
-      return store.write(() => store.davSync.asServer(() => store.subscriptions.remove(id)));
+    /**
+     * Removes the subscription and its events for good, in bounded transactions with requests
+     * answered between them (10,000 events took 1.9 s in one); false when there was none.
+     */
+    async remove(id: number): Promise<boolean> {
+      if (!store.subscriptions.get(id) || removing.has(id)) return false;
+      removing.add(id);
+      try {
+        while (store.write(() => store.davSync.asServer(() => store.subscriptions.removeSome(id, REMOVE_BATCH)))) await yieldToRequests();
+        return true;
+      } finally {
+        removing.delete(id);
+      }
     },
     /** Starts the background refreshes: the ones not refreshed for an interval now, then every interval. */
     start(): void {
