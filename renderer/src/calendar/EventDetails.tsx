@@ -17,6 +17,7 @@ import { describeSpan } from './QuickCreate';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
+import { useReadOnlyCalendars } from '../subscriptions/readOnlyCalendars';
 import './details.css';
 
 const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
@@ -93,10 +94,13 @@ export function EventDetails({ event }: { event: Event }) {
   const map = venue ? mapLink(venue) : null;
   const description = event.description ? htmlAsText(event.description) : '';
   const describe = useDescribe();
+  // A subscription's event changes only at its source: no Edit, no Delete.
+  const source = useReadOnlyCalendars((s) => (event.calendar === undefined ? undefined : s.names.get(event.calendar)));
   const zoneNote = !event.all_day && event.timezone && event.timezone !== viewerZone() ? t('details.kept_in', { zone: event.timezone }) : null;
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
   const remove = async () => {
+    if (source !== undefined) return;
     const scope = await scopeFor(event, 'delete');
     if (scope === null) return;
     close();
@@ -185,11 +189,14 @@ export function EventDetails({ event }: { event: Event }) {
           </div>
         )}
         {description && <p className="details-description">{description}</p>}
+        {source !== undefined && <p className="details-note">{t('subscribe.read_only', { name: source })}</p>}
       </div>
       <footer className="dialog-footer">
-        <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
-          {t('action.delete')}
-        </button>
+        {source === undefined && (
+          <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+            {t('action.delete')}
+          </button>
+        )}
         <button
           type="button"
           className="button"
@@ -204,9 +211,11 @@ export function EventDetails({ event }: { event: Event }) {
           {t('action.duplicate')}
         </button>
         <span className="spacer" />
-        <button type="button" className="button button-primary" data-autofocus onClick={() => useUi.getState().openEditor({ kind: 'edit', event })}>
-          {t('action.edit')}
-        </button>
+        {source === undefined && (
+          <button type="button" className="button button-primary" data-autofocus onClick={() => useUi.getState().openEditor({ kind: 'edit', event })}>
+            {t('action.edit')}
+          </button>
+        )}
       </footer>
     </Dialog>
   );
