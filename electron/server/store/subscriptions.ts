@@ -24,6 +24,7 @@ export function createSubscriptionStore(db: DB, events: Pick<EventStore, 'delete
   );
   const unchanged = db.prepare<[string, number]>('UPDATE calendars SET subscription_refreshed_utc = ?, last_error = NULL WHERE id = ?');
   const failed = db.prepare<[string, number]>('UPDATE calendars SET last_error = ? WHERE id = ?');
+  const anchored = db.prepare<[number], string>('SELECT DISTINCT ics_uid FROM events WHERE calendar_id = ? AND parent_id IS NULL AND ics_uid IS NOT NULL').pluck();
   const items = db.prepare<[number], { uid: string; hash: string }>('SELECT uid, hash FROM subscription_items WHERE calendar_id = ?');
   const putItem = db.prepare<[number, string, string]>('INSERT INTO subscription_items (calendar_id, uid, hash) VALUES (?, ?, ?) ON CONFLICT (calendar_id, uid) DO UPDATE SET hash = excluded.hash');
   const dropItem = db.prepare<[number, string]>('DELETE FROM subscription_items WHERE calendar_id = ? AND uid = ?');
@@ -44,6 +45,8 @@ export function createSubscriptionStore(db: DB, events: Pick<EventStore, 'delete
     markUnchanged: (id: number, nowUtc: string) => void unchanged.run(nowUtc, id),
     markFailed: (id: number, error: string) => void failed.run(error, id),
     items: (id: number): Map<string, string> => new Map(items.all(id).map((r) => [r.uid, r.hash])),
+    /** UIDs the calendar has events of (its first events' or single events'). */
+    uids: (id: number): Set<string> => new Set(anchored.all(id)),
     putItem: (id: number, uid: string, hash: string) => void putItem.run(id, uid, hash),
     dropItem: (id: number, uid: string) => void dropItem.run(id, uid),
     /**

@@ -82,7 +82,9 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
   async function apply(calendarId: number, feed: Feed, report: RefreshReport): Promise<void> {
     const known = store.subscriptions.items(calendarId);
     const ctx = opts.write();
-    const todo = [...feed.resources.keys()].filter((uid) => known.get(uid) !== feed.hashes.get(uid));
+    // A resource whose events are gone all the same (a backup restored over them) is written again.
+    const present = store.subscriptions.uids(calendarId);
+    const todo = [...feed.resources.keys()].filter((uid) => known.get(uid) !== feed.hashes.get(uid) || !present.has(uid));
     for (let i = 0; i < todo.length; i += BATCH) {
       const batch = todo.slice(i, i + BATCH);
       store.write(() => {
