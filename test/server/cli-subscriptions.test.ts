@@ -74,7 +74,7 @@ describe('CLI subscriptions', { timeout: 60_000 }, () => {
   it('a bad address fails with the reason, in the language asked for, storing nothing', async () => {
     const page = await cli(['subscribe', `${feed.url}/page.html`, '--data-dir', dataDir, '--lang', 'es']);
     expect(page.code).toBe(1);
-    expect(page.err).toMatch(/^almanac: No se suscribió nada: Esta dirección no da un archivo iCalendar \(it sent a web page\)/);
+    expect(page.err).toMatch(/^almanac: No se suscribió nada: Esta dirección no da un archivo iCalendar \(envió una página web\)/);
     const scheme = await cli(['subscribe', 'ftp://example.com/x.ics', '--data-dir', dataDir]);
     expect(scheme.code).toBe(1);
     expect(scheme.err).toContain('URL: Must be a calendar address starting with webcal://, https:// or http://.');

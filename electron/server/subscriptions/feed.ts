@@ -31,13 +31,12 @@ function looksLikeICalendar(text: string): boolean {
   return /^BEGIN:(VCALENDAR|VEVENT)\s*$/i.test(first);
 }
 
-/** What a body that is not iCalendar looks like, for the message. */
-function describeOther(text: string, contentType: string): string {
+/** A body that is not iCalendar, told by what it looks like. */
+function notICalendar(text: string, contentType: string): SubscriptionError {
   const type = contentType.split(';')[0].trim().toLowerCase();
-  if (text.trim() === '') return 'it is empty';
-  if (type === 'text/html' || /^\s*<(!doctype|html)/i.test(text)) return 'it sent a web page';
-  const start = text.trimStart().slice(0, 30).replace(/[\r\n]+/g, ' ');
-  return type ? `it sent ${type} starting "${start}"` : `it starts "${start}"`;
+  if (text.trim() === '') return new SubscriptionError('empty', {});
+  if (type === 'text/html' || /^\s*<(!doctype|html)/i.test(text)) return new SubscriptionError('web_page', {});
+  return new SubscriptionError('not_ical', { type: type || 'text', start: text.trimStart().slice(0, 30).replace(/[\r\n]+/g, ' ') });
 }
 
 export function feedName(text: string): string | undefined {
@@ -53,7 +52,7 @@ export function feedName(text: string): string | undefined {
 
 export async function readFeed(text: string, contentType: string, opts: { siteZone: string; now: Date; maxEvents?: number }): Promise<Feed> {
   const maxEvents = opts.maxEvents ?? MAX_FEED_EVENTS;
-  if (!looksLikeICalendar(text)) throw new SubscriptionError('not_ical', { what: describeOther(text, contentType) });
+  if (!looksLikeICalendar(text)) throw notICalendar(text, contentType);
   const read = await readIcsInBackground(text, { siteZone: opts.siteZone, now: opts.now }, { maxEvents });
   if (read.vevents > maxEvents) throw new SubscriptionError('too_many', { count: read.vevents, limit: maxEvents });
   if (read.broken || read.unreadable) throw new SubscriptionError('broken', { reason: read.errors[0]?.message ?? 'it is not iCalendar' });

@@ -15,7 +15,7 @@ export const MAX_FEED_BYTES = 16 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 const USER_AGENT = 'Almanac (iCalendar subscription; +https://almanac.local)';
 
-export type SubscriptionErrorKind = 'unreachable' | 'timeout' | 'http' | 'redirects' | 'not_ical' | 'broken' | 'too_large' | 'too_many';
+export type SubscriptionErrorKind = 'unreachable' | 'timeout' | 'http' | 'redirects' | 'not_ical' | 'web_page' | 'empty' | 'broken' | 'too_large' | 'too_many' | 'duplicate';
 
 const KEYS: Record<SubscriptionErrorKind, MessageKey> = {
   unreachable: 'subscription_unreachable',
@@ -23,6 +23,9 @@ const KEYS: Record<SubscriptionErrorKind, MessageKey> = {
   http: 'subscription_http',
   redirects: 'subscription_redirects',
   not_ical: 'subscription_not_ical',
+  web_page: 'subscription_web_page',
+  empty: 'subscription_empty',
+  duplicate: 'subscription_duplicate',
   broken: 'subscription_broken',
   too_large: 'subscription_too_large',
   too_many: 'subscription_too_many',

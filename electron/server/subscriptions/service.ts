@@ -15,6 +15,7 @@ import type { WriteContext } from '../store/post-fields';
 import { applyItems } from '../caldav/resource';
 import { fetchFeed, SubscriptionError, type FeedRequest } from './fetch';
 import { readFeed, type Feed } from './feed';
+import { feedHttpUrl } from '../../../shared/schema/subscriptions';
 
 /** Resources written per transaction: about what a request may wait behind. */
 export const BATCH = 50;
@@ -175,6 +176,8 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
      * not iCalendar, too large) is thrown as a SubscriptionError with nothing stored.
      */
     async subscribe(input: SubscribeInput): Promise<{ calendar: CalendarRow; report: RefreshReport }> {
+      const same = store.subscriptions.list().find((s) => feedHttpUrl(s.subscription_url!) === feedHttpUrl(input.url));
+      if (same) throw new SubscriptionError('duplicate', { name: same.name });
       const answer = await request(input.url);
       if (answer.status !== 'ok') throw new SubscriptionError('http', { host: new URL(input.url).host, status: 304 });
       const feed = await read(answer.text, answer.contentType);

@@ -115,7 +115,7 @@ describe('subscribing', () => {
 
   it('Last-Modified alone is honoured too (If-Modified-Since), and a new version is fetched whole', async () => {
     feed.setFeed(icsFeed('Team', [{ uid: 'standup@test', summary: 'Stand-up', start: '20260105T090000Z', end: '20260105T091500Z', rrule: 'FREQ=WEEKLY;COUNT=10' }]), { etag: false });
-    const sub = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics` });
+    const sub = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics?team` });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     const range = { start_date: '2026-01-01 00:00:00', end_date: '2026-06-30 23:59:59', per_page: 50 };
     const first = await eventsOf(sub.body.id, range);
@@ -193,7 +193,7 @@ describe('subscribing', () => {
       { uid: 'once@test', summary: 'Once', start: '20260107T090000Z', end: '20260107T100000Z', extra: ['BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT15M', 'END:VALARM'] },
     ]));
     const postsBefore = rows('SELECT count(*) AS n FROM posts');
-    const sub = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics` });
+    const sub = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics?soon-gone` });
     expect(sub.status).toBe(201);
     const id = sub.body.id as number;
     expect(rows('SELECT count(*) AS n FROM events WHERE calendar_id = ?', id)).toBe(6);
@@ -246,11 +246,17 @@ describe('bad addresses are refused in words, with nothing stored', () => {
     });
   }
 
+  it('an address already subscribed to', async () => {
+    const res = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics` });
+    expect(res.status).toBe(400);
+    expect(res.body.data.params.url).toBe('You are already subscribed to this address, as "Holidays".');
+  });
+
   it('too many events', async () => {
     const many = Array.from({ length: 10_001 }, (_, i) => ({ uid: `e${i}@test`, summary: `Day ${i}`, start: '20260101' }));
     feed.setFeed(icsFeed('Many', many));
     const calendars = rows('SELECT count(*) AS n FROM calendars');
-    const res = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics` });
+    const res = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics?many` });
     expect(res.status).toBe(400);
     expect(res.body.data.params.url).toMatch(/holds 10001 events, more than the 10000/);
     expect(rows('SELECT count(*) AS n FROM calendars')).toBe(calendars);
