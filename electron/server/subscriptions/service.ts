@@ -162,11 +162,20 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
     return run;
   }
 
-  /** Every subscription, one after another: a refresh is a background chore, not a race. */
-  async function background(): Promise<void> {
-    for (const sub of store.subscriptions.list()) {
-      if (closed) return;
-      await refresh(sub.id);
+  /**
+   * Every subscription refreshed at or before `dueBefore` (all of them by default), one after
+   * another: a refresh is a background chore, not a race. Stops once the service is closed (the
+   * database goes with it).
+   */
+  async function background(dueBefore = Infinity): Promise<void> {
+    try {
+      for (const sub of closed ? [] : store.subscriptions.list()) {
+        if (closed) return;
+        if (sub.subscription_refreshed_utc && Date.parse(sub.subscription_refreshed_utc) > dueBefore) continue;
+        await refresh(sub.id);
+      }
+    } catch (err) {
+      opts.log?.('error', `subscriptions could not be refreshed now: ${(err as Error).message}`);
     }
   }
 
@@ -224,15 +233,7 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
     start(): void {
       const every = opts.intervalMs ?? DEFAULT_REFRESH_MS;
       if (every <= 0) return;
-      setImmediate(() => {
-        const due = Date.now() - every;
-        void (async () => {
-          for (const sub of store.subscriptions.list()) {
-            if (closed) return;
-            if (!sub.subscription_refreshed_utc || Date.parse(sub.subscription_refreshed_utc) <= due) await refresh(sub.id);
-          }
-        })();
-      });
+      setImmediate(() => void background(Date.now() - every));
       timer = setInterval(() => void background(), every);
       timer.unref();
     },
