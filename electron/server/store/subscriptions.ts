@@ -18,7 +18,6 @@ export function createSubscriptionStore(db: DB, events: Pick<EventStore, 'delete
   const insert = db.prepare<[string, string | null, string]>('INSERT INTO calendars (account_id, name, color, synced, read_only, subscription_url) VALUES (NULL, ?, ?, 0, 1, ?)');
   const byId = db.prepare<[number], CalendarRow>('SELECT * FROM calendars WHERE id = ? AND subscription_url IS NOT NULL');
   const all = db.prepare<[], CalendarRow>('SELECT * FROM calendars WHERE subscription_url IS NOT NULL ORDER BY name COLLATE NOCASE, id');
-  const isSubscription = db.prepare<[number], number>('SELECT 1 FROM calendars WHERE id = ? AND subscription_url IS NOT NULL').pluck();
   const fetched = db.prepare<[string | null, string | null, string, number]>(
     'UPDATE calendars SET subscription_etag = ?, subscription_last_modified = ?, subscription_refreshed_utc = ?, last_error = NULL WHERE id = ?',
   );
@@ -37,8 +36,6 @@ export function createSubscriptionStore(db: DB, events: Pick<EventStore, 'delete
     add: (s: NewSubscription): CalendarRow => byId.get(Number(insert.run(s.name, s.color, s.url).lastInsertRowid))!,
     get: (id: number): CalendarRow | undefined => byId.get(id),
     list: (): CalendarRow[] => all.all(),
-    /** Whether writes to this calendar are refused: its events are the feed's. */
-    isSubscription: (calendarId: number): boolean => isSubscription.get(calendarId) !== undefined,
     /** A new body was applied whole: its validators are the ones to send next time. */
     markFetched: (id: number, v: { etag: string | null; lastModified: string | null; nowUtc: string }) => void fetched.run(v.etag, v.lastModified, v.nowUtc, id),
     /** 304: the feed is as it was. */

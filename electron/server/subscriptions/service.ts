@@ -237,9 +237,6 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
       timer = setInterval(() => void background(), every);
       timer.unref();
     },
-    get refreshing(): boolean {
-      return running.size > 0;
-    },
     async close(): Promise<void> {
       closed = true;
       if (timer) clearInterval(timer);
