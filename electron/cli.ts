@@ -5,11 +5,14 @@
  *   npm run cli -- import FILE [--dry-run] [...]     import an iCalendar, CSV or backup file
  *   npm run cli -- accounts add|list|remove [...]    CalDAV accounts
  *   npm run cli -- sync [--account NAME]             one CalDAV sync round
+ *   npm run cli -- subscribe URL [--name N]          subscribe to an iCalendar feed (read-only)
+ *   npm run cli -- subscriptions list|refresh|remove iCalendar subscriptions
  */
 import { serveCommand, SERVE_HELP } from './cli/serve';
 import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
 import { accountsCommand, ACCOUNTS_HELP } from './cli/accounts';
 import { syncCommand, SYNC_HELP } from './cli/sync';
+import { subscribeCommand, subscriptionsCommand, SUBSCRIPTIONS_HELP } from './cli/subscriptions';
 
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
@@ -17,12 +20,14 @@ const commands: Record<string, (argv: string[]) => Promise<void>> = {
   import: importCommand,
   accounts: accountsCommand,
   sync: syncCommand,
+  subscribe: subscribeCommand,
+  subscriptions: subscriptionsCommand,
 };
 
 async function main([name, ...rest]: string[]) {
   const command = name ? commands[name] : undefined;
   if (!command) {
-    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}`);
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }

@@ -21,6 +21,7 @@ import { loginHelpPage } from './http/login-page';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
 import type { ReminderService } from './reminders/service';
 import type { SyncService } from './caldav/service';
+import type { SubscriptionService } from './subscriptions/service';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type Logger = (level: LogLevel, line: string) => void;
@@ -45,6 +46,8 @@ export interface AppOptions {
   reminders?: ReminderService;
   /** The CalDAV sync, for `/sync` and to be told of local changes. */
   sync?: SyncService;
+  /** iCalendar subscriptions, for `/subscriptions`. */
+  subscriptions?: SubscriptionService;
 }
 
 const BODY_LIMIT = '1mb';
@@ -81,7 +84,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     }
     const found = findRoute(routes, req.method === 'HEAD' ? 'GET' : req.method!, loc.routePath);
     const failed = (what: string) => (err: unknown) => opts.log('error', `${req.method} ${loggableUrl(req.url!)} ${what}: ${(err as Error)?.stack ?? String(err)}`);
-    const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, sync: opts.sync, busyWaitMs: opts.busyWaitMs, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
+    const run = () => dispatch(req, res, loc, query, { canEdit: authed }, { routes, store: opts.store, now: opts.now, openReader: opts.openReader, imports: opts.imports, sync: opts.sync, subscriptions: opts.subscriptions, busyWaitMs: opts.busyWaitMs, onStreamError: failed('stream failed'), onError: failed('failed') }, found);
     if (found?.endpoint.rawBody) {
       return fileBody(req, res, (err?: unknown) => (err ? sendError(res, toApiError(err, IMPORT_LIMIT_LABEL), lang) : run()));
     }

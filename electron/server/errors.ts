@@ -38,3 +38,11 @@ export function missingParams(names: string[]): ApiError {
 }
 
 export const noRoute = () => new ApiError('rest_no_route', 404, 'rest_no_route');
+
+/**
+ * 403 (a change not allowed, as the original answers one): the calendar is a subscription, whose
+ * events only change at their source.
+ */
+export function readOnlyCalendar(name: string, url: string): ApiError {
+  return new ApiError('calendar-read-only', 403, 'calendar-read-only', { name, url });
+}

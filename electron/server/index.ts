@@ -18,6 +18,7 @@ import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery }
 import { createFileSecretStore, type SecretStore } from './secrets';
 import { createReminderService, type ReminderService } from './reminders/service';
 import { createSyncService, type SyncService } from './caldav/service';
+import { createSubscriptionService, type SubscriptionService } from './subscriptions/service';
 
 export type { Logger, LogLevel } from './app';
 
@@ -62,6 +63,8 @@ export interface ServerOptions {
    */
   syncIntervalMs?: number;
   syncDebounceMs?: number;
+  /** iCalendar subscriptions' background refresh: between refreshes (default 6 h; 0: only when asked). */
+  subscriptionRefreshMs?: number;
 }
 
 export interface ServerTimeouts {
@@ -108,6 +111,8 @@ export interface AlmanacServer {
   reminders: ReminderService;
   /** CalDAV sync of the accounts (issue 17). */
   sync: SyncService;
+  /** Read-only iCalendar subscriptions (issue 17 item 7). */
+  subscriptions: SubscriptionService;
   close(): Promise<void>;
 }
 
@@ -200,6 +205,12 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     debounceMs: opts.syncDebounceMs,
     log: (level, line) => log(level, line),
   });
+  const subscriptions = createSubscriptionService({
+    store,
+    write: () => ({ lang: DEFAULT_LANGUAGE, now: now(), siteZone: store.settings.get().timezone }),
+    intervalMs: opts.subscriptionRefreshMs,
+    log: (level, line) => log(level, line),
+  });
   const imports = createImportJobs({
     dbPath,
     nativeBinding: opts.nativeBinding,
@@ -217,6 +228,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     now,
     reminders,
     sync,
+    subscriptions,
     openReader: () => {
       const reader = openReader(dbPath, { nativeBinding: opts.nativeBinding });
       return { store: createStore(reader), close: () => reader.close() };
@@ -262,6 +274,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   firstExtension.unref();
   laterExtensions.unref();
   sync.start();
+  subscriptions.start();
 
   return {
     url,
@@ -278,9 +291,11 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     secrets,
     reminders,
     sync,
+    subscriptions,
     close() {
       clearTimeout(firstExtension);
       const syncStopped = sync.close();
+      const subscriptionsStopped = subscriptions.close();
       // Open streams would hold the server's close for as long as their clients stay.
       reminders.close();
       clearInterval(laterExtensions);
@@ -290,6 +305,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
         httpServer.close(async () => {
           await importsStopped;
           await syncStopped;
+          await subscriptionsStopped;
           closeDatabase(db);
           if (announce) removeDiscovery(opts.dataDir!);
           done();

@@ -54,7 +54,7 @@ export const eventFields: FieldSet = {
   hide_from_listings: f(k.boolean(), 'Hide the event in calendar views.', 'field.hide_from_listings', { column: 'hide_from_listings' }),
   sticky: f(k.boolean(), 'Pin the event in calendar views.', 'field.sticky', { column: 'sticky' }),
   featured: f(k.boolean(), 'Show the event as featured.', 'field.featured', { column: 'featured' }),
-  calendar: f(k.integer({ min: 1 }), 'ID of the calendar the event belongs to (Almanac): 1 is "On this computer" (the default), others are CalDAV calendars (GET /calendars). A whole series is in one calendar.', 'field.calendar', { column: 'calendar_id' }),
+  calendar: f(k.integer({ min: 1 }), 'ID of the calendar the event belongs to (Almanac): 1 is "On this computer" (the default), others are CalDAV calendars or read-only iCalendar subscriptions, whose events cannot be written (403 calendar-read-only) (GET /calendars). A whole series is in one calendar.', 'field.calendar', { column: 'calendar_id' }),
   categories: f(k.termRefs(), 'Category ids, names or slugs.', 'field.categories'),
   tags: f(k.termRefs(), 'Tag ids, names or slugs.', 'field.tags'),
   venue: f(k.linkedRecords('venue'), 'Venue id, or venue data to create one.', 'field.venue'),

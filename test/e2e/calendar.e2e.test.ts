@@ -334,7 +334,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await page.getByRole('button', { name: 'Restore Board game night at Ana’s' }).click();
     await page.getByRole('button', { name: 'Restore Board game night at Ana’s' }).waitFor({ state: 'detached' });
     expect((await api(`events/${eventId}`)).json.status).toBe('publish');
-    await page.getByRole('button', { name: 'Calendar' }).click();
+    await page.getByRole('button', { name: 'Calendar', exact: true }).click();
     await eventButton(/Board game night/).waitFor();
   });
 
@@ -398,7 +398,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
   });
 
   it('saves screenshots of month, week, agenda and the editor in light and dark', async () => {
-    await page.getByRole('button', { name: 'Calendar' }).click();
+    await page.getByRole('button', { name: 'Calendar', exact: true }).click();
     await gotoDate('2031-03-12');
     await page.getByRole('button', { name: 'Month' }).click();
     await eventButton(/Lisbon call/).waitFor();

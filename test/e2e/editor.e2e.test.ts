@@ -166,7 +166,7 @@ describe.skipIf(!runBrowserSuites)('event editor (e2e)', () => {
     await dialog.waitFor({ state: 'detached' });
     const venue = ((await s.api('venues?search=Casa')).json.venues as Array<Record<string, unknown>>)[0];
     expect(venue).toMatchObject({ address: 'Av. da Boavista 604', city: 'Porto', stateprovince: 'Porto District', zip: '4149-071', country: 'Portugal' });
-    await s.page.getByRole('button', { name: 'Calendar' }).click();
+    await s.page.getByRole('button', { name: 'Calendar', exact: true }).click();
   });
 
   it('raised no page errors', () => {

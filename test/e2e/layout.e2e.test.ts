@@ -140,7 +140,7 @@ describe.skipIf(!runBrowserSuites)('layout at any width (e2e)', () => {
     await s.page.keyboard.press('Escape');
     await sidebar.waitFor({ state: 'hidden' });
     await menu.click();
-    await sidebar.getByRole('button', { name: 'Calendar' }).click();
+    await sidebar.getByRole('button', { name: 'Calendar', exact: true }).click();
 
     await s.page.getByRole('button', { name: 'Week', exact: true }).click();
     await s.page.getByRole('heading', { name: /^Mar 12 – 14, 2031$/ }).waitFor();

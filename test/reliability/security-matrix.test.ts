@@ -143,6 +143,10 @@ describe('the security matrix over every route, method and root', () => {
     const local = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', 'UID:matrix-conflict', 'DTSTART:20310201T100000Z', 'DTEND:20310201T110000Z', 'SUMMARY:Matrix conflict', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
     records.sync = { id: server.store.write(() => server.store.davSync.keepConflict(1, 'matrix-conflict', 'Matrix conflict', local, new Date().toISOString())) };
 
+    // A subscription, for its refresh and delete routes: stored directly, as nothing may be fetched
+    // from outside; port 9 is one fetch refuses to ask at all.
+    records.subscriptions = { id: server.store.write(() => server.store.subscriptions.add({ url: 'http://127.0.0.1:9/matrix.ics', name: 'Matrix subscription', color: null })).id };
+
     // The matrix, from the route table itself.
     const routes = allRoutes();
     for (const r of routes) {

@@ -149,7 +149,7 @@ export function withUnknownOf(ours: string, base: string | null | undefined): st
  * or description would stay here. An event the server has is not in the trash here (Almanac's own
  * copies say their status in X-ALMANAC-STATUS; other clients' events are published).
  */
-const CLEARED: Record<string, unknown> = { description: '', excerpt: '', website: '', venue: null, organizer: [], categories: [], tags: [], cost: '', reminders: [], status: 'publish' };
+export const CLEARED: Record<string, unknown> = { description: '', excerpt: '', website: '', venue: null, organizer: [], categories: [], tags: [], cost: '', reminders: [], status: 'publish' };
 
 /** What the mapping reads from a text: the items the importer would write, in order. */
 export function mappedItems(text: string, ctx: WriteContext): ImportItem[] {

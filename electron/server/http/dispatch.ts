@@ -90,6 +90,7 @@ export interface DispatchOptions {
   openReader: ApiRequest['openReader'];
   imports: ApiRequest['imports'];
   sync?: ApiRequest['sync'];
+  subscriptions?: ApiRequest['subscriptions'];
   /** How long a request waits for another process's write lock before it is answered 503. */
   busyWaitMs: number;
   /** Where failures that cannot reach the client any more (a broken stream) are reported. */
@@ -143,6 +144,7 @@ export function dispatch(
       openReader: opts.openReader,
       imports: opts.imports,
       sync: opts.sync,
+      subscriptions: opts.subscriptions,
     };
     const send = (out: ApiResponse) => {
       if (res.destroyed) return; // the client gave up while the work was done elsewhere

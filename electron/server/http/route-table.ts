@@ -10,6 +10,7 @@ import type { Viewer } from '../store/posts';
 import type { UrlContext } from '../serialize/context';
 import type { WriteContext } from '../store/post-fields';
 import type { SyncService } from '../caldav/service';
+import type { SubscriptionService } from '../subscriptions/service';
 import type { ImportJobs } from '../import-export/import-jobs';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,6 +41,8 @@ export interface ApiRequest {
   imports: ImportJobs;
   /** The CalDAV sync (issue 17); absent where no server runs it. */
   sync?: SyncService;
+  /** iCalendar subscriptions (issue 17 item 7); absent where no server runs them. */
+  subscriptions?: SubscriptionService;
 }
 
 export interface ApiResponse {

@@ -191,3 +191,65 @@ export function openIcsThreaded(text: string, opts: IcsImportOptions): IcsFile {
     },
   };
 }
+
+export interface IcsReadResult {
+  vevents: number;
+  broken: boolean;
+  events: ImportedEvent[];
+  errors: ImportProblem[];
+  warnings: ImportProblem[];
+  unreadable?: boolean;
+}
+
+/**
+ * The whole file read on the reading thread while this one goes on answering requests (a
+ * subscription's refresh runs inside the server: reading 10,000 events takes most of a second).
+ * `maxEvents`: a file scanned with more VEVENTs is not read further (`events` stays empty).
+ */
+export function readIcsInBackground(text: string, opts: Omit<IcsImportOptions, 'onProgress'>, limits: { maxEvents: number }): Promise<IcsReadResult> {
+  const { port1: port, port2 } = new MessageChannel();
+  const signal = new Int32Array(new SharedArrayBuffer(4 * 3));
+  const worker = takeWorker();
+  return new Promise<IcsReadResult>((resolveRead, rejectRead) => {
+    const out: IcsReadResult = { vevents: 0, broken: false, events: [], errors: [], warnings: [] };
+    let silence: NodeJS.Timeout | undefined;
+    const finish = (err?: Error) => {
+      clearTimeout(silence);
+      Atomics.store(signal, SIGNAL.stop, 1);
+      Atomics.notify(signal, SIGNAL.consumed);
+      port.close();
+      done(worker);
+      if (err) rejectRead(err);
+      else resolveRead(out);
+    };
+    const alive = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => finish(new Error('The thread reading the iCalendar file stopped answering.')), SILENCE_LIMIT_MS);
+      silence.unref();
+    };
+    port.on('message', (m: ReadWorkerMessage) => {
+      alive();
+      if (m.type === 'scanned') {
+        out.vevents = m.vevents;
+        out.broken = m.broken;
+        if (m.broken) {
+          out.errors = m.errors ?? [];
+          out.warnings = m.warnings ?? [];
+          finish();
+        } else if (m.vevents > limits.maxEvents) finish();
+      } else if (m.type === 'events') {
+        Atomics.add(signal, SIGNAL.consumed, 1);
+        Atomics.notify(signal, SIGNAL.consumed);
+        for (const e of m.events) out.events.push(e);
+      } else if (m.type === 'end') {
+        out.errors = m.errors;
+        out.warnings = m.warnings;
+        out.unreadable = m.unreadable;
+        finish();
+      } else if (m.type === 'crashed') finish(crashed(m.message));
+    });
+    alive();
+    const job: ReadJob = { text, options: opts, port: port2, signal: signal.buffer as SharedArrayBuffer };
+    worker.postMessage(job, [port2]);
+  });
+}

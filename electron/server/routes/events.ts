@@ -6,7 +6,7 @@ import { isHidden } from '../store/series-fields';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format';
-import { ApiError, invalidParam, invalidParams } from '../errors';
+import { ApiError, invalidParam, invalidParams, readOnlyCalendar } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
 import { serializeEvent, eventsJson } from '../serialize/event';
@@ -184,6 +184,12 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
   throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id });
 }
 
+/** An event of a subscription is the feed's: it changes only when the feed does. */
+function refuseReadOnly(req: ApiRequest, row: EventRow): void {
+  const sub = req.store.subscriptions.get(row.calendar_id);
+  if (sub) throw readOnlyCalendar(sub.name, sub.subscription_url!);
+}
+
 function readEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req, req.store.events.statusOf);
   // The first event of a series whose own date was deleted for good: gone, for clients.
@@ -224,6 +230,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   // A hidden first event is gone as an occurrence, but it is still the handle of its series.
   if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
+  refuseReadOnly(req, row);
   const { recurrence_scope: _scope, ...values } = req.values;
   const scope = scopeOf(req);
   const id = req.store.write(() => {
@@ -240,6 +247,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
 function deleteEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
+  refuseReadOnly(req, row);
   if (row.status === 'trash') {
     if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
     const before = serializeEvent(row, req.url, req.store);
@@ -274,16 +282,16 @@ const single = (name: string) => [
     body: true,
     write: true,
     response: 'Event' as const,
-    errors: [400, 404],
+    errors: [400, 403, 404],
     handler: updateEvent,
   },
-  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: { ...deleteParams, ...recurrenceScopeParams }, write: true, response: 'Event' as const, errors: [400, 404, 410], handler: deleteEvent },
+  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: { ...deleteParams, ...recurrenceScopeParams }, write: true, response: 'Event' as const, errors: [400, 403, 404, 410], handler: deleteEvent },
 ];
 
 export const eventRoutes: RouteDef[] = [
   route('/events', [
     { methods: ['GET'], summary: 'List events.', args: eventListParams, write: false, response: 'EventList', errors: [400, 404], handler: listEvents },
-    { methods: ['POST'], summary: 'Create an event.', args: eventFields, body: true, creates: true, write: true, response: 'Event', errors: [400], handler: createEvent },
+    { methods: ['POST'], summary: 'Create an event.', args: eventFields, body: true, creates: true, write: true, response: 'Event', errors: [400, 403], handler: createEvent },
   ]),
   route('/events/{id}', single('id')),
   route('/events/by-slug/{slug}', single('slug')),

@@ -12,6 +12,7 @@ import { transferRoutes } from './transfer';
 import { reminderRoutes } from './reminders';
 import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
+import { subscriptionRoutes } from './subscriptions';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -47,6 +48,7 @@ export function allRoutes(): RouteDef[] {
     ...reminderRoutes,
     ...settingsRoutes,
     ...syncRoutes,
+    ...subscriptionRoutes,
   );
   return routes;
 }

@@ -8,6 +8,7 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
 import { applyResource } from '../caldav/resource';
+import type { CalendarRow } from '../store/caldav-accounts';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 const syncParams: ParamSet = {
@@ -62,27 +63,31 @@ function dismiss(req: ApiRequest): ApiResponse {
   return { body: { id: row.id, dismissed: true } };
 }
 
+/** A calendar as GET /calendars and the subscription routes give it. */
+export function calendarJson(c: CalendarRow, accounts: Map<number, string>) {
+  return {
+    id: c.id,
+    name: c.name,
+    color: c.color,
+    visible: !!c.visible,
+    account: c.account_id === null ? null : (accounts.get(c.account_id) ?? null),
+    synced: c.account_id !== null && !!c.synced,
+    read_only: !!c.read_only,
+    subscription: c.subscription_url === null ? null : { url: c.subscription_url, refreshed_utc: c.subscription_refreshed_utc, last_error: c.last_error },
+  };
+}
+
 /** Every calendar, this computer's first: what the `calendar` field and filter take. */
 function listCalendars(req: ApiRequest): ApiResponse {
   const accounts = new Map(req.store.accounts.list().map((a) => [a.id, a.name]));
-  return {
-    body: req.store.accounts.calendars().map((c) => ({
-      id: c.id,
-      name: c.name,
-      color: c.color,
-      visible: !!c.visible,
-      account: c.account_id === null ? null : (accounts.get(c.account_id) ?? null),
-      synced: c.account_id !== null && !!c.synced,
-      read_only: !!c.read_only,
-    })),
-  };
+  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, accounts)) };
 }
 
 export const syncRoutes: RouteDef[] = [
   route('/calendars', [
     {
       methods: ['GET'],
-      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s, with name, colour, shown or hidden, synced, read-only.',
+      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s and each iCalendar subscription, with name, colour, shown or hidden, synced, read-only, and for a subscription its feed (`subscription`: url, refreshed_utc, last_error).',
       args: {},
       // Account names are the owner's business, even where events may be read without the token.
       write: true,

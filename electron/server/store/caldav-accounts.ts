@@ -30,6 +30,11 @@ export interface CalendarRow {
   read_only: number;
   last_full_sync_utc: string | null;
   last_error: string | null;
+  /** Set on a subscription to an iCalendar feed (store/subscriptions.ts); null otherwise. */
+  subscription_url: string | null;
+  subscription_etag: string | null;
+  subscription_last_modified: string | null;
+  subscription_refreshed_utc: string | null;
 }
 
 /** The calendar that is on this computer only: it always exists and belongs to no account. */
@@ -71,7 +76,7 @@ export function createCalDavAccountStore(db: DB) {
   const selectAccounts = db.prepare<[], AccountRow>('SELECT * FROM caldav_accounts ORDER BY name COLLATE NOCASE, id');
   const selectAccountByName = db.prepare<[string], AccountRow>('SELECT * FROM caldav_accounts WHERE name = ? COLLATE NOCASE');
   const selectAccount = db.prepare<[number], AccountRow>('SELECT * FROM caldav_accounts WHERE id = ?');
-  const selectCalendars = db.prepare<[], CalendarRow>('SELECT * FROM calendars ORDER BY account_id IS NOT NULL, account_id, name COLLATE NOCASE, id');
+  const selectCalendars = db.prepare<[], CalendarRow>('SELECT * FROM calendars ORDER BY id <> 1, subscription_url IS NOT NULL, account_id, name COLLATE NOCASE, id');
   const selectAccountCalendars = db.prepare<[number], CalendarRow>('SELECT * FROM calendars WHERE account_id = ? ORDER BY name COLLATE NOCASE, id');
   const deleteAccount = db.prepare<[number]>('DELETE FROM caldav_accounts WHERE id = ?');
   // The account's events are the server's copies: they go with it (the server keeps them). Their
@@ -92,7 +97,7 @@ export function createCalDavAccountStore(db: DB) {
       return selectAccounts.all().map((a) => ({ ...a, calendars: selectAccountCalendars.all(a.id) }));
     },
     byName: (name: string): AccountRow | undefined => selectAccountByName.get(name),
-    /** Every calendar, the local one first. */
+    /** Every calendar: the local one, the accounts' calendars, then subscriptions. */
     calendars: (): CalendarRow[] => selectCalendars.all(),
     /** Removes the account, its calendars and their events; false when there was none. Call in a write transaction. */
     remove(id: number): boolean {

@@ -14,6 +14,7 @@ import { createSeriesStore } from './series';
 import { createCalDavAccountStore } from './caldav-accounts';
 import { createReminderStore } from './reminders';
 import { createDavSyncStore } from './dav-sync';
+import { createSubscriptionStore } from './subscriptions';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -42,6 +43,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const accounts = createCalDavAccountStore(db);
   const reminders = createReminderStore(db);
   const davSync = createDavSyncStore(db);
+  const subscriptions = createSubscriptionStore(db, events);
   return {
     db,
     registry,
@@ -58,6 +60,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     reminders,
     /** The CalDAV sync's resources, outbox and conflicts (issue 17). */
     davSync,
+    /** Read-only iCalendar subscriptions (issue 17 item 7). */
+    subscriptions,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is

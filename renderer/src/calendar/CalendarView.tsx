@@ -41,6 +41,7 @@ import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLoc
 import { toEventInput } from './toEventInput';
 import { layoutMonth, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
+import { readOnlySource } from '../subscriptions/readOnlyCalendars';
 
 const PLUGINS = [dayGridPlugin, timeGridPlugin, listPlugin, multiMonthPlugin, interactionPlugin, breezyTheme];
 const LOCALES = [esLocale, ptBrLocale];
@@ -235,8 +236,12 @@ export function CalendarView() {
 
   /** A double-click on an event skips its card and opens the full editor (month grid and FullCalendar views alike). */
   const onDoubleClick = useCallback((ev: React.MouseEvent) => {
-    const e = eventById((ev.target as HTMLElement).closest<HTMLElement>('[data-event-id]')?.dataset.eventId);
-    if (e) useUi.getState().openEditor({ kind: 'edit', event: e });
+    const el = (ev.target as HTMLElement).closest<HTMLElement>('[data-event-id]');
+    const e = eventById(el?.dataset.eventId);
+    if (!e) return;
+    // A subscription's event has no editor: its card says where it comes from.
+    if (readOnlySource(e) !== undefined) useUi.getState().openDetails(e, el!);
+    else useUi.getState().openEditor({ kind: 'edit', event: e });
   }, []);
 
   const onChange = useCallback((info: EventDropInfo | EventResizeDoneInfo) => {

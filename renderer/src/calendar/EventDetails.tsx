@@ -17,6 +17,7 @@ import { describeSpan } from './QuickCreate';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
+import { useReadOnlyCalendars } from '../subscriptions/readOnlyCalendars';
 import './details.css';
 
 /** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
@@ -89,9 +90,12 @@ export function EventDetails({ event }: { event: Event }) {
   // Drawn again when the calendar's zone changes; an event kept in another zone says so.
   const zone = useViewerZone();
   const zoneNote = !event.all_day && event.timezone && normaliseZone(event.timezone) !== zone ? t('details.kept_in', { zone: event.timezone }) : null;
+  // A subscription's event changes only at its source: no Edit, no Delete.
+  const source = useReadOnlyCalendars((s) => (event.calendar === undefined ? undefined : s.names.get(event.calendar)));
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
   const remove = async () => {
+    if (source !== undefined) return;
     const scope = await scopeFor(event, 'delete');
     if (scope === null) return;
     close();
@@ -180,11 +184,14 @@ export function EventDetails({ event }: { event: Event }) {
           </div>
         )}
         {description && <p className="details-description">{description}</p>}
+        {source !== undefined && <p className="details-note">{t('subscribe.read_only', { name: source })}</p>}
       </div>
       <footer className="dialog-footer">
-        <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
-          {t('action.delete')}
-        </button>
+        {source === undefined && (
+          <button type="button" className="button button-danger-quiet" onClick={() => void remove()}>
+            {t('action.delete')}
+          </button>
+        )}
         <button
           type="button"
           className="button"
@@ -199,9 +206,11 @@ export function EventDetails({ event }: { event: Event }) {
           {t('action.duplicate')}
         </button>
         <span className="spacer" />
-        <button type="button" className="button button-primary" data-autofocus onClick={() => useUi.getState().openEditor({ kind: 'edit', event })}>
-          {t('action.edit')}
-        </button>
+        {source === undefined && (
+          <button type="button" className="button button-primary" data-autofocus onClick={() => useUi.getState().openEditor({ kind: 'edit', event })}>
+            {t('action.edit')}
+          </button>
+        )}
       </footer>
     </Dialog>
   );

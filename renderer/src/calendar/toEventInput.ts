@@ -9,6 +9,7 @@ import type { EventInput } from '@fullcalendar/react';
 import type { Event, Term } from '@shared/api/records';
 import { addDaysIso } from '../lib/dates';
 import { useLookups } from '../state/lookups';
+import { readOnlySource, useReadOnlyCalendars } from '../subscriptions/readOnlyCalendars';
 
 /** Colours of categories with none chosen: distinct in light and dark themes, by id so they stay put. */
 export const PALETTE = ['#4f46e5', '#0891b2', '#059669', '#d97706', '#dc2626', '#db2777', '#7c3aed', '#65a30d'];
@@ -21,6 +22,11 @@ useLookups.subscribe((s, prev) => {
   chosen = new Map(s.categories.filter((c) => c.color).map((c) => [c.id, c.color as string]));
   // Converted inputs carry the old colours.
   cache = new WeakMap();
+});
+
+// Inputs made before a calendar was known to be read-only would still be draggable.
+useReadOnlyCalendars.subscribe((s, prev) => {
+  if (s.names !== prev.names) cache = new WeakMap();
 });
 
 /** A category's colour: the one chosen for it, else one picked by its id. */
@@ -54,6 +60,8 @@ export function toEventInput(e: Event): EventInput {
   };
   // An explicit `color: undefined` would reach the CSS as the word "undefined"; leave it out.
   if (colour) common.color = colour;
+  // A subscription's events cannot be dragged or resized: the server would refuse the move.
+  if (readOnlySource(e) !== undefined) common.editable = false;
   if (e.all_day) {
     const start = e.start_date.slice(0, 10);
     const lastDay = e.end_date.slice(0, 10);

@@ -10,6 +10,7 @@ import { newEventDraft } from '../state/drafts';
 import { Filters } from './Filters';
 import { MiniMonth } from './MiniMonth';
 import { Icon, type IconName } from '../components/Icon';
+import { SubscribeButton } from '../subscriptions/SubscribeDialog';
 
 const SCREENS: Array<{ screen: Screen; icon: IconName }> = [
   { screen: 'calendar', icon: 'calendar' },
@@ -134,6 +135,8 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
       </nav>
       {screen === 'calendar' && <MiniMonth />}
       {screen === 'calendar' && <Filters />}
+      {/* Not data-closes-drawer: its dialog lives in the sidebar and must stay shown. */}
+      <SubscribeButton />
       <div className="sidebar-spacer" />
       <button type="button" data-closes-drawer className="nav-item import-button" onClick={() => useUi.getState().openImport()}>
         <Icon name="upload" className="nav-icon" />
