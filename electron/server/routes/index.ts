@@ -12,6 +12,7 @@ import { transferRoutes } from './transfer';
 import { reminderRoutes } from './reminders';
 import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
+import { accountRoutes } from './accounts';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -47,6 +48,7 @@ export function allRoutes(): RouteDef[] {
     ...reminderRoutes,
     ...settingsRoutes,
     ...syncRoutes,
+    ...accountRoutes,
   );
   return routes;
 }

@@ -1,7 +1,7 @@
 /**
  * CalDAV sync (Almanac extension, issue 17): its state in words (`GET /sync`: last sync, changes
  * waiting, last error, conflict copies), "Sync now" (`POST /sync`, answered at once while the
- * round runs in the background), and the conflict copies a sync kept: restore one (it becomes the
+ * round runs in the background; errors in the request's language), and the conflict copies a sync kept: restore one (it becomes the
  * event again and is sent) or dismiss it.
  */
 import * as k from '../../../shared/schema/kinds';
@@ -20,7 +20,7 @@ function service(req: ApiRequest) {
 }
 
 function status(req: ApiRequest): ApiResponse {
-  return { body: service(req).status() };
+  return { body: service(req).status(req.lang) };
 }
 
 function syncNow(req: ApiRequest): ApiResponse {
@@ -34,7 +34,7 @@ function syncNow(req: ApiRequest): ApiResponse {
   }
   // The round's outcome is in the status (and the server's log); the request does not wait for the network.
   void sync.syncNow(ids);
-  return { status: 202, body: sync.status() };
+  return { status: 202, body: sync.status(req.lang) };
 }
 
 function conflictOf(req: ApiRequest) {
@@ -62,35 +62,7 @@ function dismiss(req: ApiRequest): ApiResponse {
   return { body: { id: row.id, dismissed: true } };
 }
 
-/** Every calendar, this computer's first: what the `calendar` field and filter take. */
-function listCalendars(req: ApiRequest): ApiResponse {
-  const accounts = new Map(req.store.accounts.list().map((a) => [a.id, a.name]));
-  return {
-    body: req.store.accounts.calendars().map((c) => ({
-      id: c.id,
-      name: c.name,
-      color: c.color,
-      visible: !!c.visible,
-      account: c.account_id === null ? null : (accounts.get(c.account_id) ?? null),
-      synced: c.account_id !== null && !!c.synced,
-      read_only: !!c.read_only,
-    })),
-  };
-}
-
 export const syncRoutes: RouteDef[] = [
-  route('/calendars', [
-    {
-      methods: ['GET'],
-      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s, with name, colour, shown or hidden, synced, read-only.',
-      args: {},
-      // Account names are the owner's business, even where events may be read without the token.
-      write: true,
-      response: 'object',
-      errors: [],
-      handler: listCalendars,
-    },
-  ]),
   route('/sync', [
     {
       methods: ['GET'],

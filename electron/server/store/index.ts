@@ -39,7 +39,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const events = createEventStore(db, registry, writer, venues, organizers, terms, stamp);
   const settings = createSettingsStore(db, stamps.watched);
   const series = createSeriesStore(db, registry, events, settings);
-  const accounts = createCalDavAccountStore(db);
+  const accounts = createCalDavAccountStore(db, events);
   const reminders = createReminderStore(db);
   const davSync = createDavSyncStore(db);
   return {
