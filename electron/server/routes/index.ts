@@ -47,8 +47,8 @@ export function allRoutes(): RouteDef[] {
     ...transferRoutes,
     ...reminderRoutes,
     ...settingsRoutes,
-    ...syncRoutes,
     ...accountRoutes,
+    ...syncRoutes,
   );
   return routes;
 }
