@@ -36,6 +36,8 @@ export interface SuiteOptions {
   /** The server's clock (reminder tests move it), and whether reminders fire on its own timer. */
   now?: () => Date;
   reminderTimer?: boolean;
+  /** More of the server's options (the sync's timers, say). */
+  server?: Partial<Parameters<typeof createServer>[0]>;
 }
 
 export function e2eSuite(options: SuiteOptions = {}): Suite {
@@ -65,7 +67,7 @@ export function e2eSuite(options: SuiteOptions = {}): Suite {
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'almanac-e2e-'));
     const t0 = Date.now();
-    s.server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, now: options.now, reminderTimer: options.reminderTimer, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
+    s.server = await createServer({ ...options.server, dataDir, port: 0, rendererDir: RENDERER, now: options.now, reminderTimer: options.reminderTimer, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
     s.browser = await launchChromium();
     s.context = await s.browser.newContext({
       viewport: options.viewport ?? { width: 1400, height: 900 },

@@ -17,6 +17,8 @@ import './calendars.css';
 
 /** How often the section asks for the sync state while it is on screen (background rounds change it). */
 const REFRESH_MS = 30_000;
+/** After the events on screen changed (a write, a reload): one look at the sync state, once things settle. */
+const AFTER_WRITE_MS = 400;
 
 /** "5 minutes ago", "yesterday", in the interface's language. */
 export function timeAgo(iso: string, locale: string, now = Date.now()): string {
@@ -150,6 +152,15 @@ export function Calendars() {
     const timer = setInterval(() => void useCalendars.getState().refreshSync().catch(() => {}), REFRESH_MS);
     return () => clearInterval(timer);
   }, []);
+
+  // A change saved here is a change waiting to be sent: say so soon after, not at the next poll.
+  const events = useEvents((s) => s.events);
+  const hasAccounts = accounts.length > 0;
+  useEffect(() => {
+    if (!hasAccounts) return;
+    const timer = setTimeout(() => void useCalendars.getState().refreshSync().catch(() => {}), AFTER_WRITE_MS);
+    return () => clearTimeout(timer);
+  }, [events, hasAccounts]);
 
   if (!loaded) return null;
   const local = calendars.filter((c) => c.account_id === null);
