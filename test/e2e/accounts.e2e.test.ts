@@ -2,7 +2,7 @@
  * Accounts and calendars in the calendar window (issue 17's last bullet), in Chromium by
  * accessible names against a real Radicale: add the account in the UI (a wrong password first,
  * told on the Password field), see its calendars with their colours and events, hide one (its
- * events leave the view, and stay hidden after a reload), edit an event, Sync now, and read the
+ * events leave the view, and stay hidden after a reload), rename and recolour one, edit an event, Sync now, and read the
  * server's copy straight from Radicale; a conflict is resolved with "Keep mine"; removing the
  * account takes its events off this computer and leaves the server's.
  */
@@ -110,12 +110,25 @@ describe.skipIf(!runBrowserSuites || !runCalDavSuites)('accounts and calendars (
     expect(await entry(/Piano lesson/).count()).toBe(0);
   });
 
+  it('a calendar renamed and recoloured here draws its events in the new colour', async () => {
+    await sidebar().getByRole('button', { name: 'Settings of Work' }).click();
+    const dialog = s.page.getByRole('dialog', { name: 'Calendar “Work”' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Office');
+    await dialog.getByLabel('Colour', { exact: true }).fill('#00aa44');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await sidebar().getByRole('checkbox', { name: 'Office', exact: true }).waitFor();
+    await expect.poll(() => drawnIn('Team lunch')).toBe('#00aa44');
+    const office = ((await s.api('calendars')).json as unknown as Array<Record<string, any>>).find((c) => c.name === 'Office')!;
+    expect(office).toMatchObject({ color: '#00aa44', synced: true });
+  });
+
   it('an event edited here waits to be sent, and Sync now puts it on the server', async () => {
     await entry(/Team lunch/).click();
     await s.page.getByRole('dialog', { name: 'Team lunch' }).getByRole('button', { name: 'Edit', exact: true }).click();
     const editor = s.page.getByRole('dialog', { name: 'Edit event' });
     const calendar = editor.getByRole('combobox', { name: 'Calendar', exact: true });
-    expect(await calendar.locator('option:checked').textContent()).toBe('Work (Home)');
+    expect(await calendar.locator('option:checked').textContent()).toBe('Office (Home)');
     await editor.getByLabel('Title', { exact: true }).fill('Team lunch with Ana');
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
     await editor.waitFor({ state: 'detached' });
@@ -153,7 +166,7 @@ describe.skipIf(!runBrowserSuites || !runCalDavSuites)('accounts and calendars (
     const confirm = s.page.getByRole('dialog', { name: 'Remove the account Home?' });
     expect(await confirm.textContent()).toMatch(/leave this computer\. Nothing is deleted on the server/);
     await confirm.getByRole('button', { name: 'Remove account', exact: true }).click();
-    await sidebar().getByRole('checkbox', { name: 'Work', exact: true }).waitFor({ state: 'detached' });
+    await sidebar().getByRole('checkbox', { name: 'Office', exact: true }).waitFor({ state: 'detached' });
     await entry(/Lunch with Ana and Bo/).waitFor({ state: 'detached' });
     expect((await s.api('accounts')).json).toEqual([]);
     expect(await serverCopy()).toContain('SUMMARY:Lunch with Ana and Bo');

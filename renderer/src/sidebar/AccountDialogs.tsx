@@ -99,7 +99,9 @@ export function AddAccountDialog({ onClose, onAdded }: { onClose(): void; onAdde
 
 export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; onClose(): void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState({ name: calendar.name, color: calendar.color ?? '' });
+  const [values, setValues] = useState({ name: calendar.name, color: calendar.color ?? '', synced: calendar.synced });
+  // "On this computer" has no server to sync with.
+  const shown = calendar.account_id === null ? (['name', 'color'] as const) : (['name', 'color', 'synced'] as const);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -111,9 +113,10 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
       setErrors({ name: t('errors.required') });
       return;
     }
-    const changes: { name?: string; color?: string } = {};
+    const changes: { name?: string; color?: string; synced?: boolean } = {};
     if (values.name.trim() !== calendar.name) changes.name = values.name.trim();
     if (values.color !== (calendar.color ?? '')) changes.color = values.color;
+    if (values.synced !== calendar.synced) changes.synced = values.synced;
     // Nothing changed: nothing is saved.
     if (Object.keys(changes).length === 0) return onClose();
     setBusy(true);
@@ -123,7 +126,7 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
       // Lists carry no colours; views draw them from the calendars. Search results redraw with the list.
       if (changes.color !== undefined) void useEvents.getState().reload().catch(() => {});
     } catch (err) {
-      const placed = placeRefusal(err, ['name', 'color']);
+      const placed = placeRefusal(err, [...shown]);
       setErrors(placed.fields);
       setFormError(placed.form);
     } finally {
@@ -139,7 +142,7 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
             {formError}
           </div>
         )}
-        {(['name', 'color'] as const).map((name, i) => (
+        {shown.map((name, i) => (
           <FieldControl
             key={name}
             name={name}
@@ -148,7 +151,7 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
             error={errors[name]}
             selfId={calendar.id}
             autoFocus={i === 0}
-            onChange={(v) => setValues((cur) => ({ ...cur, [name]: String(v ?? '') }))}
+            onChange={(v) => setValues((cur) => ({ ...cur, [name]: name === 'synced' ? !!v : String(v ?? '') }))}
           />
         ))}
         <footer className="dialog-footer">

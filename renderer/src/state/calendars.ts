@@ -50,7 +50,7 @@ interface CalendarsState {
   /** GET /sync only: the sync state changes more often than the calendars. */
   refreshSync(): Promise<SyncStatus>;
   setVisible(id: number, visible: boolean): Promise<void>;
-  updateCalendar(id: number, changes: { name?: string; color?: string }): Promise<void>;
+  updateCalendar(id: number, changes: { name?: string; color?: string; synced?: boolean }): Promise<void>;
   addAccount(body: { url: string; username: string; password: string; name?: string }): Promise<AccountJson>;
   removeAccount(id: number): Promise<void>;
   /** Starts a round for the account and resolves once it is over (or after two minutes). */
