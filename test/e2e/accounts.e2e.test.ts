@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runBrowserSuites } from './browser';
-import { e2eSuite } from './harness';
+import { join } from 'node:path';
+import { e2eSuite, SHOTS } from './harness';
 import { startRadicale, makeCalendar, putIcs, getResource, runCalDavSuites, type CalDavTestServer } from '../helpers/caldav-servers';
 
 /** The page's elements, loosely typed: the tests are compiled without the DOM library. */
@@ -133,6 +134,8 @@ describe.skipIf(!runBrowserSuites || !runCalDavSuites)('accounts and calendars (
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
     await editor.waitFor({ state: 'detached' });
     await expect.poll(() => status().textContent()).toMatch(/1 change waiting to be sent/);
+    // For a person to look at: the sidebar with its calendars and the account's state.
+    await sidebar().screenshot({ path: join(SHOTS, 'calendars-sidebar.png') });
     expect(await serverCopy()).toContain('SUMMARY:Team lunch\r\n');
 
     await syncNow();
