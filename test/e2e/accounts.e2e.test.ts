@@ -162,6 +162,18 @@ describe.skipIf(!runBrowserSuites || !runCalDavSuites)('accounts and calendars (
     await entry(/Lunch with Ana and Bo/).waitFor();
     await syncNow();
     expect(await serverCopy()).toContain('SUMMARY:Lunch with Ana and Bo');
+
+    // Once more, and this time the server's version is the one kept: the copy goes, nothing is sent.
+    const now = await getResource(dav, lunchHref);
+    expect((await putIcs(dav, workUrl, now.text.replace(/^SUMMARY:.*$/m, 'SUMMARY:Lunch at noon'), { name: lunchHref.split('/').pop(), ifMatch: now.etag! })).status).toBeLessThan(300);
+    expect((await s.api(`events/${mine.id}`, { method: 'PATCH', body: { title: 'Lunch at one' } })).status).toBe(200);
+    await syncNow();
+    await conflicts.getByRole('button', { name: "Keep the server’s version of Lunch at one" }).click();
+    await conflicts.waitFor({ state: 'detached' });
+    await entry(/Lunch at noon/).waitFor();
+    await syncNow();
+    expect(await serverCopy()).toContain('SUMMARY:Lunch at noon');
+    expect((await s.api('sync')).json.conflicts).toEqual([]);
   });
 
   it('removing the account asks first, then its events leave this computer and stay on the server', async () => {
@@ -170,9 +182,9 @@ describe.skipIf(!runBrowserSuites || !runCalDavSuites)('accounts and calendars (
     expect(await confirm.textContent()).toMatch(/leave this computer\. Nothing is deleted on the server/);
     await confirm.getByRole('button', { name: 'Remove account', exact: true }).click();
     await sidebar().getByRole('checkbox', { name: 'Office', exact: true }).waitFor({ state: 'detached' });
-    await entry(/Lunch with Ana and Bo/).waitFor({ state: 'detached' });
+    await entry(/Lunch at noon/).waitFor({ state: 'detached' });
     expect((await s.api('accounts')).json).toEqual([]);
-    expect(await serverCopy()).toContain('SUMMARY:Lunch with Ana and Bo');
+    expect(await serverCopy()).toContain('SUMMARY:Lunch at noon');
     await dav.stop();
   });
 });

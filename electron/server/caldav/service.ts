@@ -112,6 +112,10 @@ export function createSyncService(opts: SyncServiceOptions) {
       for (const id of ids) backoff.delete(id);
       return Promise.all(ids.map((id) => runAccount(id)));
     },
+    /** Resolves once the account's round under way (if any) is over: removing an account waits for it. */
+    async settled(accountId: number): Promise<void> {
+      await running.get(accountId)?.catch(() => undefined);
+    },
     /** A local change was saved: a round soon, once the burst of changes is over. */
     localChange(): void {
       if (closed || opts.debounceMs === 0) return;

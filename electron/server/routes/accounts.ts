@@ -82,8 +82,11 @@ async function createAccount(req: ApiRequest): Promise<ApiResponse> {
   }
 }
 
-function deleteAccount(req: ApiRequest): ApiResponse {
+async function deleteAccount(req: ApiRequest): Promise<ApiResponse> {
   const id = Number(req.path.id);
+  if (!req.store.accounts.byId(id)) throw new ApiError('account-not-found', 404, 'account-not-found', { id });
+  // A round under way writes into the account's calendars: it ends first (bounded by its timeouts).
+  await req.sync?.settled(id);
   const account = req.store.accounts.byId(id);
   if (!account) throw new ApiError('account-not-found', 404, 'account-not-found', { id });
   const before = accountJson(account, req.store.accounts.calendarsOf(id), req.lang);
