@@ -13,6 +13,7 @@ import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
 import { openDatabase, closeDatabase } from '../server/store/db';
 import { createStore } from '../server/store';
 import { CalDavError } from '../server/caldav';
+import { errorText } from '../server/caldav/errors';
 import { addAccount as addStoredAccount, removeAccount as removeStoredAccount } from '../server/caldav/accounts';
 import { accountSecretKey, createFileSecretStore, SECRETS_FILE, type SecretStore } from '../server/secrets';
 import { DuplicateAccountError, type CalendarRow } from '../server/store/caldav-accounts';
@@ -188,7 +189,7 @@ async function listAccounts(argv: string[]): Promise<void> {
     return accounts.flatMap((a) => [
       `${a.name}: ${a.username} at ${a.server_url}${stored.has(accountSecretKey(a.id)) ? '' : ' (no password stored: remove the account and add it again)'}`,
       `  last synced: ${a.last_sync_utc ?? 'never'}; changes waiting to be sent: ${a.calendars.reduce((n, c) => n + store.davSync.pendingCount(c.id), 0)}`,
-      ...(a.last_error ? [`  last error: ${a.last_error}`] : []),
+      ...(a.last_error ? [`  last error: ${errorText(a.last_error, ctx.lang)}`] : []),
       ...calendarLines(a.calendars),
     ]);
   });

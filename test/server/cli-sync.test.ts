@@ -76,6 +76,9 @@ describe.skipIf(!runCalDavSuites)('CLI sync', { timeout: 90_000 }, () => {
       const down = await cli(['sync', '--data-dir', dataDir]);
       expect(down.code).toBe(1);
       expect(down.out).toMatch(/home: FAILED: .*connection refused/i);
+      // The error is kept as a message key: listed in words, in the language asked for.
+      const listed = await cli(['accounts', 'list', '--lang', 'pt-br', '--data-dir', dataDir]);
+      expect(listed.out).toMatch(/last error: Não foi possível alcançar 127\.0\.0\.1:\d+ \(connection refused/);
     } finally {
       await radicale.resume();
     }
