@@ -12,7 +12,9 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
 import { openDatabase, closeDatabase } from '../server/store/db';
 import { createStore } from '../server/store';
-import { discoverAccount, CalDavError, type DiscoveredCalendar } from '../server/caldav';
+import { CalDavError } from '../server/caldav';
+import { errorText } from '../server/caldav/errors';
+import { addAccount as addStoredAccount, removeAccount as removeStoredAccount } from '../server/caldav/accounts';
 import { accountSecretKey, createFileSecretStore, SECRETS_FILE, type SecretStore } from '../server/secrets';
 import { DuplicateAccountError, type CalendarRow } from '../server/store/caldav-accounts';
 import { isLanguage, type Language } from '../../shared/i18n/languages';
@@ -53,6 +55,17 @@ function common(values: { 'data-dir'?: string; lang?: string }): Ctx {
 
 const COMMON_OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' } } as const;
 
+/** The same for work that waits on the network: the database stays open (and unlocked) meanwhile. */
+async function withStoreAsync<T>(ctx: Ctx, fn: (store: ReturnType<typeof createStore>, secrets: SecretStore) => Promise<T>): Promise<T> {
+  ensureDataDir(ctx.dataDir);
+  const db = openDatabase(join(ctx.dataDir, DB_FILE));
+  try {
+    return await fn(createStore(db), createFileSecretStore(ctx.dataDir));
+  } finally {
+    closeDatabase(db);
+  }
+}
+
 function withStore<T>(ctx: Ctx, fn: (store: ReturnType<typeof createStore>, secrets: SecretStore) => T): T {
   ensureDataDir(ctx.dataDir);
   const db = openDatabase(join(ctx.dataDir, DB_FILE));
@@ -81,42 +94,14 @@ async function addAccount(argv: string[]): Promise<void> {
   });
 
   const password = values['password-file'] !== undefined ? passwordFromFile(values['password-file']) : await passwordFromStdin(`Password for ${user} at ${values.url}: `);
-  let found;
-  try {
-    found = await discoverAccount(values.url, { user, password });
-  } catch (err) {
-    if (err instanceof CalDavError) throw new Error(err.describe(ctx.lang));
-    throw err;
-  }
-  const name = requestedName || new URL(found.serverUrl).host;
-  const chosen = chooseCalendars(found.calendars, values.calendars);
-
-  const { account, calendars, secretsKind } = withStore(ctx, (store, secrets) => {
-    const account = store.write(() =>
-      store.accounts.add(
-        { name, serverUrl: found.serverUrl, username: user, principalUrl: found.principalUrl, homeUrl: found.homeUrl, createdUtc: new Date().toISOString() },
-        found.calendars.map((c) => ({
-          url: c.url,
-          name: c.displayName,
-          color: c.color,
-          // Neither is kept yet: saved now, they would tell the first sync that nothing changed
-          // and it would never pull what the calendar already holds. The first sync saves them.
-          ctag: null,
-          syncToken: null,
-          hasSyncCollection: c.supportsSyncCollection,
-          readOnly: c.readOnly,
-          synced: chosen.has(c.url),
-        })),
-      ),
-    );
+  const wanted = values.calendars?.split(',');
+  const { account, calendars, secretsKind } = await withStoreAsync(ctx, async (store, secrets) => {
     try {
-      secrets.set(accountSecretKey(account.id), password);
+      return await addStoredAccount(store, secrets, { url: values.url!, username: user, password, name: requestedName, calendars: wanted });
     } catch (err) {
-      // An account without its password would only fail at every sync: take it back out.
-      store.write(() => store.accounts.remove(account.id));
+      if (err instanceof CalDavError) throw new Error(err.describe(ctx.lang));
       throw err;
     }
-    return { account, calendars: store.accounts.list().find((a) => a.id === account.id)!.calendars, secretsKind: secrets.kind };
   });
 
   const w = (s: string) => process.stdout.write(`${s}\n`);
@@ -124,18 +109,6 @@ async function addAccount(argv: string[]): Promise<void> {
   for (const line of calendarLines(calendars)) w(line);
   if (calendars.length === 0) w('  (the account has no calendars of events yet)');
   w(secretsKind === 'owner-only-file' ? `The password is kept in ${join(ctx.dataDir, SECRETS_FILE)}, readable by you only.` : 'The password is kept in the system keychain.');
-}
-
-/** The calendars `--calendars` names (by display name or URL), or all of them. */
-function chooseCalendars(calendars: DiscoveredCalendar[], wanted: string | undefined): Set<string> {
-  if (wanted === undefined) return new Set(calendars.map((c) => c.url));
-  const out = new Set<string>();
-  for (const raw of wanted.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const hit = calendars.find((c) => c.url === raw || c.displayName.toLowerCase() === raw.toLowerCase());
-    if (!hit) throw new Error(`The account has no calendar "${raw}". It has: ${calendars.map((c) => `"${c.displayName}"`).join(', ') || 'none'}.`);
-    out.add(hit.url);
-  }
-  return out;
 }
 
 function calendarLines(calendars: CalendarRow[]): string[] {
@@ -216,7 +189,7 @@ async function listAccounts(argv: string[]): Promise<void> {
     return accounts.flatMap((a) => [
       `${a.name}: ${a.username} at ${a.server_url}${stored.has(accountSecretKey(a.id)) ? '' : ' (no password stored: remove the account and add it again)'}`,
       `  last synced: ${a.last_sync_utc ?? 'never'}; changes waiting to be sent: ${a.calendars.reduce((n, c) => n + store.davSync.pendingCount(c.id), 0)}`,
-      ...(a.last_error ? [`  last error: ${a.last_error}`] : []),
+      ...(a.last_error ? [`  last error: ${errorText(a.last_error, ctx.lang)}`] : []),
       ...calendarLines(a.calendars),
     ]);
   });
@@ -234,9 +207,7 @@ async function removeAccount(argv: string[]): Promise<void> {
       const names = store.accounts.list().map((a) => `"${a.name}"`);
       throw new Error(`There is no account named "${name}".${names.length ? ` There are: ${names.join(', ')}.` : ''}`);
     }
-    store.write(() => store.accounts.remove(account.id));
-    secrets.delete(accountSecretKey(account.id));
-    return account;
+    return removeStoredAccount(store, secrets, account.id)!;
   });
   process.stdout.write(`Removed account "${removed.name}" and its calendars; its password is forgotten. Nothing was deleted on the server.\n`);
 }

@@ -14,6 +14,7 @@ import { useCalendarSettings } from './state/calendarSettings';
 import { useSettings } from './state/settings';
 import { toastError } from './state/toasts';
 import { useUndo } from './state/undo';
+import { useCalendars } from './state/calendars';
 
 export function useDataSync() {
   const range = useCalendar((s) => s.range);
@@ -33,6 +34,15 @@ export function useDataSync() {
       .load()
       .catch((e: Error) => toastError(e.message));
   }, []);
+
+  // Calendars (shown or hidden decides the events asked for) and the accounts' sync state, whose
+  // errors come worded in the interface's language.
+  useEffect(() => {
+    useCalendars
+      .getState()
+      .load()
+      .catch((e: Error) => toastError(e.message));
+  }, [uiLanguage]);
 
   useEffect(() => {
     useLookups

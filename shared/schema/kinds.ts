@@ -38,6 +38,7 @@ type FormInput =
   | 'reminders'
   | 'clock'
   | 'color'
+  | 'password'
   | 'hidden';
 
 export interface OpenApiType {
@@ -90,6 +91,31 @@ export const text = (opts: { nonEmpty?: boolean; max?: number } = {}): Kind<stri
   },
   openapi: { type: 'string' },
   input: 'text',
+});
+
+/** A password as typed: never trimmed (spaces may be part of it), never empty. */
+export const password = (): Kind<string> => ({
+  parse: (v, ctx) => {
+    if (typeof v !== 'string') return fail(ctx, 'invalid_string');
+    if (v === '') return fail(ctx, 'invalid_empty');
+    return checkText(v, ctx, MAX_LINE);
+  },
+  openapi: { type: 'string', format: 'password' },
+  input: 'password',
+});
+
+/** Names (a JSON array of strings, or one string of comma-separated names). */
+export const textList = (): Kind<string[]> => ({
+  parse: (v, ctx) => {
+    const list = typeof v === 'string' ? v.split(',') : v;
+    if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) return fail(ctx, 'invalid_list');
+    const out = (list as string[]).map((x) => x.trim()).filter(Boolean);
+    for (const x of out) checkText(x, ctx, MAX_LINE);
+    if (out.length > 1000) return fail(ctx, 'invalid_too_long');
+    return out;
+  },
+  openapi: { type: 'array', items: { type: 'string' } },
+  input: 'hidden',
 });
 
 export const longText = (opts: { nonEmpty?: boolean } = {}): Kind<string> => ({

@@ -38,6 +38,8 @@ export interface SuiteOptions {
   reminderTimer?: boolean;
   /** The browser's (the computer's) zone; BROWSER_ZONE by default. */
   timezoneId?: string;
+  /** More of the server's options (the sync's timers, say). */
+  server?: Partial<Parameters<typeof createServer>[0]>;
 }
 
 export function e2eSuite(options: SuiteOptions = {}): Suite {
@@ -67,7 +69,7 @@ export function e2eSuite(options: SuiteOptions = {}): Suite {
     mkdirSync(SHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'almanac-e2e-'));
     const t0 = Date.now();
-    s.server = await createServer({ dataDir, port: 0, rendererDir: RENDERER, now: options.now, reminderTimer: options.reminderTimer, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
+    s.server = await createServer({ ...options.server, dataDir, port: 0, rendererDir: RENDERER, now: options.now, reminderTimer: options.reminderTimer, log: (_level, line) => void served.push(`+${Date.now() - t0}ms ${line}`) });
     s.browser = await launchChromium();
     s.context = await s.browser.newContext({
       viewport: options.viewport ?? { width: 1400, height: 900 },

@@ -12,7 +12,7 @@ import { rangeQuery } from '../../renderer/src/api/client';
 import { chosenZoneOf } from '../../renderer/src/state/calendarSettings';
 import type { Event } from '@shared/api/records';
 
-const NO_FILTERS = { categories: [], tags: [], venues: [], organizers: [], featured: false, search: '' };
+const NO_FILTERS = { categories: [], tags: [], venues: [], organizers: [], featured: false, search: '', calendars: null };
 
 afterEach(() => void setViewerZone(null));
 

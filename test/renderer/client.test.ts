@@ -91,7 +91,7 @@ describe('ApiClient', () => {
   it('asks for what overlaps the range, with the filters as list parameters', () => {
     const q = rangeQuery(
       { start: new Date(2031, 2, 1), end: new Date(2031, 3, 12) },
-      { categories: [3, 4], tags: [7], venues: [9], organizers: [11, 12], featured: true, search: '  jazz ' },
+      { categories: [3, 4], tags: [7], venues: [9], organizers: [11, 12], featured: true, search: '  jazz ', calendars: [1, 5] },
     );
     expect(q).toMatchObject({
       ends_after: '2031-02-28 00:00:00',
@@ -103,12 +103,15 @@ describe('ApiClient', () => {
       organizer: [11, 12],
       featured: true,
       search: 'jazz',
+      calendar: [1, 5],
     });
     const plain = rangeQuery({ start: new Date(2031, 2, 1), end: new Date(2031, 3, 12) }, emptyFilters());
     expect(plain.featured).toBeUndefined();
     expect(plain.search).toBeUndefined();
     const url = new URL(client(fetch).url('events', plain));
     expect(url.searchParams.has('categories')).toBe(false);
+    // Every calendar shown: no calendar filter at all, so clients' events of any calendar come.
+    expect(url.searchParams.has('calendar')).toBe(false);
     expect(url.searchParams.get('strict_dates')).toBe('true');
   });
 

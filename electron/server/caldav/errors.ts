@@ -3,7 +3,7 @@
  * ask for the password again, fix the address) and a message key the user reads in their
  * language. Messages never carry the password, nor the Authorization header it travels in.
  */
-import { message, type MessageKey } from '../../../shared/i18n/messages';
+import { isMessageKey, message, type MessageKey } from '../../../shared/i18n/messages';
 import type { Language } from '../../../shared/i18n/languages';
 
 export type CalDavErrorKind = 'bad_url' | 'unauthorized' | 'forbidden' | 'unreachable' | 'timeout' | 'tls' | 'not_caldav' | 'server_error' | 'too_large';
@@ -87,4 +87,54 @@ export function fromNetworkError(err: unknown, host: string, timeoutMs: number):
   if (code && TLS_CODES.test(code)) return new CalDavError('tls', { host, reason: TLS_REASONS[code] ? `${TLS_REASONS[code]}, ${code}` : code });
   const reason = code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
   return new CalDavError('unreachable', { host, reason });
+}
+
+/**
+ * How a sync error is kept in the database (accounts' and calendars' `last_error`): its message
+ * key and values, so `GET /sync` and the CLI can word it in the reader's language. Errors that
+ * have no key (a bug, a store failure) are kept as their English text.
+ */
+interface StoredError {
+  key: MessageKey;
+  vars?: Record<string, string | number>;
+  /** Per calendar, when the account failed only through some of its calendars. */
+  parts?: Array<{ name: string; error: string }>;
+}
+
+/** A keyed error as stored text (JSON); anything else as its message. */
+export function storedError(err: Error | { key: MessageKey; vars?: Record<string, string | number> }): string {
+  if (err instanceof CalDavError) return JSON.stringify({ key: err.messageKey, vars: err.vars } satisfies StoredError);
+  if (err instanceof SyncProblem) return JSON.stringify({ key: err.key, vars: err.vars } satisfies StoredError);
+  if (err instanceof Error) return err.message;
+  return JSON.stringify(err satisfies StoredError);
+}
+
+/** The account failed through these calendars (each error as stored). */
+export function storedCalendarErrors(parts: Array<{ name: string; error: string }>): string {
+  return JSON.stringify({ key: 'sync_calendar_errors', parts } satisfies StoredError);
+}
+
+/** A stored error in words, in `lang`; null stays null, plain text stays as it was written. */
+export function errorText(stored: string | null, lang: Language): string | null {
+  if (stored === null || !stored.startsWith('{')) return stored;
+  let parsed: StoredError;
+  try {
+    parsed = JSON.parse(stored) as StoredError;
+  } catch {
+    return stored;
+  }
+  if (Array.isArray(parsed.parts)) return parsed.parts.map((p) => `${p.name}: ${errorText(p.error, lang)}`).join('; ');
+  if (typeof parsed.key !== 'string' || !isMessageKey(parsed.key)) return stored;
+  return message(lang, parsed.key, parsed.vars ?? {});
+}
+
+/** A sync failure of Almanac's own telling (no password kept, a calendar gone), worded by key. */
+export class SyncProblem extends Error {
+  constructor(
+    readonly key: MessageKey,
+    readonly vars: Record<string, string | number> = {},
+  ) {
+    super(message('en', key, vars));
+    this.name = 'SyncProblem';
+  }
 }

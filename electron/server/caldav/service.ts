@@ -10,6 +10,8 @@ import type { Store } from '../store';
 import type { SecretStore } from '../secrets';
 import { accountSecretKey } from '../secrets';
 import { syncAccount, type SyncDeps, type SyncReport } from './sync';
+import { errorText, storedError, SyncProblem } from './errors';
+import type { Language } from '../../../shared/i18n/languages';
 
 export interface SyncServiceOptions extends SyncDeps {
   secrets?: SecretStore;
@@ -55,8 +57,9 @@ export function createSyncService(opts: SyncServiceOptions) {
       if (!account) return { accountId, account: '?', ok: false, calendars: [], error: 'There is no such account.' };
       const password = opts.secrets?.get(accountSecretKey(account.id));
       if (password === undefined) {
-        const error = `No password is stored for "${account.name}": remove the account and add it again.`;
-        store.write(() => store.davSync.setAccountResult(account.id, null, error));
+        const problem = new SyncProblem('sync_no_password', { name: account.name });
+        const error = problem.message;
+        store.write(() => store.davSync.setAccountResult(account.id, null, storedError(problem)));
         return { accountId, account: account.name, ok: false, calendars: [], error };
       }
       try {
@@ -109,6 +112,10 @@ export function createSyncService(opts: SyncServiceOptions) {
       for (const id of ids) backoff.delete(id);
       return Promise.all(ids.map((id) => runAccount(id)));
     },
+    /** Resolves once the account's round under way (if any) is over: removing an account waits for it. */
+    async settled(accountId: number): Promise<void> {
+      await running.get(accountId)?.catch(() => undefined);
+    },
     /** A local change was saved: a round soon, once the burst of changes is over. */
     localChange(): void {
       if (closed || opts.debounceMs === 0) return;
@@ -131,7 +138,10 @@ export function createSyncService(opts: SyncServiceOptions) {
     get syncing(): boolean {
       return running.size > 0;
     },
-    status(): { accounts: AccountStatus[]; conflicts: Array<{ id: number; calendar: number; uid: string; title: string; kept: string }> } {
+    /** Where account passwords are kept (the API's add and remove account). */
+    secrets: opts.secrets,
+    /** The state, its errors worded in `lang`. */
+    status(lang: Language = 'en'): { accounts: AccountStatus[]; conflicts: Array<{ id: number; calendar: number; uid: string; title: string; kept: string }> } {
       const accounts = store.accounts.list().map((a) => {
         const calendars = a.calendars.map((c) => ({
           id: c.id,
@@ -141,7 +151,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           synced: !!c.synced,
           read_only: !!c.read_only,
           pending: store.davSync.pendingCount(c.id),
-          last_error: c.last_error ?? store.davSync.outboxErrors(c.id)[0]?.error ?? null,
+          last_error: errorText(c.last_error, lang) ?? store.davSync.outboxErrors(c.id)[0]?.error ?? null,
           last_full_sync: c.last_full_sync_utc,
         }));
         const b = backoff.get(a.id);
@@ -149,7 +159,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           id: a.id,
           name: a.name,
           last_sync: a.last_sync_utc,
-          last_error: a.last_error,
+          last_error: errorText(a.last_error, lang),
           syncing: running.has(a.id),
           pending: calendars.reduce((n, c) => n + c.pending, 0),
           next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,

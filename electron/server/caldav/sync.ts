@@ -15,7 +15,7 @@ import type { Store } from '../store';
 import type { AccountRow, CalendarRow } from '../store/caldav-accounts';
 import type { WriteContext } from '../store/post-fields';
 import type { UrlContext } from '../serialize/context';
-import { CalDavError } from './errors';
+import { CalDavError, storedCalendarErrors, storedError, SyncProblem } from './errors';
 import { createTransport, type Transport } from './transport';
 import { pushCalendar } from './push';
 import { pullCalendar } from './pull';
@@ -84,6 +84,9 @@ export async function syncAccount(deps: SyncDeps, account: AccountRow, password:
   const transport = createTransport(account.server_url, { user: account.username, password }, { timeoutMs: deps.timeoutMs ?? SYNC_TIMEOUT_MS, fetch: deps.fetch });
   const calendars = store.accounts.list().find((a) => a.id === account.id)?.calendars.filter((c) => c.synced && (!only || only.includes(c.id))) ?? [];
   const out: SyncReport = { accountId: account.id, account: account.name, ok: true, calendars: [] };
+  // What the database keeps: message keys, so each reader gets the error in their language.
+  let accountError: string | null = null;
+  const failures: Array<{ name: string; error: string }> = [];
   for (const calendar of calendars) {
     const report: CalendarReport = { calendarId: calendar.id, name: calendar.name, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0 };
     out.calendars.push(report);
@@ -95,21 +98,26 @@ export async function syncAccount(deps: SyncDeps, account: AccountRow, password:
     } catch (err) {
       const e = explainFailure(err, transport, calendar.url ?? account.server_url);
       report.error = e.message;
-      store.write(() => store.davSync.setCalendarError(calendar.id, e.message));
+      store.write(() => store.davSync.setCalendarError(calendar.id, storedError(e)));
+      failures.push({ name: calendar.name, error: storedError(e) });
       out.ok = false;
       // The network or the login fails the same way for every calendar of the account.
       if (e instanceof CalDavError && (e.transient || e.kind === 'unauthorized')) {
         out.error = e.message;
         out.transient = e.transient;
+        accountError = storedError(e);
         break;
       }
     } finally {
       report.pending = store.davSync.pendingCount(calendar.id);
     }
   }
-  if (!out.error && !out.ok) out.error = out.calendars.filter((c) => c.error).map((c) => `${c.name}: ${c.error}`).join('; ');
+  if (!out.error && !out.ok) {
+    out.error = out.calendars.filter((c) => c.error).map((c) => `${c.name}: ${c.error}`).join('; ');
+    accountError = storedCalendarErrors(failures);
+  }
   const now = new Date().toISOString();
-  store.write(() => store.davSync.setAccountResult(account.id, out.ok ? now : null, out.error ?? null));
+  store.write(() => store.davSync.setAccountResult(account.id, out.ok ? now : null, accountError));
   return out;
 }
 
@@ -122,7 +130,7 @@ export function explainFailure(err: unknown, transport: Transport, url: string):
   const host = new URL(url).host;
   if (status === 401) return new CalDavError('unauthorized', { host }, 401);
   if (status === 403) return new CalDavError('forbidden', { host }, 403);
-  if (status === 404) return new Error(`the calendar is no longer on the server (${url}); it may have been deleted or renamed there`);
+  if (status === 404) return new SyncProblem('sync_calendar_gone', { url });
   if (status !== undefined && (status >= 500 || status === 429)) return new CalDavError('server_error', { host, status }, status);
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -13,6 +13,7 @@ import { reminderRoutes } from './reminders';
 import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
 import { subscriptionRoutes } from './subscriptions';
+import { accountRoutes } from './accounts';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -47,6 +48,7 @@ export function allRoutes(): RouteDef[] {
     ...transferRoutes,
     ...reminderRoutes,
     ...settingsRoutes,
+    ...accountRoutes,
     ...syncRoutes,
     ...subscriptionRoutes,
   );

@@ -6,7 +6,7 @@
 import { subscriptionFields } from '../../../shared/schema/subscriptions';
 import { ApiError } from '../errors';
 import { SubscriptionError } from '../subscriptions/fetch';
-import { calendarJson } from './sync';
+import { calendarJson } from './accounts';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 import type { CalendarRow } from '../store/caldav-accounts';
 

@@ -1,14 +1,13 @@
 /**
  * CalDAV sync (Almanac extension, issue 17): its state in words (`GET /sync`: last sync, changes
  * waiting, last error, conflict copies), "Sync now" (`POST /sync`, answered at once while the
- * round runs in the background), and the conflict copies a sync kept: restore one (it becomes the
+ * round runs in the background; errors in the request's language), and the conflict copies a sync kept: restore one (it becomes the
  * event again and is sent) or dismiss it.
  */
 import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
 import { applyResource } from '../caldav/resource';
-import type { CalendarRow } from '../store/caldav-accounts';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 const syncParams: ParamSet = {
@@ -21,7 +20,7 @@ function service(req: ApiRequest) {
 }
 
 function status(req: ApiRequest): ApiResponse {
-  return { body: service(req).status() };
+  return { body: service(req).status(req.lang) };
 }
 
 function syncNow(req: ApiRequest): ApiResponse {
@@ -35,7 +34,7 @@ function syncNow(req: ApiRequest): ApiResponse {
   }
   // The round's outcome is in the status (and the server's log); the request does not wait for the network.
   void sync.syncNow(ids);
-  return { status: 202, body: sync.status() };
+  return { status: 202, body: sync.status(req.lang) };
 }
 
 function conflictOf(req: ApiRequest) {
@@ -63,39 +62,7 @@ function dismiss(req: ApiRequest): ApiResponse {
   return { body: { id: row.id, dismissed: true } };
 }
 
-/** A calendar as GET /calendars and the subscription routes give it. */
-export function calendarJson(c: CalendarRow, accounts: Map<number, string>) {
-  return {
-    id: c.id,
-    name: c.name,
-    color: c.color,
-    visible: !!c.visible,
-    account: c.account_id === null ? null : (accounts.get(c.account_id) ?? null),
-    synced: c.account_id !== null && !!c.synced,
-    read_only: !!c.read_only,
-    subscription: c.subscription_url === null ? null : { url: c.subscription_url, refreshed_utc: c.subscription_refreshed_utc, last_error: c.last_error },
-  };
-}
-
-/** Every calendar, this computer's first: what the `calendar` field and filter take. */
-function listCalendars(req: ApiRequest): ApiResponse {
-  const accounts = new Map(req.store.accounts.list().map((a) => [a.id, a.name]));
-  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, accounts)) };
-}
-
 export const syncRoutes: RouteDef[] = [
-  route('/calendars', [
-    {
-      methods: ['GET'],
-      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s and each iCalendar subscription, with name, colour, shown or hidden, synced, read-only, and for a subscription its feed (`subscription`: url, refreshed_utc, last_error).',
-      args: {},
-      // Account names are the owner's business, even where events may be read without the token.
-      write: true,
-      response: 'object',
-      errors: [],
-      handler: listCalendars,
-    },
-  ]),
   route('/sync', [
     {
       methods: ['GET'],

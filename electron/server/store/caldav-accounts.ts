@@ -4,6 +4,11 @@
  */
 import type { DB } from './db';
 
+/** The one way an event leaves for good (its rows, search text, schedule and post id go with it). */
+interface EventDeleter {
+  deleteForever(id: number): void;
+}
+
 export interface AccountRow {
   id: number;
   name: string;
@@ -37,8 +42,7 @@ export interface CalendarRow {
   subscription_refreshed_utc: string | null;
 }
 
-/** The calendar that is on this computer only: it always exists and belongs to no account. */
-export const LOCAL_CALENDAR_ID = 1;
+export { LOCAL_CALENDAR_ID } from '../../../shared/schema/accounts';
 
 export interface NewAccount {
   name: string;
@@ -66,7 +70,15 @@ export class DuplicateAccountError extends Error {
   }
 }
 
-export function createCalDavAccountStore(db: DB) {
+/** What a user may change of a calendar (PATCH /calendars/{id}). */
+export interface CalendarChanges {
+  name?: string;
+  color?: string | null;
+  visible?: boolean;
+  synced?: boolean;
+}
+
+export function createCalDavAccountStore(db: DB, events: EventDeleter) {
   const insertAccount = db.prepare<[string, string, string, string, string, string]>(
     'INSERT INTO caldav_accounts (name, server_url, username, principal_url, home_url, created_utc) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -82,8 +94,9 @@ export function createCalDavAccountStore(db: DB) {
   // The account's events are the server's copies: they go with it (the server keeps them). Their
   // ids go back to the posts registry as every deleted event's do.
   const accountEventIds = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id IN (SELECT id FROM calendars WHERE account_id = ?)').pluck();
-  const deleteEvent = db.prepare<[number]>('DELETE FROM events WHERE id = ?');
-  const releasePost = db.prepare<[number]>('DELETE FROM posts WHERE id = ?');
+  const accountEventsInOrder = db.prepare<[string], number>('SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY parent_id IS NULL, id').pluck();
+  const selectCalendar = db.prepare<[number], CalendarRow>('SELECT * FROM calendars WHERE id = ?');
+  const updateCalendar = db.prepare<[string, string | null, number, number, number]>('UPDATE calendars SET name = ?, color = ?, visible = ?, synced = ? WHERE id = ?');
 
   return {
     /** Adds an account with its calendars, all or nothing. Call inside a write transaction. */
@@ -97,17 +110,30 @@ export function createCalDavAccountStore(db: DB) {
       return selectAccounts.all().map((a) => ({ ...a, calendars: selectAccountCalendars.all(a.id) }));
     },
     byName: (name: string): AccountRow | undefined => selectAccountByName.get(name),
+    byId: (id: number): AccountRow | undefined => selectAccount.get(id),
+    calendarsOf: (accountId: number): CalendarRow[] => selectAccountCalendars.all(accountId),
+    calendar: (id: number): CalendarRow | undefined => selectCalendar.get(id),
+    /** Changes a calendar's name, colour, shown/hidden or synced; the row as it is now. Call in a write transaction. */
+    updateCalendar(id: number, changes: CalendarChanges): CalendarRow | undefined {
+      const c = selectCalendar.get(id);
+      if (!c) return undefined;
+      updateCalendar.run(
+        changes.name ?? c.name,
+        changes.color !== undefined ? changes.color : c.color,
+        changes.visible !== undefined ? (changes.visible ? 1 : 0) : c.visible,
+        changes.synced !== undefined ? (changes.synced ? 1 : 0) : c.synced,
+        id,
+      );
+      return selectCalendar.get(id);
+    },
     /** Every calendar: the local one, the accounts' calendars, then subscriptions. */
     calendars: (): CalendarRow[] => selectCalendars.all(),
     /** Removes the account, its calendars and their events; false when there was none. Call in a write transaction. */
     remove(id: number): boolean {
       // Occurrence rows first: their series' rows are what they point at.
-      const ids = accountEventIds.all(id);
-      const rows = db.prepare(`SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY parent_id IS NULL, id`).pluck().all(JSON.stringify(ids)) as number[];
-      for (const e of rows) {
-        deleteEvent.run(e);
-        releasePost.run(e);
-      }
+      // The delete triggers queue these for sending; the calendars' outbox rows go with the
+      // calendars below (ON DELETE CASCADE), so nothing is ever sent: the server keeps its copies.
+      for (const e of accountEventsInOrder.all(JSON.stringify(accountEventIds.all(id)))) events.deleteForever(e);
       return deleteAccount.run(id).changes > 0;
     },
   };

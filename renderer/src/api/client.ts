@@ -67,7 +67,12 @@ export interface EventFilters {
   organizers: number[];
   featured: boolean;
   search: string;
+  /** The calendars shown (their ids), or null while all are: hidden calendars' events are never asked for. */
+  calendars: number[] | null;
 }
+
+/** Every calendar hidden: there is nothing to ask the server for. */
+export const nothingShown = (f: Pick<EventFilters, 'calendars'>) => f.calendars !== null && f.calendars.length === 0;
 
 export const emptyFilters = (): EventFilters => ({
   categories: [],
@@ -76,6 +81,7 @@ export const emptyFilters = (): EventFilters => ({
   organizers: [],
   featured: false,
   search: '',
+  calendars: null,
 });
 
 export type PostKind = 'events' | 'venues' | 'organizers';
@@ -246,6 +252,7 @@ export class ApiClient {
    * end after it starts (`starts_before` + `ends_after`, exact times) is what a calendar shows.
    */
   fetchEventsInRange(range: Range, filters: EventFilters, signal?: AbortSignal): Promise<Event[]> {
+    if (nothingShown(filters)) return Promise.resolve([]);
     return this.listAll<Event>('events', 'events', rangeQuery(range, filters), signal);
   }
 
@@ -365,5 +372,6 @@ export function rangeQuery(range: Range, f: EventFilters): Query {
     organizer: f.organizers,
     featured: f.featured ? true : undefined,
     search: f.search.trim() || undefined,
+    calendar: f.calendars ?? undefined,
   };
 }

@@ -35,6 +35,7 @@ import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { useLookups } from '../state/lookups';
+import { useCalendars } from '../state/calendars';
 import { useUi } from '../state/ui';
 import { useColorScheme } from '../lib/useColorScheme';
 import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLocale, useViewerZone } from '../state/calendarSettings';
@@ -154,7 +155,10 @@ export function CalendarView() {
   const weeks = useMemo<MonthWeek[] | null>(() => (range ? layoutMonth(events, range.firstDay, perDay) : null), [range, events, perDay, zone]); // eslint-disable-line react-hooks/exhaustive-deps
   // Categories reloaded (a colour chosen): the events are drawn again in their new colours.
   const categories = useLookups((s) => s.categories);
-  const inputs = useMemo(() => (view === 'month' ? NO_INPUTS : events.map(toEventInput)), [events, view, categories]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Calendars' colours draw events too: a recoloured calendar draws them again.
+  const calendars = useCalendars((s) => s.calendars);
+  const colours = useMemo(() => [categories, calendars], [categories, calendars]);
+  const inputs = useMemo(() => (view === 'month' ? NO_INPUTS : events.map(toEventInput)), [events, view, colours]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // The month grid reports its range itself (FullCalendar does through `datesSet`).
   useEffect(() => {
@@ -288,7 +292,7 @@ export function CalendarView() {
   if (weeks && range) {
     return (
       <div className="calendar-host" ref={hostRef} onDoubleClick={onDoubleClick}>
-        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} zone={zone} locale={locale} title={range.title} labels={labels} moreText={moreText} colours={categories} />
+        <MonthGrid weeks={weeks} month={range.month} today={todayIso()} zone={zone} locale={locale} title={range.title} labels={labels} moreText={moreText} colours={colours} />
       </div>
     );
   }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDay, formatInstant, shownDay } from '../lib/format';
 import { midnightOf } from '../lib/dates';
 import type { Event } from '@shared/api/records';
-import { PAGE_SIZE, rangeQuery, type EventFilters } from '../api/client';
+import { nothingShown, PAGE_SIZE, rangeQuery, type EventFilters } from '../api/client';
 import { useLocale } from '../state/calendarSettings';
 import { newestOnly } from '../lib/newestOnly';
 import { api } from '../state/api';
@@ -29,6 +29,7 @@ const begin = newestOnly();
 
 /** Every match of `filters` at any date, oldest first, up to MAX_RESULTS; and how many there are. */
 export async function searchEverything(filters: EventFilters): Promise<{ events: Event[]; total: number }> {
+  if (nothingShown(filters)) return { events: [], total: 0 };
   const query = { ...rangeQuery(wholeCalendar(), filters), per_page: PAGE_SIZE };
   const first = await api().get<{ events?: Event[]; total?: number; total_pages?: number }>('events', { ...query, page: 1 });
   const total = Number(first.total ?? first.events?.length ?? 0);
@@ -52,7 +53,7 @@ export function SearchResults() {
   const locale = useLocale();
   const [found, setFound] = useState<{ events: Event[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const key = JSON.stringify([filters.search, filters.categories, filters.tags, filters.venues, filters.organizers, filters.featured, language]);
+  const key = JSON.stringify([filters.search, filters.categories, filters.tags, filters.venues, filters.organizers, filters.featured, filters.calendars, language]);
 
   useEffect(() => {
     const isNewest = begin();

@@ -10,6 +10,7 @@ import type { Event, Term } from '@shared/api/records';
 import { addDaysIso } from '../lib/dates';
 import { useLookups } from '../state/lookups';
 import { readOnlySource, useReadOnlyCalendars } from '../subscriptions/readOnlyCalendars';
+import { useCalendars } from '../state/calendars';
 
 /** Colours of categories with none chosen: distinct in light and dark themes, by id so they stay put. */
 export const PALETTE = ['#4f46e5', '#0891b2', '#059669', '#d97706', '#dc2626', '#db2777', '#7c3aed', '#65a30d'];
@@ -29,17 +30,33 @@ useReadOnlyCalendars.subscribe((s, prev) => {
   if (s.names !== prev.names) cache = new WeakMap();
 });
 
+/** Colours of calendars that have one, by calendar id. */
+let calendarColours = new Map<number, string>();
+useCalendars.subscribe((s, prev) => {
+  if (s.calendars === prev.calendars) return;
+  const next = new Map(s.calendars.filter((c) => c.color).map((c) => [c.id, c.color as string]));
+  if (JSON.stringify([...next]) === JSON.stringify([...calendarColours])) return;
+  calendarColours = next;
+  cache = new WeakMap();
+});
+
 /** A category's colour: the one chosen for it, else one picked by its id. */
 export function categoryColour(c: Pick<Term, 'id' | 'color'>): string {
   return c.color || chosen.get(c.id) || PALETTE[c.id % PALETTE.length];
 }
 
-/** An event's colour: that of its first category with a chosen colour, else its first category's. */
-export function colourFor(e: Pick<Event, 'categories'>): string | undefined {
+/**
+ * An event's colour, as Google Calendar decides it: the event's own (its first category with a
+ * chosen colour) wins over its calendar's; a calendar's colour wins over the colour merely picked
+ * by a category's id, which nobody chose.
+ */
+export function colourFor(e: Pick<Event, 'categories' | 'calendar'>): string | undefined {
   for (const c of e.categories) {
     const colour = chosen.get(c.id);
     if (colour) return colour;
   }
+  const calendar = e.calendar === undefined ? undefined : calendarColours.get(e.calendar);
+  if (calendar) return calendar;
   const c = e.categories[0];
   return c ? PALETTE[c.id % PALETTE.length] : undefined;
 }

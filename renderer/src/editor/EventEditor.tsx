@@ -26,6 +26,8 @@ import { fromRecurrence, sameRepeat, toRecurrence, validateRepeat, type RepeatEr
 import { scopeFor } from '../state/eventActions';
 import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from '../reminders/choices';
+import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
+import { useCalendars } from '../state/calendars';
 
 /**
  * Where each field goes; the order inside a group is the order on screen. A calendar's order
@@ -83,6 +85,15 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   );
   const [notifyRows, setNotifyRows] = useState<Row[]>(() => rowsOf(initialReminders, !!initial.all_day));
   const [notifyErrors, setNotifyErrors] = useState<RowErrors>({});
+  // The calendar has its own picker (the schema's `calendar` is an id, never a plain field).
+  const calendars = useCalendars((s) => s.calendars);
+  const initialCalendar = (target.kind === 'edit' ? target.event.calendar : target.from?.calendar) ?? LOCAL_CALENDAR_ID;
+  const [calendar, setCalendar] = useState(initialCalendar);
+  const home = calendars.find((c) => c.id === initialCalendar);
+  // A read-only calendar's event (a shared calendar, a subscription) is shown, never saved.
+  const readOnly = target.kind === 'edit' && !!home?.read_only;
+  // Where an event can go: calendars that take writes and are sent to their server (or stay here).
+  const writable = calendars.filter((c) => c.id === initialCalendar || (!c.read_only && (c.account_id === null || c.synced)));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -92,7 +103,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
 
   const remindersNow = rowsToReminders(notifyRows);
   const remindersChanged = Object.keys(remindersNow.errors).length > 0 || !sameReminders(initialReminders, remindersNow.reminders);
-  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0 || !sameRepeat(initialRepeat, repeat) || remindersChanged;
+  const dirty = target.kind === 'create' ? true : changedFields(initial, values).length > 0 || !sameRepeat(initialRepeat, repeat) || remindersChanged || calendar !== initialCalendar;
   // Publishing fields, then anything the schema gained that no group names yet (never out of reach).
   const publishing = formFields(eventFields)
     .filter(([name]) => !PLACED.has(name))
@@ -110,7 +121,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
 
   async function save(e?: FormEvent) {
     e?.preventDefault();
-    if (saving) return;
+    if (saving || readOnly) return;
     const local = localErrors(eventFields, values, {
       required: t('errors.required'),
       endBeforeStart: t('errors.end_before_start'),
@@ -133,6 +144,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     // A new event always says its reminders, none included: the server's defaults would otherwise
     // add ones the section never showed.
     if (target.kind === 'create' || !sameReminders(initialReminders, notify.reminders)) body.reminders = notify.reminders;
+    if (calendar !== initialCalendar || (target.kind === 'create' && calendar !== LOCAL_CALENDAR_ID)) body.calendar = calendar;
     // An occurrence of a series: which ones? A new rule cannot apply to one occurrence alone.
     const scope =
       target.kind === 'edit' && Object.keys(body).length ? await scopeFor(target.event, 'edit', 'recurrence' in body ? ['following', 'all'] : undefined) : undefined;
@@ -222,6 +234,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
             {formError}
           </div>
         )}
+        {readOnly && (
+          <p className="field-hint read-only-note" role="status">
+            {t('editor.read_only', { name: home?.name ?? '' })}
+          </p>
+        )}
+        <fieldset className="editor-fieldset" disabled={readOnly}>
         <div className="editor-body">
           <div className="editor-main">
             {MAIN_GROUPS.map((g) => [
@@ -268,6 +286,23 @@ export function EventEditor({ target }: { target: EditorTarget }) {
             ])}
           </div>
           <div className="editor-side">
+            {calendars.length > 0 && (
+              <section className="group" role="group" aria-labelledby="group-calendar">
+                <h3 className="group-title" id="group-calendar">
+                  {t('editor.calendar')}
+                </h3>
+                <div className="field calendar-field">
+                  <span className="swatch" style={{ background: calendars.find((c) => c.id === calendar)?.color ?? 'var(--accent)' }} aria-hidden="true" />
+                  <select aria-labelledby="group-calendar" value={calendar} onChange={(e) => setCalendar(Number(e.target.value))}>
+                    {writable.map((c) => (
+                      <option key={c.id} value={c.id}>
+                        {c.account ? `${c.name} (${c.account})` : c.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              </section>
+            )}
             {SIDE_GROUPS.map((g) => (
               <section key={g.key} className={`group ${g.className ?? ''}`} role="group" aria-labelledby={`group-${g.key}`}>
                 <h3 className="group-title" id={`group-${g.key}`}>
@@ -295,11 +330,12 @@ export function EventEditor({ target }: { target: EditorTarget }) {
             </details>
           </div>
         </div>
+        </fieldset>
         {confirmDiscard ? (
           <DiscardBar onKeep={() => setConfirmDiscard(false)} onDiscard={close} />
         ) : (
           <footer className="dialog-footer">
-            {target.kind === 'edit' && (
+            {target.kind === 'edit' && !readOnly && (
               <button
                 type="button"
                 className="button button-danger-quiet"
@@ -321,9 +357,11 @@ export function EventEditor({ target }: { target: EditorTarget }) {
             <button type="button" className="button" onClick={requestClose}>
               {t('action.cancel')}
             </button>
-            <button type="submit" className="button button-primary" disabled={saving} aria-busy={saving}>
-              {saving ? t('action.saving') : t('action.save')}
-            </button>
+            {!readOnly && (
+              <button type="submit" className="button button-primary" disabled={saving} aria-busy={saving}>
+                {saving ? t('action.saving') : t('action.save')}
+              </button>
+            )}
           </footer>
         )}
       </form>

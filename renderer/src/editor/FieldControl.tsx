@@ -100,7 +100,7 @@ export function FieldControl(p: ControlProps) {
         </Field>
       );
     default: {
-      const type = input === 'url' ? 'url' : input === 'email' ? 'email' : input === 'tel' || p.name === 'phone' ? 'tel' : 'text';
+      const type = input === 'url' ? 'url' : input === 'email' ? 'email' : input === 'password' ? 'password' : input === 'tel' || p.name === 'phone' ? 'tel' : 'text';
       return (
         <Field label={label} htmlFor={ids.input} error={p.error} errorId={ids.error} required={p.def.required}>
           <input
@@ -108,6 +108,8 @@ export function FieldControl(p: ControlProps) {
             type={type}
             required={p.def.required}
             placeholder={input === 'cost' ? t('field.cost_placeholder') : type === 'url' ? 'https://…' : undefined}
+            // A server's password is not this page's login: no browser autofill of a saved one.
+            autoComplete={type === 'password' ? 'new-password' : undefined}
             value={str}
             onChange={(e) => p.onChange(e.target.value)}
           />

@@ -39,7 +39,7 @@ export type FieldErrors = Record<string, string>;
 
 /**
  * Fields no form shows: the UTC copy of the publication date is derived from `date`; the calendar
- * gets its own picker with the accounts UI (issue 17), not a number field meanwhile.
+ * has its own picker in the event editor (names and colours, writable calendars only), not a number field.
  */
 const NEVER_SHOWN = new Set(['date_utc', 'calendar']);
 

@@ -1,4 +1,4 @@
-/** The left column: new event, screens, filters, languages. */
+/** The left column: new event, screens, calendars, filters, languages. */
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from '../i18n';
@@ -9,6 +9,7 @@ import { useUi, type Screen } from '../state/ui';
 import { newEventDraft } from '../state/drafts';
 import { Filters } from './Filters';
 import { MiniMonth } from './MiniMonth';
+import { Calendars } from './Calendars';
 import { Icon, type IconName } from '../components/Icon';
 import { SubscribeButton } from '../subscriptions/SubscribeDialog';
 
@@ -134,6 +135,7 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
         </ul>
       </nav>
       {screen === 'calendar' && <MiniMonth />}
+      {screen === 'calendar' && <Calendars />}
       {screen === 'calendar' && <Filters />}
       {/* Not data-closes-drawer: its dialog lives in the sidebar and must stay shown. */}
       <SubscribeButton />

@@ -21,7 +21,8 @@ export const useFilters = create<FiltersState>()((set, get) => ({
   },
   setFeatured: (featured) => set({ featured }),
   setSearch: (search) => set({ search }),
-  clear: () => set(emptyFilters()),
+  // Hidden calendars are not a filter the user set here: they stay hidden.
+  clear: () => set({ ...emptyFilters(), calendars: get().calendars }),
   prune(known) {
     const next: Partial<FiltersState> = {};
     for (const key of ['categories', 'tags', 'venues', 'organizers'] as ListKey[]) {
@@ -40,6 +41,7 @@ export function filtersOf(s: EventFilters): EventFilters {
     organizers: s.organizers,
     featured: s.featured,
     search: s.search,
+    calendars: s.calendars,
   };
 }
 

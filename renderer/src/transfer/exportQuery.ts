@@ -1,6 +1,9 @@
 /** The export's share of the filters on screen, as `GET /export` and the desktop bridge take them. */
 import { useFilters } from '../state/filters';
 
+/** An id no calendar has (ids count up from 1): asks for the events of no calendar. */
+const NO_CALENDAR = 2_147_483_647;
+
 export type ExportFilters = Record<string, string | number | boolean | Array<string | number>>;
 
 /** What the sidebar filters and the search box show now, as events-list parameters. */
@@ -13,5 +16,7 @@ export function currentExportFilters(): ExportFilters {
   if (f.organizers.length) filters.organizer = f.organizers;
   if (f.featured) filters.featured = true;
   if (f.search.trim()) filters.search = f.search.trim();
+  // Hidden calendars' events are not what the filters show. With none shown, the export is empty.
+  if (f.calendars) filters.calendar = f.calendars.length ? f.calendars : [NO_CALENDAR];
   return filters;
 }

@@ -1,0 +1,180 @@
+/**
+ * CalDAV accounts and calendars (Almanac extension, issue 17): list, add (discovery as the CLI
+ * does it, through the same caldav/accounts.ts) and remove accounts; list calendars and change
+ * their name, colour, shown/hidden and synced. The fields are declared in shared/schema/accounts.ts.
+ * A password goes in and never comes out.
+ */
+import { accountFields, calendarFields, LOCAL_CALENDAR_ID, type AccountJson, type CalendarJson } from '../../../shared/schema/accounts';
+import type { Language } from '../../../shared/i18n/languages';
+import { ApiError, invalidParam } from '../errors';
+import { addAccount, removeAccount, UnknownCalendarError } from '../caldav/accounts';
+import { CalDavError, errorText, type CalDavErrorKind } from '../caldav/errors';
+import { DuplicateAccountError, type AccountRow, type CalendarRow } from '../store/caldav-accounts';
+import type { Store } from '../store';
+import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
+
+export function calendarJson(c: CalendarRow, accountNames: Map<number, string>): CalendarJson {
+  return {
+    id: c.id,
+    name: c.name,
+    color: c.color,
+    visible: !!c.visible,
+    account: c.account_id === null ? null : (accountNames.get(c.account_id) ?? null),
+    account_id: c.account_id,
+    synced: c.account_id !== null && !!c.synced,
+    read_only: !!c.read_only,
+    subscription: c.subscription_url === null ? null : { url: c.subscription_url, refreshed_utc: c.subscription_refreshed_utc, last_error: c.last_error },
+  };
+}
+
+function accountJson(a: AccountRow, calendars: CalendarRow[], lang: Language): AccountJson {
+  const names = new Map([[a.id, a.name]]);
+  return {
+    id: a.id,
+    name: a.name,
+    server_url: a.server_url,
+    username: a.username,
+    created: a.created_utc,
+    last_sync: a.last_sync_utc,
+    last_error: errorText(a.last_error, lang),
+    calendars: calendars.map((c) => calendarJson(c, names)),
+  };
+}
+
+const accountNames = (store: Store) => new Map(store.accounts.list().map((a) => [a.id, a.name]));
+
+function listAccounts(req: ApiRequest): ApiResponse {
+  return { body: req.store.accounts.list().map((a) => accountJson(a, a.calendars, req.lang)) };
+}
+
+/**
+ * The server's answer decides the status: the user's input was wrong (the address, the login)
+ * is 422 with the field to fix; the server could not be reached or failed is 502 (504 when it
+ * did not answer in time). Never 401: that is this API's own token.
+ */
+const CALDAV_STATUS: Record<CalDavErrorKind, { status: number; field: keyof typeof accountFields | null }> = {
+  bad_url: { status: 400, field: 'url' },
+  unauthorized: { status: 422, field: 'password' },
+  forbidden: { status: 422, field: 'username' },
+  not_caldav: { status: 422, field: 'url' },
+  unreachable: { status: 502, field: 'url' },
+  tls: { status: 502, field: 'url' },
+  timeout: { status: 504, field: 'url' },
+  server_error: { status: 502, field: null },
+  too_large: { status: 502, field: null },
+};
+
+async function createAccount(req: ApiRequest): Promise<ApiResponse> {
+  const v = req.values as { url: string; username: string; password: string; name?: string; calendars?: string[] };
+  if (v.username.includes(':') || !v.username.trim()) throw invalidParam('username', 'invalid_username');
+  const secrets = req.sync?.secrets;
+  if (!secrets) throw new ApiError('account-no-secret-store', 503, 'account-no-secret-store');
+  try {
+    const added = await addAccount(req.store, secrets, { url: v.url, username: v.username, password: v.password, name: v.name, calendars: v.calendars });
+    return { status: 201, body: accountJson(added.account, added.calendars, req.lang) };
+  } catch (err) {
+    if (err instanceof CalDavError) {
+      const { status, field } = CALDAV_STATUS[err.kind];
+      throw new ApiError(`caldav_${err.kind}`, status, err.messageKey, err.vars, field ? { field } : {});
+    }
+    if (err instanceof DuplicateAccountError) throw new ApiError('account-name-taken', 409, 'account-name-taken', { name: err.accountName }, { field: 'name' });
+    if (err instanceof UnknownCalendarError) throw new ApiError('account-calendar-unknown', 422, 'account-calendar-unknown', { name: err.wanted, names: err.names }, { field: 'calendars' });
+    throw err;
+  }
+}
+
+async function deleteAccount(req: ApiRequest): Promise<ApiResponse> {
+  const id = Number(req.path.id);
+  if (!req.store.accounts.byId(id)) throw new ApiError('account-not-found', 404, 'account-not-found', { id });
+  // A round under way writes into the account's calendars: it ends first (bounded by its timeouts).
+  await req.sync?.settled(id);
+  const account = req.store.accounts.byId(id);
+  if (!account) throw new ApiError('account-not-found', 404, 'account-not-found', { id });
+  const before = accountJson(account, req.store.accounts.calendarsOf(id), req.lang);
+  removeAccount(req.store, req.sync?.secrets, id);
+  return { body: { ...before, deleted: true } };
+}
+
+function listCalendars(req: ApiRequest): ApiResponse {
+  const names = accountNames(req.store);
+  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, names)) };
+}
+
+function updateCalendar(req: ApiRequest): ApiResponse {
+  const id = Number(req.path.id);
+  const calendar = req.store.accounts.calendar(id);
+  if (!calendar) throw new ApiError('calendar-not-found', 404, 'calendar-not-found', { id });
+  const v = req.values as { name?: string; color?: string; visible?: boolean; synced?: boolean };
+  // "On this computer" has no server: asking to sync it is a mistake worth saying, not ignoring.
+  if (v.synced === true && calendar.account_id === null) throw new ApiError('calendar-not-on-server', 422, 'calendar-not-on-server', { name: calendar.name }, { field: 'synced' });
+  const row = req.store.write(() =>
+    req.store.accounts.updateCalendar(id, {
+      name: v.name?.trim(),
+      color: v.color === undefined ? undefined : v.color || null,
+      visible: v.visible,
+      synced: calendar.account_id === null ? undefined : v.synced,
+    }),
+  )!;
+  return { body: calendarJson(row, accountNames(req.store)) };
+}
+
+export const accountRoutes: RouteDef[] = [
+  route('/accounts', [
+    {
+      methods: ['GET'],
+      summary: 'CalDAV accounts (Almanac): name, server, user name, last sync, last error in words, and their calendars. Never a password.',
+      args: {},
+      write: true,
+      response: 'object',
+      errors: [],
+      handler: listAccounts,
+    },
+    {
+      methods: ['POST'],
+      summary:
+        'Add a CalDAV account (Almanac): finds its calendars (RFC 6764, principal, calendar home) and stores them with the account; the password goes to the keychain or an owner-only file. A wrong address or login is 400/422, a server that cannot be reached or fails 502/504, a name in use 409; nothing is stored then.',
+      args: accountFields,
+      body: true,
+      creates: true,
+      write: true,
+      response: 'object',
+      errors: [400, 409, 422, 502, 503, 504],
+      handler: createAccount,
+    },
+  ]),
+  route('/accounts/{id}', [
+    {
+      methods: ['DELETE'],
+      summary: 'Remove a CalDAV account (Almanac): its calendars and their events leave this computer for good (the server keeps them), and its password is forgotten.',
+      args: {},
+      write: true,
+      response: 'object',
+      errors: [404],
+      handler: deleteAccount,
+    },
+  ]),
+  route('/calendars', [
+    {
+      methods: ['GET'],
+      summary: 'The calendars (Almanac): id 1 "On this computer", then each CalDAV account\'s and each iCalendar subscription, with name, colour, shown or hidden, synced, read-only, and for a subscription its feed (`subscription`: url, refreshed_utc, last_error).',
+      args: {},
+      // Account names are the owner's business, even where events may be read without the token.
+      write: true,
+      response: 'object',
+      errors: [],
+      handler: listCalendars,
+    },
+  ]),
+  route('/calendars/{id}', [
+    {
+      methods: ['PATCH', 'POST'],
+      summary: `Change a calendar (Almanac): name, colour, shown or hidden, synced. "On this computer" (id ${LOCAL_CALENDAR_ID}) can be renamed and recoloured, not synced or removed.`,
+      args: calendarFields,
+      body: true,
+      write: true,
+      response: 'object',
+      errors: [400, 404, 422],
+      handler: updateCalendar,
+    },
+  ]),
+];

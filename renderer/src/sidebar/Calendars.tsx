@@ -1,0 +1,239 @@
+/**
+ * The sidebar's Calendars section (issue 17): every calendar with its colour and a show/hide
+ * checkbox (remembered on the server), each CalDAV account's last sync in words, changes waiting,
+ * its last error and "Sync now"; conflict copies with "Keep mine" / "Keep server's"; "Add account…".
+ */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
+import { useCalendars, type AccountSyncState } from '../state/calendars';
+import { useEvents } from '../state/events';
+import { useSettings } from '../state/settings';
+import { toastError, toastInfo } from '../state/toasts';
+import { localeTag } from '../i18n';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { AddAccountDialog, CalendarDialog } from './AccountDialogs';
+import './calendars.css';
+
+/** How often the section asks for the sync state while it is on screen (background rounds change it). */
+const REFRESH_MS = 30_000;
+/** After the events on screen changed (a write, a reload): one look at the sync state, once things settle. */
+const AFTER_WRITE_MS = 400;
+
+/** "5 minutes ago", "yesterday", in the interface's language. */
+export function timeAgo(iso: string, locale: string, now = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['second', 60],
+    ['minute', 60],
+    ['hour', 24],
+    ['day', 7],
+    ['week', 4.35],
+    ['month', 12],
+    ['year', Infinity],
+  ];
+  let value = seconds;
+  for (const [unit, size] of steps) {
+    if (Math.abs(value) < size) return rtf.format(unit === 'second' && Math.abs(value) < 10 ? 0 : Math.round(value), unit);
+    value /= size;
+  }
+  return rtf.format(Math.round(value), 'year');
+}
+
+const swatchOf = (c: CalendarJson) => c.color ?? 'var(--accent)';
+
+/** After a round: the events it brought, drawn. */
+const reloadEvents = () => useEvents.getState().reload().catch(() => {});
+
+function CalendarRow({ calendar, onEdit }: { calendar: CalendarJson; onEdit(): void }) {
+  const { t } = useTranslation();
+  const setVisible = useCalendars((s) => s.setVisible);
+  return (
+    <li className="calendar-row">
+      <label className="check">
+        <input type="checkbox" checked={calendar.visible} onChange={(e) => setVisible(calendar.id, e.target.checked).catch((err: Error) => toastError(err.message))} />
+        <span className="swatch" style={{ background: swatchOf(calendar) }} aria-hidden="true" />
+        <span className="check-text">{calendar.name}</span>
+      </label>
+      {calendar.read_only && <span className="calendar-note">{t('calendars.read_only')}</span>}
+      {calendar.account !== null && !calendar.synced && <span className="calendar-note">{t('calendars.not_synced')}</span>}
+      <button type="button" className="icon-text-button" aria-label={t('calendars.edit_named', { name: calendar.name })} title={t('calendars.edit')} onClick={onEdit}>
+        …
+      </button>
+    </li>
+  );
+}
+
+function AccountStatus({ account, state }: { account: AccountJson; state: AccountSyncState | undefined }) {
+  const { t } = useTranslation();
+  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const syncNow = useCalendars((s) => s.syncNow);
+  const [busy, setBusy] = useState(false);
+  const syncing = busy || !!state?.syncing;
+  const lastSync = state?.last_sync ?? account.last_sync;
+  const error = state ? state.last_error : account.last_error;
+  const pending = state?.pending ?? 0;
+  return (
+    <div className="account-status" role="group" aria-label={t('calendars.status_of', { name: account.name })}>
+      <p className="account-line">{syncing ? t('calendars.syncing') : lastSync ? t('calendars.last_sync', { when: timeAgo(lastSync, locale) }) : t('calendars.never_synced')}</p>
+      {pending > 0 && <p className="account-line">{t('calendars.pending', { count: pending })}</p>}
+      {error && !syncing && <p className="account-line account-error">{error}</p>}
+      <button
+        type="button"
+        className="button button-small"
+        disabled={syncing}
+        aria-label={t('calendars.sync_now_named', { name: account.name })}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await syncNow(account.name);
+            await reloadEvents();
+          } catch (err) {
+            toastError((err as Error).message);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {syncing ? t('calendars.syncing') : t('calendars.sync_now')}
+      </button>
+    </div>
+  );
+}
+
+function Conflicts() {
+  const { t } = useTranslation();
+  const conflicts = useCalendars((s) => s.sync.conflicts);
+  const calendars = useCalendars((s) => s.calendars);
+  const { restoreConflict, dismissConflict } = useCalendars.getState();
+  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  if (conflicts.length === 0) return null;
+  const act = (fn: () => Promise<void>) => () =>
+    fn()
+      .then(reloadEvents)
+      .catch((err: Error) => toastError(err.message));
+  return (
+    <section className="sync-conflicts" aria-labelledby="conflicts-heading">
+      <h3 id="conflicts-heading" className="account-name">
+        {t('calendars.conflicts', { count: conflicts.length })}
+      </h3>
+      <p className="account-line">{t('calendars.conflicts_hint')}</p>
+      <ul>
+        {conflicts.map((c) => (
+          <li key={c.id} className="conflict-row">
+            <span className="conflict-title">{c.title}</span>
+            <span className="account-line">
+              {calendars.find((x) => x.id === c.calendar)?.name ?? ''} · {timeAgo(c.kept, locale)}
+            </span>
+            <span className="conflict-actions">
+              <button type="button" className="button button-small" aria-label={t('calendars.keep_mine_named', { title: c.title })} onClick={act(() => restoreConflict(c.id))}>
+                {t('calendars.keep_mine')}
+              </button>
+              <button type="button" className="button button-small" aria-label={t('calendars.keep_server_named', { title: c.title })} onClick={act(() => dismissConflict(c.id))}>
+                {t('calendars.keep_server')}
+              </button>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function Calendars() {
+  const { t } = useTranslation();
+  const { calendars, accounts, sync, loaded } = useCalendars();
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<CalendarJson | null>(null);
+  const [removing, setRemoving] = useState<AccountJson | null>(null);
+
+  useEffect(() => {
+    const timer = setInterval(() => void useCalendars.getState().refreshSync().catch(() => {}), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  // A change saved here is a change waiting to be sent: say so soon after, not at the next poll.
+  const events = useEvents((s) => s.events);
+  const hasAccounts = accounts.length > 0;
+  useEffect(() => {
+    if (!hasAccounts) return;
+    const timer = setTimeout(() => void useCalendars.getState().refreshSync().catch(() => {}), AFTER_WRITE_MS);
+    return () => clearTimeout(timer);
+  }, [events, hasAccounts]);
+
+  if (!loaded) return null;
+  const local = calendars.filter((c) => c.account_id === null);
+  return (
+    <section className="calendars" aria-labelledby="calendars-heading">
+      <h2 id="calendars-heading" className="sidebar-heading">
+        {t('calendars.title')}
+      </h2>
+      <ul className="calendar-list">
+        {local.map((c) => (
+          <CalendarRow key={c.id} calendar={c} onEdit={() => setEditing(c)} />
+        ))}
+      </ul>
+      {accounts.map((a) => (
+        <section key={a.id} className="account" aria-labelledby={`account-${a.id}`}>
+          <div className="account-head">
+            <h3 id={`account-${a.id}`} className="account-name" title={`${a.username} · ${a.server_url}`}>
+              {a.name}
+            </h3>
+            <button type="button" className="icon-text-button" aria-label={t('calendars.remove_named', { name: a.name })} title={t('calendars.remove')} onClick={() => setRemoving(a)}>
+              ×
+            </button>
+          </div>
+          <ul className="calendar-list">
+            {calendars
+              .filter((c) => c.account_id === a.id)
+              .map((c) => (
+                <CalendarRow key={c.id} calendar={c} onEdit={() => setEditing(c)} />
+              ))}
+          </ul>
+          <AccountStatus account={a} state={sync.accounts.find((s) => s.id === a.id)} />
+        </section>
+      ))}
+      <Conflicts />
+      <button type="button" className="nav-item import-button" onClick={() => setAdding(true)}>
+        {t('calendars.add_account')}
+      </button>
+      {adding && (
+        <AddAccountDialog
+          onClose={() => setAdding(false)}
+          onAdded={(account) => {
+            setAdding(false);
+            toastInfo(t('calendars.added', { name: account.name, count: account.calendars.length }));
+            // Its events come with the first round: start it now rather than in 15 minutes.
+            void useCalendars
+              .getState()
+              .syncNow(account.name)
+              .then(reloadEvents)
+              .catch((err: Error) => toastError(err.message));
+          }}
+        />
+      )}
+      {editing && <CalendarDialog calendar={editing} onClose={() => setEditing(null)} />}
+      {removing && (
+        <ConfirmDialog
+          title={t('calendars.remove_title', { name: removing.name })}
+          text={t('calendars.remove_text', { name: removing.name })}
+          confirmLabel={t('calendars.remove')}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => {
+            const account = removing;
+            setRemoving(null);
+            useCalendars
+              .getState()
+              .removeAccount(account.id)
+              .then(() => {
+                toastInfo(t('calendars.removed', { name: account.name }));
+                return reloadEvents();
+              })
+              .catch((err: Error) => toastError(err.message));
+          }}
+        />
+      )}
+    </section>
+  );
+}

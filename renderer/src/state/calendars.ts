@@ -1,0 +1,152 @@
+/**
+ * Calendars, CalDAV accounts and their sync state (issue 17), as the server holds them: shown or
+ * hidden is the calendar's `visible` on the server, so it is remembered across windows and
+ * restarts. The visible ones become the `calendar` filter of every list (views, search, export).
+ */
+import { create } from 'zustand';
+import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
+import { api } from './api';
+import { useFilters } from './filters';
+import { useSettings } from './settings';
+
+export interface CalendarSyncState {
+  id: number;
+  pending: number;
+  last_error: string | null;
+}
+
+export interface AccountSyncState {
+  id: number;
+  name: string;
+  last_sync: string | null;
+  last_error: string | null;
+  syncing: boolean;
+  pending: number;
+  next_try: string | null;
+  calendars: CalendarSyncState[];
+}
+
+export interface ConflictCopy {
+  id: number;
+  calendar: number;
+  uid: string;
+  title: string;
+  kept: string;
+}
+
+interface SyncStatus {
+  accounts: AccountSyncState[];
+  conflicts: ConflictCopy[];
+}
+
+interface CalendarsState {
+  calendars: CalendarJson[];
+  accounts: AccountJson[];
+  sync: SyncStatus;
+  /** The server runs no sync (a test server without it): accounts cannot be synced from here. */
+  syncUnavailable: boolean;
+  loaded: boolean;
+  load(): Promise<void>;
+  /** GET /sync only: the sync state changes more often than the calendars. */
+  refreshSync(): Promise<SyncStatus>;
+  setVisible(id: number, visible: boolean): Promise<void>;
+  updateCalendar(id: number, changes: { name?: string; color?: string; synced?: boolean }): Promise<void>;
+  addAccount(body: { url: string; username: string; password: string; name?: string }): Promise<AccountJson>;
+  removeAccount(id: number): Promise<void>;
+  /** Starts a round for the account and resolves once it is over (or after two minutes). */
+  syncNow(accountName: string): Promise<void>;
+  restoreConflict(id: number): Promise<void>;
+  dismissConflict(id: number): Promise<void>;
+}
+
+/** Errors and words from the server in the interface's language, not the records'. */
+const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage });
+
+/** The calendars the lists ask for: null while every one is shown (no filter at all). */
+export function visibleCalendarIds(calendars: CalendarJson[]): number[] | null {
+  if (calendars.every((c) => c.visible)) return null;
+  return calendars.filter((c) => c.visible).map((c) => c.id);
+}
+
+function publish(calendars: CalendarJson[]): void {
+  const next = visibleCalendarIds(calendars);
+  const cur = useFilters.getState().calendars;
+  if (JSON.stringify(next) !== JSON.stringify(cur)) useFilters.setState({ calendars: next });
+}
+
+const NO_SYNC: SyncStatus = { accounts: [], conflicts: [] };
+const SYNC_WAIT_MS = 120_000;
+
+export const useCalendars = create<CalendarsState>()((set, get) => ({
+  calendars: [],
+  accounts: [],
+  sync: NO_SYNC,
+  syncUnavailable: false,
+  loaded: false,
+  async load() {
+    const [calendars, accounts] = await Promise.all([api().get<CalendarJson[]>('calendars', inUiLanguage()), api().get<AccountJson[]>('accounts', inUiLanguage())]);
+    set({ calendars, accounts, loaded: true });
+    publish(calendars);
+    await get().refreshSync();
+  },
+  async refreshSync() {
+    try {
+      const sync = await api().get<SyncStatus>('sync', inUiLanguage());
+      set({ sync, syncUnavailable: false });
+      return sync;
+    } catch (e) {
+      if ((e as { status?: number }).status === 503) {
+        set({ sync: NO_SYNC, syncUnavailable: true });
+        return NO_SYNC;
+      }
+      throw e;
+    }
+  },
+  async setVisible(id, visible) {
+    const before = get().calendars;
+    // Shown at once: the checkbox must not lag the click; put back if the server refuses.
+    const optimistic = before.map((c) => (c.id === id ? { ...c, visible } : c));
+    set({ calendars: optimistic });
+    publish(optimistic);
+    try {
+      const saved = await api().patch<CalendarJson>(`calendars/${id}`, { visible }, inUiLanguage());
+      const calendars = get().calendars.map((c) => (c.id === id ? saved : c));
+      set({ calendars });
+      publish(calendars);
+    } catch (e) {
+      set({ calendars: before });
+      publish(before);
+      throw e;
+    }
+  },
+  async updateCalendar(id, changes) {
+    const saved = await api().patch<CalendarJson>(`calendars/${id}`, changes, inUiLanguage());
+    set({ calendars: get().calendars.map((c) => (c.id === id ? saved : c)) });
+  },
+  async addAccount(body) {
+    const added = await api().post<AccountJson>('accounts', body, inUiLanguage());
+    await get().load();
+    return added;
+  },
+  async removeAccount(id) {
+    await api().del(`accounts/${id}`, inUiLanguage());
+    await get().load();
+  },
+  async syncNow(accountName) {
+    await api().post('sync', { account: accountName }, inUiLanguage());
+    const until = Date.now() + SYNC_WAIT_MS;
+    for (;;) {
+      const status = await get().refreshSync();
+      if (!status.accounts.find((a) => a.name === accountName)?.syncing || Date.now() > until) break;
+      await new Promise((ok) => setTimeout(ok, 500));
+    }
+  },
+  async restoreConflict(id) {
+    await api().post(`sync/conflicts/${id}/restore`, {}, inUiLanguage());
+    await get().refreshSync();
+  },
+  async dismissConflict(id) {
+    await api().del(`sync/conflicts/${id}`, inUiLanguage());
+    await get().refreshSync();
+  },
+}));
