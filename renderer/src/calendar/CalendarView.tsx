@@ -15,6 +15,8 @@ import FullCalendar, {
   type EventDisplayInfo,
   type EventDropInfo,
   type EventResizeDoneInfo,
+  type MountInfo,
+  type ViewDisplayInfo,
 } from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/react/daygrid';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
@@ -40,6 +42,7 @@ import { useUi } from '../state/ui';
 import { useColorScheme } from '../lib/useColorScheme';
 import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLocale, useViewerZone } from '../state/calendarSettings';
 import { toEventInput } from './toEventInput';
+import { holdScrollTime } from './holdScrollTime';
 import { layoutMonth, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
 import { readOnlySource } from '../subscriptions/readOnlyCalendars';
@@ -129,6 +132,28 @@ export function CalendarView() {
     const [h, m] = settings.work_start.split(':').map(Number);
     return minutesToDuration(Math.max(0, h * 60 + m - 15));
   }, [settings.work_start]);
+  // FullCalendar scrolls to the time when a view opens and on every new date range; the time grid
+  // keeps its time of day while its slots change height (holdScrollTime.ts), and new working
+  // hours scroll it again (FullCalendar applies a new scrollTime only to the next date range).
+  const scrollTimeRef = useRef(scrollTime);
+  const held = useRef<ReturnType<typeof holdScrollTime> | null>(null);
+  useEffect(() => {
+    if (scrollTimeRef.current === scrollTime) return;
+    scrollTimeRef.current = scrollTime;
+    ref.current?.getApi().scrollToTime(scrollTime);
+    held.current?.reset();
+  }, [scrollTime]);
+  const onViewDidMount = useCallback((info: MountInfo<ViewDisplayInfo>) => {
+    held.current?.stop();
+    held.current = holdScrollTime(info.el, {
+      toScrollTime: () => ref.current?.getApi().scrollToTime(scrollTimeRef.current),
+      toTime: (ms) => ref.current?.getApi().scrollToTime({ milliseconds: ms }),
+    });
+  }, []);
+  const onViewWillUnmount = useCallback(() => {
+    held.current?.stop();
+    held.current = null;
+  }, []);
   const businessHours = useMemo(() => ({ daysOfWeek: WORK_DAYS, startTime: settings.work_start, endTime: settings.work_end }), [settings.work_start, settings.work_end]);
   // "8:00 – 12:00" must not leave a 12-hour reader guessing: am/pm unless the clock is 24-hour.
   const hour12 = hour12Of(settings.time_format);
@@ -197,6 +222,7 @@ export function CalendarView() {
     const cal = useCalendar.getState();
     // A report from a view we have since left (keys pressed in quick succession) is stale.
     if (info.view.type !== fcViewOf(cal.view, cal.compact)) return;
+    held.current?.reset();
     cal.setVisible({ start: info.start, end: info.end }, info.view.title);
   }, []);
 
@@ -329,6 +355,8 @@ export function CalendarView() {
         noEventsText={t('calendar.no_events')}
         events={inputs}
         datesSet={onDatesSet}
+        viewDidMount={onViewDidMount}
+        viewWillUnmount={onViewWillUnmount}
         select={onSelect}
         eventClick={onEventClick}
         eventDrop={onChange}
