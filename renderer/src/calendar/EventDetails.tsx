@@ -17,7 +17,7 @@ import { describeSpan } from './QuickCreate';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
-import { useReadOnlyCalendars } from '../subscriptions/readOnlyCalendars';
+import { useReadOnlySource } from '../subscriptions/readOnlyCalendars';
 import './details.css';
 
 /** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
@@ -90,8 +90,8 @@ export function EventDetails({ event }: { event: Event }) {
   // Drawn again when the calendar's zone changes; an event kept in another zone says so.
   const zone = useViewerZone();
   const zoneNote = !event.all_day && event.timezone && normaliseZone(event.timezone) !== zone ? t('details.kept_in', { zone: event.timezone }) : null;
-  // A subscription's event changes only at its source: no Edit, no Delete.
-  const source = useReadOnlyCalendars((s) => (event.calendar === undefined ? undefined : s.names.get(event.calendar)));
+  // A read-only calendar's event changes only at its source: no Edit, no Delete.
+  const source = useReadOnlySource(event);
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
   const remove = async () => {

@@ -9,7 +9,7 @@ import type { EventInput } from '@fullcalendar/react';
 import type { Event, Term } from '@shared/api/records';
 import { addDaysIso } from '../lib/dates';
 import { useLookups } from '../state/lookups';
-import { readOnlySource, useReadOnlyCalendars } from '../subscriptions/readOnlyCalendars';
+import { readOnlySource } from '../subscriptions/readOnlyCalendars';
 import { useCalendars } from '../state/calendars';
 
 /** Colours of categories with none chosen: distinct in light and dark themes, by id so they stay put. */
@@ -25,18 +25,17 @@ useLookups.subscribe((s, prev) => {
   cache = new WeakMap();
 });
 
-// Inputs made before a calendar was known to be read-only would still be draggable.
-useReadOnlyCalendars.subscribe((s, prev) => {
-  if (s.names !== prev.names) cache = new WeakMap();
-});
-
 /** Colours of calendars that have one, by calendar id. */
 let calendarColours = new Map<number, string>();
+let readOnlyIds = '';
 useCalendars.subscribe((s, prev) => {
   if (s.calendars === prev.calendars) return;
   const next = new Map(s.calendars.filter((c) => c.color).map((c) => [c.id, c.color as string]));
-  if (JSON.stringify([...next]) === JSON.stringify([...calendarColours])) return;
+  // Inputs made before a calendar was known to be read-only would still be draggable.
+  const readOnly = s.calendars.filter((c) => c.read_only).map((c) => c.id).join(',');
+  if (JSON.stringify([...next]) === JSON.stringify([...calendarColours]) && readOnly === readOnlyIds) return;
   calendarColours = next;
+  readOnlyIds = readOnly;
   cache = new WeakMap();
 });
 

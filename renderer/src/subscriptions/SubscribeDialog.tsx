@@ -3,7 +3,7 @@
  * and reads the feed before it answers, so what is wrong with the address (unreachable, a web
  * page, too large) comes back as that field's error and nothing is stored.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
@@ -12,7 +12,8 @@ import { api } from '../state/api';
 import { useEvents } from '../state/events';
 import { toastInfo } from '../state/toasts';
 import { MAX_FEED_URL } from '@shared/schema/subscriptions';
-import { useReadOnlyCalendars, type CalendarInfo } from './readOnlyCalendars';
+import type { CalendarJson } from '@shared/schema/accounts';
+import { useCalendars } from '../state/calendars';
 
 export function SubscribeDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
@@ -31,8 +32,8 @@ export function SubscribeDialog({ onClose }: { onClose(): void }) {
     try {
       const body: Record<string, string> = { url: url.trim() };
       if (name.trim()) body.name = name.trim();
-      const made = await api().post<CalendarInfo & { events: number }>('subscriptions', body);
-      await useReadOnlyCalendars.getState().load().catch(() => {});
+      const made = await api().post<CalendarJson & { events: number }>('subscriptions', body);
+      await useCalendars.getState().load().catch(() => {});
       void useEvents.getState().reload().catch(() => {});
       toastInfo(t('subscribe.done', { name: made.name, count: made.events }));
       onClose();
@@ -109,10 +110,6 @@ export function SubscribeDialog({ onClose }: { onClose(): void }) {
 export function SubscribeButton() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  // Which calendars are read-only, for the events' cards: known from the start, not only after subscribing here.
-  useEffect(() => {
-    void useReadOnlyCalendars.getState().load().catch(() => {});
-  }, []);
   return (
     <>
       <button type="button" className="nav-item import-button" onClick={() => setOpen(true)}>

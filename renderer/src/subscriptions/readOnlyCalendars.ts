@@ -1,33 +1,25 @@
 /**
- * Which calendars are read-only subscriptions (GET /calendars), so the calendar offers no Edit or
- * Delete on their events: the server would refuse them (403 calendar-read-only) anyway.
+ * Which calendars are read-only (subscriptions, and servers' calendars the account may not write),
+ * read from the one calendars store (state/calendars.ts): their events open with no Edit or
+ * Delete and cannot be dragged, as the server would refuse the change anyway.
  */
-import { create } from 'zustand';
 import type { Event } from '@shared/api/records';
-import { api } from '../state/api';
+import type { CalendarJson } from '@shared/schema/accounts';
+import { useCalendars } from '../state/calendars';
 
-export interface CalendarInfo {
-  id: number;
-  name: string;
-  read_only: boolean;
-  subscription: { url: string; refreshed_utc: string | null; last_error: string | null } | null;
+/** The read-only calendar's name, by id, or undefined when the calendar may be changed. */
+export function readOnlyName(calendars: readonly CalendarJson[], id: number | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const c = calendars.find((x) => x.id === id);
+  return c?.read_only ? c.name : undefined;
 }
 
-interface ReadOnlyState {
-  /** Read-only calendars by id, with their names. */
-  names: Map<number, string>;
-  load(): Promise<void>;
-}
-
-export const useReadOnlyCalendars = create<ReadOnlyState>()((set) => ({
-  names: new Map(),
-  async load() {
-    const all = await api().get<CalendarInfo[]>('calendars');
-    set({ names: new Map(all.filter((c) => c.read_only && c.subscription).map((c) => [c.id, c.name])) });
-  },
-}));
-
-/** The subscription an event comes from, when it is read-only; undefined when it may be changed. */
+/** The calendar an event comes from when it is read-only; undefined when it may be changed. */
 export function readOnlySource(e: Pick<Event, 'calendar'>): string | undefined {
-  return e.calendar === undefined ? undefined : useReadOnlyCalendars.getState().names.get(e.calendar);
+  return readOnlyName(useCalendars.getState().calendars, e.calendar);
+}
+
+/** The same, as a hook: drawn again when the calendars change. */
+export function useReadOnlySource(e: Pick<Event, 'calendar'>): string | undefined {
+  return useCalendars((s) => readOnlyName(s.calendars, e.calendar));
 }
