@@ -106,7 +106,7 @@ export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): E
 
 /**
  * Occurrence rows for the window a list or export shows: they exist up to the horizon already;
- * a window beyond it gets its own (store/series.ts).
+ * a window beyond it gets its own (store/series-horizon.ts).
  */
 export function prepareOccurrences(req: ApiRequest, q: EventListQuery): void {
   if (q.include) return;

@@ -1,0 +1,92 @@
+/**
+ * Trash, restore and delete for good, of one occurrence or a whole series. An occurrence in the
+ * trash is an EXDATE of its series; restoring it takes the EXDATE out. A series trashed whole
+ * (`event_series.trashed`) writes no rows until its first event is restored; deleting that first
+ * event for good deletes every row of the series.
+ */
+import { icalValue, lastStart, splitAt } from '../icalendar/recurrence';
+import type { EventRow, EventStore } from './events';
+import type { WriteContext } from './post-fields';
+import { HIDDEN_STATUS, isHidden } from './series-fields';
+import { checked, recurrenceOf, timingOf, type RecurrenceScope, type SeriesRecords, type SeriesRow } from './series-record';
+import type { SeriesRows } from './series-rows';
+
+export function createSeriesTrash(events: EventStore, records: SeriesRecords, rows: SeriesRows) {
+  const { stmt, membersOf, saveSeries, seriesOfRow, setExcluded, keepDate, removeRow } = records;
+  const { fill } = rows;
+
+  /**
+   * After a change of one occurrence's status (`row` before, `now` after): one restored from the
+   * trash is an occurrence again, and restoring the first event of a trashed series restores it
+   * all; one moved to the trash is an EXDATE.
+   */
+  function afterStatusChange(s: SeriesRow, row: EventRow, now: EventRow, ctx: WriteContext): void {
+    const wasTrash = row.status === 'trash';
+    if (wasTrash && now.status !== 'trash') {
+      // Restored: it is an occurrence again; restoring the first event of a trashed series restores it all.
+      setExcluded(s, row.recurrence_id!, false);
+      keepDate(s, row.recurrence_id!);
+      if (row.id === s.id && s.trashed) {
+        s.trashed = 0;
+        saveSeries(s);
+        const trashed = stmt("SELECT id FROM events WHERE parent_id = ? AND status = 'trash'").pluck().all(s.id) as number[];
+        const excluded = new Set(recurrenceOf(s).exdates);
+        for (const id of trashed) {
+          const r = events.get(id)!;
+          if (!excluded.has(icalValue(r.recurrence_id!, !!s.all_day))) events.update(id, { status: r.status_before_trash ?? 'publish' }, ctx);
+        }
+        fill(s);
+      }
+    } else if (!wasTrash && now.status === 'trash') {
+      setExcluded(s, row.recurrence_id!, true);
+    }
+  }
+
+  return {
+    afterStatusChange,
+    /** A DELETE with a scope (to the trash). Returns the id to answer with. */
+    trash(row: EventRow, scope: RecurrenceScope, ctx: WriteContext): number {
+      const s = seriesOfRow(row);
+      if (!s || scope === 'this') {
+        events.trash(row.id, ctx);
+        if (s) setExcluded(s, row.recurrence_id!, true);
+        return row.id;
+      }
+      if (scope === 'all' || row.id === s.id) {
+        s.trashed = 1;
+        saveSeries(s);
+        for (const m of membersOf.all(s.id, s.id)) if (m.status !== 'trash' && !isHidden(m.status)) events.trash(m.id, ctx);
+        return row.id;
+      }
+      // This and following: the series ends before it; it and the later ones go to the trash.
+      const key = row.recurrence_id!;
+      const { before } = checked(() => splitAt(recurrenceOf(s), timingOf(s), key));
+      s.recurrence = JSON.stringify(before);
+      s.last_start = checked(() => lastStart(before, timingOf(s)));
+      saveSeries(s);
+      const later = stmt("SELECT id FROM events WHERE parent_id = ? AND recurrence_id >= ? AND status NOT IN ('trash', 'inherit')").pluck().all(s.id, key) as number[];
+      for (const id of later) events.trash(id, ctx);
+      return row.id;
+    },
+    /** Deleting a trashed event for good: a whole trashed series goes with its first event. */
+    deleteForever(row: EventRow): void {
+      const s = seriesOfRow(row);
+      if (s && row.id === s.id) {
+        if (s.trashed) {
+          for (const m of membersOf.all(s.id, s.id)) if (m.id !== s.id) removeRow(m.id);
+          removeRow(s.id);
+        } else {
+          // The first event is the series' id: it stays, hidden, and its date stays excluded.
+          stmt('UPDATE events SET status = ? WHERE id = ?').run(HIDDEN_STATUS, s.id);
+        }
+        return;
+      }
+      removeRow(row.id);
+      // The last occurrence of a trashed series whose first event is already gone for good: nothing
+      // can restore the series now, so its hidden first event (and with it the series) goes too.
+      if (s?.trashed && isHidden(events.get(s.id)?.status ?? '') && !stmt('SELECT 1 FROM events WHERE parent_id = ? LIMIT 1').get(s.id)) removeRow(s.id);
+    },
+  };
+}
+
+export type SeriesTrash = ReturnType<typeof createSeriesTrash>;
