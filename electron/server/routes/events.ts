@@ -227,7 +227,10 @@ function updateEvent(req: ApiRequest): ApiResponse {
   const { recurrence_scope: _scope, ...values } = req.values;
   const scope = scopeOf(req);
   const id = req.store.write(() => {
-    const kept = scope === 'following' ? req.store.reminders.beforeSplit(row) : undefined;
+    // An occurrence that leaves its series (a split, or the one left of a series ended) keeps the
+    // series' reminders it had.
+    const leaves = scope === 'following' || (scope === 'all' && values.recurrence === null);
+    const kept = leaves ? req.store.reminders.beforeSplit(row) : undefined;
     const id = req.store.series.update(row, values, scope, req.write);
     if (kept) req.store.reminders.afterSplit(row.id, kept);
     if (values.reminders !== undefined) req.store.reminders.set(row, values.reminders as Reminder[], scope);

@@ -23,6 +23,8 @@ export interface SeriesRow {
   generated_until: string;
   template: string;
   trashed: number;
+  /** Its first event was deleted for good: it stays hidden, its date excluded, whatever the series does. */
+  first_deleted: number;
 }
 
 export type RecurrenceScope = 'this' | 'following' | 'all';
@@ -88,11 +90,12 @@ export function createSeriesRecords(db: DB, events: EventStore) {
 
   function saveSeries(s: SeriesRow): void {
     stmt(
-      `INSERT INTO event_series (id, recurrence, start_local, timezone, all_day, duration_s, last_start, generated_until, template, trashed)
-       VALUES (@id, @recurrence, @start_local, @timezone, @all_day, @duration_s, @last_start, @generated_until, @template, @trashed)
+      `INSERT INTO event_series (id, recurrence, start_local, timezone, all_day, duration_s, last_start, generated_until, template, trashed, first_deleted)
+       VALUES (@id, @recurrence, @start_local, @timezone, @all_day, @duration_s, @last_start, @generated_until, @template, @trashed, @first_deleted)
        ON CONFLICT (id) DO UPDATE SET recurrence = excluded.recurrence, start_local = excluded.start_local, timezone = excluded.timezone,
          all_day = excluded.all_day, duration_s = excluded.duration_s, last_start = excluded.last_start,
-         generated_until = excluded.generated_until, template = excluded.template, trashed = excluded.trashed`,
+         generated_until = excluded.generated_until, template = excluded.template, trashed = excluded.trashed,
+         first_deleted = excluded.first_deleted`,
     ).run(s);
   }
 

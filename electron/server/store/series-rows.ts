@@ -31,7 +31,7 @@ import {
 const UNBOUNDED: Budget = { left: Infinity };
 
 export function createSeriesRows(db: DB, registry: PostRegistry, events: EventStore, settings: SettingsStore, records: SeriesRecords) {
-  const { stmt, membersOf, saveSeries, removeRow } = records;
+  const { stmt, membersOf, saveSeries, removeRow, setExcluded } = records;
   const copied = COPIED_COLUMNS.filter((c) => c !== 'timezone' && c !== 'all_day');
   const insertOccurrence = db.prepare(
     `INSERT INTO events (id, slug, translation_group, parent_id, recurrence_id, own_fields, status, start_local, end_local, start_utc, end_utc, timezone, all_day, ${copied.join(', ')})
@@ -202,6 +202,7 @@ export function createSeriesRows(db: DB, registry: PostRegistry, events: EventSt
       generated_until: anchor.start_local,
       template: '{}',
       trashed: 0,
+      first_deleted: 0,
     };
     stmt('UPDATE events SET recurrence_id = ?, parent_id = NULL, ics_uid = coalesce(?, ics_uid, ?) WHERE id = ?').run(anchor.start_local, opts.uid ?? null, randomUUID(), anchorId);
     saveSeries(s);
@@ -214,11 +215,14 @@ export function createSeriesRows(db: DB, registry: PostRegistry, events: EventSt
    * The first event is the series' row for its start: hidden when an EXDATE takes that start out
    * of the set (RFC 5545 §3.8.5.1; Google writes such files), keeping its status for the series
    * as a first occurrence deleted for good does, and shown again when the series makes it. One in
-   * the trash stays there.
+   * the trash stays there; one deleted for good stays hidden and its date excluded, whatever the
+   * rule now says, so that an export tells other calendars the same.
    */
   function placeFirstEvent(s: SeriesRow): void {
     const anchor = events.get(s.id);
-    if (!anchor || anchor.status === 'trash' || s.trashed) return;
+    if (!anchor) return;
+    if (s.first_deleted) return setExcluded(s, s.start_local, true);
+    if (anchor.status === 'trash' || s.trashed) return;
     const made = expand(recurrenceOf(s), timingOf(s), s.start_local, addSeconds(s.start_local, 1)).starts.includes(s.start_local);
     if (!made && !isHidden(anchor.status)) stmt('UPDATE events SET status_before_trash = status, status = ? WHERE id = ?').run(HIDDEN_STATUS, s.id);
     else if (made && isHidden(anchor.status)) showFirstEvent(s.id);
@@ -237,6 +241,24 @@ export function createSeriesRows(db: DB, registry: PostRegistry, events: EventSt
     showFirstEvent(s.id);
   }
 
+  /**
+   * Ends a series whose first event was deleted for good: that one stays deleted, so the occurrence
+   * the change was asked on (asked on the hidden first event: the earliest one left) is the single
+   * event left, and every other row of the series goes. Returns its id, or undefined when no
+   * occurrence is left to keep.
+   */
+  function endSeriesAt(s: SeriesRow, askedOn: number): number | undefined {
+    const members = membersOf.all(s.id, s.id);
+    const keep = askedOn !== s.id ? askedOn : members.find((m) => m.id !== s.id && m.status !== 'trash' && !isHidden(m.status))?.id;
+    if (keep === undefined) return undefined;
+    // An event of its own now, with a UID of its own (occurrences use their series').
+    stmt('UPDATE events SET parent_id = NULL, recurrence_id = NULL, own_fields = 0, ics_uid = ? WHERE id = ?').run(randomUUID(), keep);
+    for (const m of members) if (m.id !== keep && m.id !== s.id) removeRow(m.id);
+    stmt('DELETE FROM event_series WHERE id = ?').run(s.id);
+    removeRow(s.id);
+    return keep;
+  }
+
   return {
     horizonEnd,
     rowsUntil,
@@ -247,6 +269,7 @@ export function createSeriesRows(db: DB, registry: PostRegistry, events: EventSt
     placeFirstEvent,
     showFirstEvent,
     endSeries,
+    endSeriesAt,
     /** Told when a series' rows fall short of the horizon (the server then extends them in the background). */
     onLagging(listener: () => void): void {
       lagListener = listener;

@@ -5,7 +5,7 @@
  * start moves the rule, its EXDATEs and exceptions with it).
  */
 import { randomUUID } from 'node:crypto';
-import { invalidParams } from '../errors';
+import { ApiError, invalidParams } from '../errors';
 import { lastStart, normalizeRecurrence, shiftRecurrence, splitAt, type Recurrence } from '../icalendar/recurrence';
 import type { EventRow, EventStore } from './events';
 import type { Values, WriteContext } from './post-fields';
@@ -28,11 +28,14 @@ import type { SeriesValues } from './series-values';
 
 export function createSeriesScopes(events: EventStore, records: SeriesRecords, rows: SeriesRows, values: SeriesValues, trashing: SeriesTrash) {
   const { stmt, byId, membersOf, saveSeries, seriesOfRow } = records;
-  const { startSeries, regenerate, placeFirstEvent, endSeries } = rows;
+  const { startSeries, regenerate, placeFirstEvent, endSeries, endSeriesAt } = rows;
   const { snapshot, keepInTemplate, restoreSnapshot, propagate, seriesValues } = values;
 
-  /** A whole-series change, made from the occurrence `row` (whose shown start anchors a move). */
-  function updateAll(s: SeriesRow, row: EventRow, values: Values, ctx: WriteContext): void {
+  /**
+   * A whole-series change, made from the occurrence `row` (whose shown start anchors a move).
+   * Returns the event to answer with when it is not `row` or the first event.
+   */
+  function updateAll(s: SeriesRow, row: EventRow, values: Values, ctx: WriteContext): number | undefined {
     const { recurrence, ...fields } = values;
     const whenFields = ['start_date', 'end_date', 'timezone', 'all_day'].filter((f) => fields[f] !== undefined);
     const other: Values = {};
@@ -113,8 +116,13 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
     }
     if (recurrence !== undefined) {
       if (recurrence === null) {
-        endSeries(s);
-        return;
+        if (!s.first_deleted) {
+          endSeries(s);
+          return undefined;
+        }
+        const kept = endSeriesAt(s, row.id);
+        if (kept === undefined) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
+        return kept;
       }
       rec = checked(() => normalizeRecurrence(recurrence, timing));
     }
@@ -127,6 +135,7 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
     // Only a change that can move the first date in or out of the set, or write the first
     // event's status over its hidden one, needs the first event placed again.
     if (changedTiming || recurrence !== undefined || bits & OWN.status) placeFirstEvent(s);
+    return undefined;
   }
 
   function convertDates(rec: Recurrence, allDay: boolean): Recurrence {
@@ -151,6 +160,7 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
       start_local: key,
       last_start: after.rules.length || after.rdates.length ? checked(() => lastStart(after, { ...timing, start: key })) : key,
       template: JSON.stringify(seriesValues(s, row.own_fields & ~OWN.when)),
+      first_deleted: 0,
     };
     // A new UID: the first part keeps the old one, as Google and Thunderbird do.
     stmt('UPDATE events SET parent_id = NULL, ics_uid = ? WHERE id = ?').run(randomUUID(), row.id);
@@ -199,7 +209,8 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
         return row.id;
       }
       if (scope === 'all' || scope === 'following') {
-        updateAll(s, row, values, ctx);
+        const answer = updateAll(s, row, values, ctx);
+        if (answer !== undefined) return answer;
         return row.id === s.id || events.get(row.id) ? row.id : s.id;
       }
       // This occurrence only.

@@ -76,8 +76,12 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
           for (const m of membersOf.all(s.id, s.id)) if (m.id !== s.id) removeRow(m.id);
           removeRow(s.id);
         } else {
-          // The first event is the series' id: it stays, hidden, and its date stays excluded.
+          // The first event is the series' id: it stays, hidden, and its date stays excluded, for
+          // good: whatever the series does next (its EXDATE taken out, the series ended) it is gone.
           stmt('UPDATE events SET status = ? WHERE id = ?').run(HIDDEN_STATUS, s.id);
+          s.first_deleted = 1;
+          saveSeries(s);
+          setExcluded(s, s.start_local, true);
         }
         return;
       }
