@@ -1,19 +1,67 @@
 /**
  * Trash, restore and delete for good, of one occurrence or a whole series. An occurrence in the
- * trash is an EXDATE of its series; restoring it takes the EXDATE out. A series trashed whole
- * (`event_series.trashed`) writes no rows until its first event is restored; deleting that first
- * event for good deletes every row of the series.
+ * trash is an EXDATE of its series; restoring it takes the EXDATE out and gives it the series'
+ * values and time of now (it may have changed meanwhile). A series trashed whole
+ * (`event_series.trashed`) writes no rows until its first event is restored, which restores it
+ * whole; restoring another occurrence brings the series back with that one only. Deleting the
+ * first event of a series trashed whole for good deletes every row of the series.
  */
+import { localToUtc } from '../../../shared/dates/format';
 import { icalValue, lastStart, splitAt } from '../icalendar/recurrence';
 import type { EventRow, EventStore } from './events';
 import type { WriteContext } from './post-fields';
-import { HIDDEN_STATUS, isHidden } from './series-fields';
-import { checked, recurrenceOf, timingOf, type RecurrenceScope, type SeriesRecords, type SeriesRow } from './series-record';
+import { ALL_GROUPS, HIDDEN_STATUS, OWN, isHidden } from './series-fields';
+import { addSeconds, checked, recurrenceOf, timingOf, type RecurrenceScope, type SeriesRecords, type SeriesRow } from './series-record';
 import type { SeriesRows } from './series-rows';
+import type { SeriesValues } from './series-values';
 
-export function createSeriesTrash(events: EventStore, records: SeriesRecords, rows: SeriesRows) {
+export function createSeriesTrash(events: EventStore, records: SeriesRecords, rows: SeriesRows, values: SeriesValues) {
   const { stmt, membersOf, saveSeries, seriesOfRow, setExcluded, keepDate, removeRow } = records;
   const { fill } = rows;
+
+  /**
+   * A series trashed whole, one occurrence of which (not its first event) is restored: the series
+   * is back with that one only. The others stay in the trash as deleted dates (EXDATEs, each to be
+   * restored on its own, as after "delete this event"), and the rule ends where its rows end, so
+   * that no later occurrence comes back as time passes. Without this the occurrence was alive in a
+   * trashed series: an export made every date of the rule, and emptying the trash deleted it.
+   */
+  function reviveFor(s: SeriesRow): void {
+    const timing = timingOf(s);
+    let rec = recurrenceOf(s);
+    const end = s.generated_until;
+    if (s.last_start === null || s.last_start >= end) rec = checked(() => splitAt(rec, timing, end)).before;
+    const trashed = stmt("SELECT recurrence_id FROM events WHERE (id = ? OR parent_id = ?) AND status = 'trash' AND recurrence_id < ?").pluck().all(s.id, s.id, end) as string[];
+    rec.exdates = [...new Set([...rec.exdates, ...trashed.map((k) => icalValue(k, !!s.all_day))])].sort();
+    s.recurrence = JSON.stringify(rec);
+    s.last_start = checked(() => lastStart(rec, timing));
+    s.trashed = 0;
+    saveSeries(s);
+  }
+
+  /**
+   * An occurrence back from the trash takes what its series has now in the groups it did not
+   * change on its own: a whole-series change made while it was in the trash passed it by.
+   */
+  function catchUp(s: SeriesRow, id: number): void {
+    const row = events.get(id)!;
+    const bits = ALL_GROUPS & ~row.own_fields & ~OWN.status & ~OWN.when;
+    events.beforeTextChange([id]);
+    values.restoreSnapshot(id, values.seriesValues(s, bits));
+    if (!(row.own_fields & OWN.when) && row.recurrence_id !== null) {
+      const start = row.recurrence_id;
+      const end = addSeconds(start, s.duration_s);
+      stmt('UPDATE events SET start_local = ?, end_local = ?, start_utc = ?, end_utc = ?, timezone = ?, all_day = ? WHERE id = ?').run(
+        start,
+        end,
+        localToUtc(start, s.timezone),
+        localToUtc(end, s.timezone),
+        s.timezone,
+        s.all_day,
+        id,
+      );
+    }
+  }
 
   /**
    * After a change of one occurrence's status (`row` before, `now` after): one restored from the
@@ -24,8 +72,10 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
     const wasTrash = row.status === 'trash';
     if (wasTrash && now.status !== 'trash') {
       // Restored: it is an occurrence again; restoring the first event of a trashed series restores it all.
+      if (s.trashed && row.id !== s.id) reviveFor(s);
       setExcluded(s, row.recurrence_id!, false);
       keepDate(s, row.recurrence_id!);
+      if (row.id !== s.id) catchUp(s, row.id);
       if (row.id === s.id && s.trashed) {
         s.trashed = 0;
         saveSeries(s);

@@ -32,7 +32,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const rows = createSeriesRows(db, registry, events, settings, records);
   const values = createSeriesValues(db, events, records);
   const horizon = createSeriesHorizon(db, settings, records, rows);
-  const trashing = createSeriesTrash(events, records, rows);
+  const trashing = createSeriesTrash(events, records, rows, values);
   const scopes = createSeriesScopes(events, records, rows, values, trashing);
   const { byId, seriesOfRow } = records;
   const { groupValues, snapshot, keepInTemplate, pick } = values;

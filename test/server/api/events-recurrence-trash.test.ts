@@ -64,3 +64,78 @@ describe('a first event deleted for good', () => {
     expect(one('SELECT count(*) FROM event_series WHERE id IN (?, ?)', s.id, rest[1].id)).toBe(0);
   });
 });
+
+describe('restoring one occurrence of a series trashed whole', () => {
+  it('when its first event was deleted for good, brings that occurrence back in its series, the others staying in the trash', async () => {
+    const { s, rest } = await firstDeletedForGood('2037-04-05', 5);
+    expect((await t.api('delete', `events/${rest[0].id}`).query({ recurrence_scope: 'all' })).status).toBe(200);
+    expect(await seriesEvents(s.id)).toEqual([]);
+    const back = await t.api('post', `events/${rest[2].id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ id: rest[2].id, status: 'publish', series_id: s.id });
+    expect((await seriesEvents(s.id)).map((e) => e.id)).toEqual([rest[2].id]);
+    expect((await seriesEvents(s.id, 'trash')).map((e) => e.id)).toEqual([rest[0].id, rest[1].id, rest[3].id]);
+    // Back in its series: a change to all reaches it, and the next one restored joins it.
+    const all = await t.api('patch', `events/${rest[2].id}`).query({ recurrence_scope: 'all' }).send({ title: 'Renamed' });
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect((await t.api('post', `events/${rest[3].id}`).send({ status: 'publish' })).status).toBe(200);
+    expect((await seriesEvents(s.id)).map((e) => [e.id, e.title])).toEqual([
+      [rest[2].id, 'Renamed'],
+      [rest[3].id, 'Renamed'],
+    ]);
+    expect((await t.api('get', `events/${s.id}`)).status).toBe(404);
+  });
+});
+
+describe('an occurrence restored from the trash', () => {
+  it('takes the title and time its series was given while it was in the trash', async () => {
+    const s = await mkSeries({ start_date: '2037-05-04 10:00:00', end_date: '2037-05-04 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('delete', `events/${all[1].id}`);
+    const moved = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ title: 'Renamed', start_date: '2037-05-04 12:00:00', end_date: '2037-05-04 13:30:00' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const back = await t.api('post', `events/${all[1].id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ title: 'Renamed', start_date: '2037-05-05 12:00:00', end_date: '2037-05-05 13:30:00', is_exception: false });
+    expect((await seriesEvents(s.id)).map((e) => [e.id, e.title, e.start_date])).toEqual([
+      [all[0].id, 'Renamed', '2037-05-04 12:00:00'],
+      [all[1].id, 'Renamed', '2037-05-05 12:00:00'],
+      [all[2].id, 'Renamed', '2037-05-06 12:00:00'],
+    ]);
+  });
+
+  it('keeps what it had changed on its own', async () => {
+    const s = await mkSeries({ start_date: '2037-06-04 10:00:00', end_date: '2037-06-04 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('patch', `events/${all[1].id}`).send({ title: 'Guest talk', start_date: '2037-06-05 15:00:00', end_date: '2037-06-05 16:00:00' });
+    await t.api('delete', `events/${all[1].id}`);
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ title: 'Renamed', description: 'New room' });
+    const back = await t.api('post', `events/${all[1].id}`).send({ status: 'publish' });
+    expect(back.body).toMatchObject({ title: 'Guest talk', description: expect.stringContaining('New room'), start_date: '2037-06-05 15:00:00', is_exception: true });
+  });
+
+  it('of a series trashed whole stays when the trash is emptied', async () => {
+    const s = await mkSeries({ start_date: '2037-07-04 10:00:00', end_date: '2037-07-04 11:00:00', timezone: 'UTC', recurrence: 'FREQ=MONTHLY' });
+    // The next two years (the series' rows): a window of the series' own list.
+    const listed = async (status: string) => {
+      const res = await t.api('get', 'events').query({ post_parent: s.id, per_page: 50, start_date: '2037-07-01', end_date: '2039-07-01', status });
+      return res.status === 404 ? [] : (res.body.events as Ev[]).map((e) => e.id);
+    };
+    const later = [s.id, ...(await listed('publish'))];
+    expect(later.length).toBe(24);
+    await t.api('delete', `events/${later[0]}`).query({ recurrence_scope: 'all' });
+    expect((await t.api('post', `events/${later[1]}`).send({ status: 'publish' })).status).toBe(200);
+    const trashed = t.server.db.prepare("SELECT id FROM events WHERE (id = ? OR parent_id = ?) AND status = 'trash'").pluck().all(s.id, s.id) as number[];
+    expect(trashed).not.toContain(later[1]);
+    expect(trashed).toEqual(expect.arrayContaining(later.filter((id) => id !== later[1])));
+    for (const id of trashed) expect((await t.api('delete', `events/${id}`).query({ force: true })).status).toBe(200);
+    expect(await listed('publish')).toEqual([later[1]]);
+    // Other calendars are told the same: the rule ends where its rows did.
+    const ics = await downloadText(t, 'export', { post_parent: String(s.id) });
+    expect(ics).toMatch(/RRULE:FREQ=MONTHLY;UNTIL=/);
+    // Time passing brings nothing back.
+    expect(t.server.store.series.extendHorizonBatch((fn) => t.server.store.write(fn))).toBe(false);
+    const res = await t.api('get', 'events').query({ post_parent: s.id, start_date: '2037-01-01', end_date: '2045-01-01' });
+    expect(res.body.events.map((e: Ev) => e.id)).toEqual([later[1]]);
+  });
+});
