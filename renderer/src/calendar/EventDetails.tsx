@@ -17,6 +17,7 @@ import { describeSpan } from './QuickCreate';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
+import { duplicateRecurrence } from '../recurrence/rule';
 import './details.css';
 
 const utc = (s: string) => new Date(`${s.replace(' ', 'T')}Z`);
@@ -196,7 +197,7 @@ export function EventDetails({ event }: { event: Event }) {
           onClick={() =>
             useUi.getState().openEditor({
               kind: 'create',
-              draft: { title, start_date: event.start_date, end_date: event.end_date, all_day: event.all_day, timezone: event.timezone },
+              draft: { title, start_date: event.start_date, end_date: event.end_date, all_day: event.all_day, timezone: event.timezone, recurrence: duplicateRecurrence(event) },
               from: event,
             })
           }

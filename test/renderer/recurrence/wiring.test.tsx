@@ -8,6 +8,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import i18n from '../../../renderer/src/i18n';
 import { EventEditor } from '../../../renderer/src/editor/EventEditor';
 import { QuickCreate } from '../../../renderer/src/calendar/QuickCreate';
+import { EventDetails } from '../../../renderer/src/calendar/EventDetails';
 import { Badges } from '../../../renderer/src/calendar/MonthGrid';
 import { ScopeDialogHost } from '../../../renderer/src/recurrence/ScopeDialog';
 import { moveEvent, trashEvent, undoLast } from '../../../renderer/src/state/eventActions';
@@ -260,6 +261,45 @@ describe('quick create', () => {
     render(<EventEditor target={target} />);
     expect((screen.getByRole('combobox', { name: 'Repeat' }) as HTMLSelectElement).value).toBe('monthly');
     expect(screen.getByText('Monthly on day 11')).toBeTruthy();
+  });
+});
+
+describe('duplicating an occurrence', () => {
+  it('opens a new series with the same rule from that occurrence, shown before it is saved, without the series\' deleted dates', async () => {
+    // The fourth occurrence: Thursday 20 March (a deleted date of the series is the 20th at 10:00; this one was moved).
+    const e = occurrence({ id: 13, start_date: '2031-03-20 15:00:00', end_date: '2031-03-20 16:00:00', recurrence_id: '2031-03-20 10:00:00', is_exception: true });
+    const created = makeEvent({ id: 40, title: 'Yoga', recurrence: { rules: [RULE], rdates: [], exdates: [] }, series_id: 40 });
+    const api = mockApi({ 'POST events': { status: 201, body: created }, 'GET events': noEvents });
+    render(<EventDetails event={e} />);
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Yoga' })).getByRole('button', { name: 'Duplicate' }));
+    const target = useUi.getState().editor!;
+    expect(target.kind).toBe('create');
+    cleanup();
+    render(<EventEditor target={target} />);
+    const when = screen.getByRole('group', { name: 'When' });
+    expect((within(when).getByRole('combobox', { name: 'Repeat' }) as HTMLSelectElement).value).toBe('weekly');
+    expect(within(when).getByText('Every Tuesday and Thursday, 10 times')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
+    expect(api.to('POST', 'events')[0].body).toMatchObject({
+      title: 'Yoga',
+      start_date: '2031-03-20 15:00:00',
+      end_date: '2031-03-20 16:00:00',
+      recurrence: { rules: [RULE], rdates: [], exdates: [] },
+    });
+  });
+
+  it('of a single event stays a single event', async () => {
+    const api = mockApi({ 'POST events': { status: 201, body: makeEvent({ id: 41 }) }, 'GET events': noEvents });
+    render(<EventDetails event={makeEvent({ id: 5, title: 'Dentist', start_date: '2031-03-20 15:00:00', end_date: '2031-03-20 16:00:00' })} />);
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Dentist' })).getByRole('button', { name: 'Duplicate' }));
+    const target = useUi.getState().editor!;
+    cleanup();
+    render(<EventEditor target={target} />);
+    expect((screen.getByRole('combobox', { name: 'Repeat' }) as HTMLSelectElement).value).toBe('none');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
+    expect(api.to('POST', 'events')[0].body).not.toHaveProperty('recurrence');
   });
 });
 
