@@ -29,7 +29,7 @@ import type { SeriesValues } from './series-values';
 export function createSeriesScopes(events: EventStore, records: SeriesRecords, rows: SeriesRows, values: SeriesValues, trashing: SeriesTrash) {
   const { stmt, byId, membersOf, saveSeries, seriesOfRow } = records;
   const { startSeries, regenerate, placeFirstEvent, endSeries, endSeriesAt } = rows;
-  const { snapshot, keepInTemplate, restoreSnapshot, propagate, seriesValues } = values;
+  const { snapshot, keepInTemplate, dropFromTemplate, restoreSnapshot, propagate, seriesValues } = values;
 
   /**
    * A whole-series change, made from the occurrence `row` (whose shown start anchors a move).
@@ -57,8 +57,9 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
         s.template = JSON.stringify({ ...t, ...fresh, cols: { ...t.cols, ...fresh.cols } });
         restoreSnapshot(s.id, kept);
       }
-      // The first event was the messenger: its new values are the series' now, template included.
-      if (row.id === s.id && messenger) keepInTemplate(s, snapshot(s.id, messenger));
+      // Where the first event does not change them on its own (now: it may have been the
+      // messenger), its new values are the series': none stays in the template.
+      if (bits & ~ownOnAnchor) dropFromTemplate(s, bits & ~ownOnAnchor);
       saveSeries(s);
       propagate(s, bits);
     }

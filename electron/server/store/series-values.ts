@@ -80,6 +80,25 @@ export function createSeriesValues(db: DB, events: EventStore, records: SeriesRe
     saveSeries(s);
   }
 
+  /**
+   * Takes groups out of the template: the first event no longer changes them on its own, so its
+   * own values are the series' again. A value left behind would be copied to every occurrence by
+   * the next change to all, over the one that change sent.
+   */
+  function dropFromTemplate(s: SeriesRow, bits: number): void {
+    const t = templateOf(s);
+    for (const [group, cols] of Object.entries(GROUP_COLUMNS)) {
+      if (!(bits & OWN[group as OwnGroup]) || !t.cols) continue;
+      for (const c of cols) delete t.cols[c];
+    }
+    if (t.cols && !Object.keys(t.cols).length) delete t.cols;
+    if (bits & OWN.organizers) delete t.organizers;
+    if (bits & OWN.categories) delete t.categories;
+    if (bits & OWN.tags) delete t.tags;
+    s.template = JSON.stringify(t);
+    saveSeries(s);
+  }
+
   function restoreSnapshot(id: number, t: Template): void {
     if (t.cols && Object.keys(t.cols).length) {
       const keys = Object.keys(t.cols);
@@ -135,7 +154,7 @@ export function createSeriesValues(db: DB, events: EventStore, records: SeriesRe
     }
   }
 
-  return { groupValues, snapshot, pick, seriesValues, keepInTemplate, restoreSnapshot, propagate };
+  return { groupValues, snapshot, pick, seriesValues, keepInTemplate, dropFromTemplate, restoreSnapshot, propagate };
 }
 
 export type SeriesValues = ReturnType<typeof createSeriesValues>;
