@@ -12,9 +12,9 @@ import type { Event } from '@shared/api/records';
 import { eventFields } from '@shared/schema/resources';
 import { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
-import { reverseBody } from '../editor/form';
+import { changedFields, eventToForm, reverseBody } from '../editor/form';
 import i18n from '../i18n';
-import { currentLocale } from './calendarSettings';
+import { currentLocale, useCalendarSettings } from './calendarSettings';
 import { DateTime } from 'luxon';
 import { useSettings } from './settings';
 import { wallTime, addDaysIso } from '../lib/dates';
@@ -126,11 +126,23 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
       // old series gets its whole rule back and the new one goes. The old rule put on the new
       // series instead would count again from here (COUNT, BYSETPOS…). Occurrences changed on their
       // own since would lose their changes in the join, so then the values are put back instead.
-      if (split && ('recurrence' in body || !(await hasExceptions(after.id)))) {
+      if (split && ('recurrence' in body || !(await hasExceptions(after)))) {
         await api().trash('events', after.id, 'all');
         await api().deleteForever('events', after.id);
         showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
+        // The join wrote the occurrence the change was made on afresh, with the series' values.
+        if (before.is_exception) await giveBackOwn(before, first);
         return;
+      }
+      if (split && before.is_exception) {
+        // Its own values sent to "this and following" would become the series' values there: the
+        // series' values go back to all of them, then its own to it alone.
+        const seriesBack = await seriesValuesBack(before, first, Object.keys(body));
+        if (seriesBack) {
+          await api().updateEvent(after.id, seriesBack, 'following');
+          showSeriesChange(await api().updateEvent(after.id, back, 'this'));
+          return;
+        }
       }
       const restored = await api().updateEvent(after.id, back, undoScope);
       if (wide) showSeriesChange(restored);
@@ -140,9 +152,62 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
   return after;
 }
 
-async function hasExceptions(seriesId: number): Promise<boolean> {
-  const members = await api().listAll<Event>('events', 'events', { post_parent: seriesId, start_date: '1970-01-01', end_date: '2200-12-31' });
+/**
+ * A window holding every row a series has: its horizon (a setting) from today, or from its start
+ * when that is later. A series' own list (`post_parent`) gets its whole window written, so one to
+ * 2200 wrote every occurrence of an open-ended series up to then, thousands of rows a request.
+ * (Rows of a far window a list asked for are past it; they are rarely changed on their own.)
+ */
+function seriesRowsWindow(e: Pick<Event, 'start_date'>): { start_date: string; end_date: string } {
+  const months = useCalendarSettings.getState().settings.recurrence_horizon_months || 24;
+  const today = DateTime.now().toISODate()!;
+  const from = e.start_date.slice(0, 10) > today ? e.start_date.slice(0, 10) : today;
+  return { start_date: '1970-01-01', end_date: DateTime.fromISO(from).plus({ months, days: 2 }).toISODate()! };
+}
+
+/** Whether any occurrence of the series `first` starts (the first event apart) was changed on its own. */
+async function hasExceptions(first: Event): Promise<boolean> {
+  const members = await api().listAll<Event>('events', 'events', { post_parent: first.id, ...seriesRowsWindow(first) });
   return members.some((m) => m.is_exception);
+}
+
+/** Fields a row has of its own whatever its series: never put back from one row onto another. */
+const PER_ROW = new Set(['slug', 'date', 'translation_of']);
+
+/**
+ * After a split was joined back: the occurrence the change was made on is a fresh row with the
+ * series' values, so what it had changed on its own (`before`) goes back onto it alone.
+ */
+async function giveBackOwn(before: Event, first: number): Promise<void> {
+  const day = before.recurrence_id!.slice(0, 10);
+  const rows = await api().listAll<Event>('events', 'events', { post_parent: first, start_date: day, end_date: addDaysIso(day, 1) });
+  const fresh = rows.find((r) => r.recurrence_id === before.recurrence_id);
+  if (!fresh) return;
+  const keys = changedFields(eventToForm(fresh, eventFields), eventToForm(before, eventFields)).filter((k) => !PER_ROW.has(k));
+  if (keys.length) showAndRevalidate(await api().updateEvent(fresh.id, reverseBody(eventFields, before, keys), 'this'));
+}
+
+/**
+ * The series' values of `keys` where the occurrence `before` (changed on its own) was: read from
+ * an occurrence of the series `first` that was not, its time of day and length put on `before`'s
+ * original start. Undefined when every occurrence near it was changed on its own.
+ */
+async function seriesValuesBack(before: Event, first: number, keys: string[]): Promise<Record<string, unknown> | undefined> {
+  const day = before.recurrence_id!.slice(0, 10);
+  const near = await api().listAll<Event>('events', 'events', { post_parent: first, start_date: DateTime.fromISO(day).minus({ months: 3 }).toISODate()!, end_date: day });
+  let ref = near.filter((e) => !e.is_exception && !!e.recurrence_id && e.recurrence_id < before.recurrence_id!).pop();
+  if (!ref) {
+    const head = await api().getEvent(first);
+    if (!head.is_exception) ref = head;
+  }
+  if (!ref) return undefined;
+  const out = reverseBody(eventFields, ref, keys);
+  if ('start_date' in out) {
+    const length = DateTime.fromSQL(ref.end_date, { zone: 'UTC' }).diff(DateTime.fromSQL(ref.start_date, { zone: 'UTC' }));
+    out.start_date = before.recurrence_id;
+    out.end_date = DateTime.fromSQL(before.recurrence_id!, { zone: 'UTC' }).plus(length).toFormat('yyyy-MM-dd HH:mm:ss');
+  }
+  return out;
 }
 
 /** An occurrence's original start as RFC 5545 writes it in EXDATE (`20270105T180000`, or a date). */
@@ -156,7 +221,7 @@ const icalKey = (e: Pick<Event, 'recurrence_id' | 'all_day'>) => {
  * went to the trash with it come back (the ones deleted one by one before stay deleted).
  */
 async function restoreFollowing(e: Event, first: number) {
-  const trashed = await api().listAll<Event>('events', 'events', { status: 'trash', post_parent: first, start_date: '1970-01-01', end_date: '2200-12-31' });
+  const trashed = await api().listAll<Event>('events', 'events', { status: 'trash', post_parent: first, ...seriesRowsWindow(e) });
   showSeriesChange(await api().updateEvent(first, { recurrence: e.recurrence }, 'all'));
   const deletedBefore = new Set(e.recurrence?.exdates ?? []);
   for (const r of trashed) {
