@@ -41,13 +41,16 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
 
   /**
    * An occurrence back from the trash takes what its series has now in the groups it did not
-   * change on its own: a whole-series change made while it was in the trash passed it by.
+   * change on its own: a whole-series change made while it was in the trash passed it by (its key
+   * moved with the series, its time did not). The first event holds the series' values itself.
    */
   function catchUp(s: SeriesRow, id: number): void {
     const row = events.get(id)!;
-    const bits = ALL_GROUPS & ~row.own_fields & ~OWN.status & ~OWN.when;
-    events.beforeTextChange([id]);
-    values.restoreSnapshot(id, values.seriesValues(s, bits));
+    if (id !== s.id) {
+      const bits = ALL_GROUPS & ~row.own_fields & ~OWN.status & ~OWN.when;
+      events.beforeTextChange([id]);
+      values.restoreSnapshot(id, values.seriesValues(s, bits));
+    }
     if (!(row.own_fields & OWN.when) && row.recurrence_id !== null) {
       const start = row.recurrence_id;
       const end = addSeconds(start, s.duration_s);
@@ -75,7 +78,7 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
       if (s.trashed && row.id !== s.id) reviveFor(s);
       setExcluded(s, row.recurrence_id!, false);
       keepDate(s, row.recurrence_id!);
-      if (row.id !== s.id) catchUp(s, row.id);
+      catchUp(s, row.id);
       if (row.id === s.id && s.trashed) {
         s.trashed = 0;
         saveSeries(s);

@@ -104,6 +104,18 @@ describe('an occurrence restored from the trash', () => {
     ]);
   });
 
+  it('being the first event, comes back at the time its series was moved to meanwhile', async () => {
+    const s = await mkSeries({ start_date: '2037-05-11 10:00:00', end_date: '2037-05-11 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('delete', `events/${s.id}`);
+    const moved = await t.api('patch', `events/${all[1].id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2037-05-12 12:00:00', end_date: '2037-05-12 13:00:00' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const back = await t.api('post', `events/${s.id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ start_date: '2037-05-11 12:00:00', end_date: '2037-05-11 13:00:00', recurrence: { exdates: [] } });
+    expect(starts(await seriesEvents(s.id))).toEqual(['2037-05-11 12:00:00', '2037-05-12 12:00:00', '2037-05-13 12:00:00']);
+  });
+
   it('keeps what it had changed on its own', async () => {
     const s = await mkSeries({ start_date: '2037-06-04 10:00:00', end_date: '2037-06-04 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
     const all = await seriesEvents(s.id);
