@@ -260,6 +260,7 @@ export function createSeriesRows(db: DB, registry: PostRegistry, events: EventSt
   }
 
   return {
+    seriesStatus,
     horizonEnd,
     rowsUntil,
     generate,

@@ -176,7 +176,7 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
     return next;
   }
 
-  return {
+  const scopes = {
     /**
      * An update of `row` with a scope. Returns the id of the event to answer with (the new
      * series' first event after a "following" split). Call in a write transaction.
@@ -190,6 +190,14 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
         stmt('UPDATE events SET calendar_id = ? WHERE id = ? OR parent_id = ?').run(calendar, s.id, s.id);
         if (!Object.keys(rest).length) return row.id;
         values = rest;
+      }
+      if (s && values.status === 'trash' && scope !== 'this') {
+        // To the trash beyond this occurrence is a DELETE with that scope: a status copied to every
+        // row left the series alive, writing published rows as time passed.
+        const { status: _status, ...rest } = values;
+        const id = Object.keys(rest).length ? scopes.update(row, rest, scope, ctx) : row.id;
+        const now = events.get(id);
+        return now ? trashing.trash(now, scope, ctx) : id;
       }
       if (!s) {
         // A single event: `recurrence` makes it a series.
@@ -234,6 +242,7 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
       return row.id;
     },
   };
+  return scopes;
 }
 
 export type SeriesScopes = ReturnType<typeof createSeriesScopes>;

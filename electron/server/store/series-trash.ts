@@ -11,7 +11,7 @@ import { icalValue, lastStart, splitAt } from '../icalendar/recurrence';
 import type { EventRow, EventStore } from './events';
 import type { WriteContext } from './post-fields';
 import { ALL_GROUPS, HIDDEN_STATUS, OWN, isHidden } from './series-fields';
-import { addSeconds, checked, recurrenceOf, timingOf, type RecurrenceScope, type SeriesRecords, type SeriesRow } from './series-record';
+import { addSeconds, checked, recurrenceOf, templateOf, timingOf, type RecurrenceScope, type SeriesRecords, type SeriesRow } from './series-record';
 import type { SeriesRows } from './series-rows';
 import type { SeriesValues } from './series-values';
 
@@ -50,6 +50,8 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
       const bits = ALL_GROUPS & ~row.own_fields & ~OWN.status & ~OWN.when;
       events.beforeTextChange([id]);
       values.restoreSnapshot(id, values.seriesValues(s, bits));
+      // Back in its series, it has the series' status (a series made a draft meanwhile stays one).
+      if (!(row.own_fields & OWN.status)) stmt('UPDATE events SET status = ? WHERE id = ?').run(rows.seriesStatus(events.get(s.id)!, templateOf(s)), id);
     }
     if (!(row.own_fields & OWN.when) && row.recurrence_id !== null) {
       const start = row.recurrence_id;

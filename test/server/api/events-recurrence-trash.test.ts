@@ -116,6 +116,19 @@ describe('an occurrence restored from the trash', () => {
     expect(starts(await seriesEvents(s.id))).toEqual(['2037-05-11 12:00:00', '2037-05-12 12:00:00', '2037-05-13 12:00:00']);
   });
 
+  it('has the status its series was given meanwhile', async () => {
+    const s = await mkSeries({ start_date: '2037-05-18 10:00:00', end_date: '2037-05-18 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
+    const all = await seriesEvents(s.id);
+    await t.api('delete', `events/${all[1].id}`);
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ status: 'draft' });
+    const back = await t.api('post', `events/${all[1].id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((await seriesEvents(s.id, 'draft')).map((e) => e.id)).toEqual(all.map((e) => e.id));
+    // And follows it from then on.
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ status: 'publish' });
+    expect((await seriesEvents(s.id)).map((e) => e.id)).toEqual(all.map((e) => e.id));
+  });
+
   it('keeps what it had changed on its own', async () => {
     const s = await mkSeries({ start_date: '2037-06-04 10:00:00', end_date: '2037-06-04 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
     const all = await seriesEvents(s.id);
@@ -149,5 +162,24 @@ describe('an occurrence restored from the trash', () => {
     expect(t.server.store.series.extendHorizonBatch((fn) => t.server.store.write(fn))).toBe(false);
     const res = await t.api('get', 'events').query({ post_parent: s.id, start_date: '2037-01-01', end_date: '2045-01-01' });
     expect(res.body.events.map((e: Ev) => e.id)).toEqual([later[1]]);
+  });
+});
+
+describe('a status of trash sent to more than one occurrence', () => {
+  it('is a delete with that scope: the series is in the trash whole, and no row comes back as time passes', async () => {
+    const s = await mkSeries({ start_date: '2037-08-02 10:00:00', end_date: '2037-08-02 11:00:00', timezone: 'UTC', recurrence: 'FREQ=MONTHLY' });
+    const res = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ status: 'trash', title: 'Gone' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.status).toBe('trash');
+    const farAway = await t.api('get', 'events').query({ start_date: '2060-01-01', end_date: '2060-12-31', post_parent: s.id });
+    expect(farAway.body.events ?? []).toEqual([]);
+    expect(t.server.store.series.extendHorizonBatch((fn) => t.server.store.write(fn))).toBe(false);
+    expect(one("SELECT count(*) FROM events WHERE (id = ? OR parent_id = ?) AND status <> 'trash'", s.id, s.id)).toBe(0);
+    // Restoring its first event restores it whole, with the title sent with it.
+    const back = await t.api('post', `events/${s.id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    const rows = await seriesEvents(s.id);
+    expect(rows.length).toBeGreaterThan(20);
+    expect(new Set(rows.map((e) => e.title))).toEqual(new Set(['Gone']));
   });
 });
