@@ -87,6 +87,21 @@ describe('restoring one occurrence of a series trashed whole', () => {
   });
 });
 
+describe('a series trashed whole', () => {
+  it('restored through its first event leaves out the occurrences deleted for good from the trash', async () => {
+    const s = await mkSeries({ start_date: '2037-09-06 10:00:00', end_date: '2037-09-06 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=4' });
+    const all = await seriesEvents(s.id);
+    await t.api('delete', `events/${s.id}`).query({ recurrence_scope: 'all' });
+    expect((await t.api('delete', `events/${all[2].id}`).query({ force: true })).status).toBe(200);
+    const back = await t.api('post', `events/${s.id}`).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect((await seriesEvents(s.id)).map((e) => e.id)).toEqual([all[0].id, all[1].id, all[3].id]);
+    expect(back.body.recurrence.exdates).toEqual(['20370908T100000']);
+    await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2037-09-06 11:00:00', end_date: '2037-09-06 12:00:00' });
+    expect(starts(await seriesEvents(s.id))).toEqual(['2037-09-06 11:00:00', '2037-09-07 11:00:00', '2037-09-09 11:00:00']);
+  });
+});
+
 describe('an occurrence restored from the trash', () => {
   it('takes the title and time its series was given while it was in the trash', async () => {
     const s = await mkSeries({ start_date: '2037-05-04 10:00:00', end_date: '2037-05-04 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=3' });
