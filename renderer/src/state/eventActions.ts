@@ -107,6 +107,9 @@ export async function createEvent(body: Record<string, unknown>): Promise<Event>
  */
 export async function updateEvent(before: Event, body: Record<string, unknown>, scope?: Scope): Promise<Event> {
   if (Object.keys(body).length === 0) return before;
+  // A change to all made on an occurrence changed on its own: its values are not the series', so
+  // undo needs the series' values as they are now, read before the change.
+  const seriesBefore = scope === 'all' && before.is_exception && !('recurrence' in body) ? await seriesValuesBack(before, before.series_id ?? before.id, Object.keys(body)) : undefined;
   const after = await api().updateEvent(before.id, body, scope);
   const wide = widens(body, scope);
   if (wide) showSeriesChange(after);
@@ -132,6 +135,12 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
         showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
         // The join wrote the occurrence the change was made on afresh, with the series' values.
         if (before.is_exception) await giveBackOwn(before, first);
+        return;
+      }
+      if (seriesBefore) {
+        // The series' values go back to all of them, then its own to it alone.
+        await api().updateEvent(after.id, seriesBefore, 'all');
+        showSeriesChange(await api().updateEvent(after.id, back, 'this'));
         return;
       }
       if (split && before.is_exception) {
@@ -188,15 +197,18 @@ async function giveBackOwn(before: Event, first: number): Promise<void> {
 }
 
 /**
- * The series' values of `keys` where the occurrence `before` (changed on its own) was: read from
- * an occurrence of the series `first` that was not, its time of day and length put on `before`'s
- * original start. Undefined when every occurrence near it was changed on its own.
+ * The series' values of `keys` where the occurrence `before` (changed on its own) is: read from
+ * the nearest occurrence of the series `first` that was not, its time of day and length put on
+ * `before`'s original start. Undefined when every occurrence near it was changed on its own.
  */
 async function seriesValuesBack(before: Event, first: number, keys: string[]): Promise<Record<string, unknown> | undefined> {
-  const day = before.recurrence_id!.slice(0, 10);
-  const near = await api().listAll<Event>('events', 'events', { post_parent: first, start_date: DateTime.fromISO(day).minus({ months: 3 }).toISODate()!, end_date: day });
-  let ref = near.filter((e) => !e.is_exception && !!e.recurrence_id && e.recurrence_id < before.recurrence_id!).pop();
-  if (!ref) {
+  const key = before.recurrence_id;
+  if (!key) return undefined;
+  const day = DateTime.fromISO(key.slice(0, 10));
+  const near = await api().listAll<Event>('events', 'events', { post_parent: first, start_date: day.minus({ months: 3 }).toISODate()!, end_date: day.plus({ months: 3 }).toISODate()! });
+  const distance = (e: Event) => Math.abs(DateTime.fromSQL(e.recurrence_id!).diff(DateTime.fromSQL(key)).toMillis());
+  let ref = near.filter((e) => e.id !== before.id && !e.is_exception && !!e.recurrence_id).sort((a, b) => distance(a) - distance(b))[0];
+  if (!ref && first !== before.id) {
     const head = await api().getEvent(first);
     if (!head.is_exception) ref = head;
   }

@@ -1,7 +1,8 @@
 // @vitest-environment node
 /**
- * Undo of "this and following" against a real server: the calendar must be given back exactly as
- * it was, the occurrence the change was made on included, with what it had changed on its own.
+ * Undo of "this and following" and "all events" against a real server: the calendar must be given
+ * back exactly as it was, the occurrence the change was made on included, with what it had changed
+ * on its own.
  * The renderer's event actions run as the calendar runs them; the checks read the API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -98,5 +99,28 @@ describe('undo of "this and following"', () => {
     await undoLast();
     expect(await shown('2038-07-01', '2038-07-10')).toEqual(before);
     expect(sent).toBeLessThan(30);
+    // Out of the other tests' days.
+    await t.api('delete', `events/${first.id}`).query({ recurrence_scope: 'all' });
+    await t.api('delete', `events/${first.id}`).query({ force: true });
+  });
+});
+
+describe('undo of "all events"', () => {
+  it('made on an occurrence with its own title gives the others back the series\' title, not its own', async () => {
+    const { third } = await seriesWithException('2038-08-01');
+    const before = await shown('2038-08-01', '2038-08-08');
+    await updateEvent(third, { title: 'Yoga', description: 'Room 2' }, 'all');
+    expect((await shown('2038-08-01', '2038-08-08')).map((e) => e[2])).toEqual(['Yoga', 'Yoga', 'Yoga', 'Yoga', 'Yoga', 'Yoga']);
+    await undoLast();
+    expect(await shown('2038-08-01', '2038-08-08')).toEqual(before);
+  });
+
+  it('of a time made on an occurrence moved on its own puts every one back where it was', async () => {
+    const { third } = await seriesWithException('2038-09-01');
+    const before = await shown('2038-09-01', '2038-09-08');
+    await updateEvent(third, { start_date: '2038-09-03 17:00:00', end_date: '2038-09-03 18:00:00' }, 'all');
+    expect((await shown('2038-09-01', '2038-09-08')).map((e) => String(e[0]).slice(11))).toEqual(['17:00:00', '17:00:00', '17:00:00', '17:00:00', '17:00:00', '17:00:00']);
+    await undoLast();
+    expect(await shown('2038-09-01', '2038-09-08')).toEqual(before);
   });
 });
