@@ -199,6 +199,13 @@ export function createSeriesScopes(events: EventStore, records: SeriesRecords, r
         const now = events.get(id);
         return now ? trashing.trash(now, scope, ctx) : id;
       }
+      if (s && s.trashed && scope === 'all' && values.status !== undefined && values.status !== 'trash') {
+        // Out of the trash for all: the series trashed whole comes back whole, each event with the
+        // status it had, also when its first event (the usual handle) was deleted for good.
+        const { status: _status, ...rest } = values;
+        trashing.restoreWhole(s, ctx);
+        return Object.keys(rest).length ? scopes.update(events.get(row.id)!, rest, scope, ctx) : row.id;
+      }
       if (!s) {
         // A single event: `recurrence` makes it a series.
         const { recurrence, ...rest } = values;

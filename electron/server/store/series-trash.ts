@@ -81,24 +81,31 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
       setExcluded(s, row.recurrence_id!, false);
       keepDate(s, row.recurrence_id!);
       catchUp(s, row.id);
-      if (row.id === s.id && s.trashed) {
-        s.trashed = 0;
-        saveSeries(s);
-        const trashed = stmt("SELECT id FROM events WHERE parent_id = ? AND status = 'trash'").pluck().all(s.id) as number[];
-        const excluded = new Set(recurrenceOf(s).exdates);
-        for (const id of trashed) {
-          const r = events.get(id)!;
-          if (!excluded.has(icalValue(r.recurrence_id!, !!s.all_day))) events.update(id, { status: r.status_before_trash ?? 'publish' }, ctx);
-        }
-        fill(s);
-      }
+      if (row.id === s.id && s.trashed) restoreWhole(s, ctx);
     } else if (!wasTrash && now.status === 'trash') {
       setExcluded(s, row.recurrence_id!, true);
     }
   }
 
+  /**
+   * A series trashed whole back from the trash: every event of it that went to the trash with it
+   * (not the ones deleted on their own before, whose dates are excluded) gets the status it had.
+   */
+  function restoreWhole(s: SeriesRow, ctx: WriteContext): void {
+    s.trashed = 0;
+    saveSeries(s);
+    const trashed = stmt("SELECT id FROM events WHERE (id = ? OR parent_id = ?) AND status = 'trash'").pluck().all(s.id, s.id) as number[];
+    const excluded = new Set(recurrenceOf(s).exdates);
+    for (const id of trashed) {
+      const r = events.get(id)!;
+      if (!excluded.has(icalValue(r.recurrence_id!, !!s.all_day))) events.update(id, { status: r.status_before_trash ?? 'publish' }, ctx);
+    }
+    fill(s);
+  }
+
   return {
     afterStatusChange,
+    restoreWhole,
     /** A DELETE with a scope (to the trash). Returns the id to answer with. */
     trash(row: EventRow, scope: RecurrenceScope, ctx: WriteContext): number {
       const s = seriesOfRow(row);

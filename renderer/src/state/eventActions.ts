@@ -291,7 +291,7 @@ export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): P
 /**
  * Moves an event to the trash; for an occurrence of a series, after asking which ones. Undo:
  * one occurrence is restored (the server takes it off the series' deleted dates); a series cut
- * short gets its rule back; a whole series is restored through its first event.
+ * short gets its rule back; a whole series is restored whole (a restore with scope "all").
  */
 export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
   const scope = answered ?? (await scopeFor(e, 'delete'));
@@ -313,7 +313,8 @@ export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
     label,
     undo: async () => {
       if (wholeSeries) {
-        await restoreEvent(first, { quiet: true });
+        // Through the occurrence deleted, for all: the first event may be gone for good already.
+        showAndRevalidate(await api().updateEvent(e.id, { status: 'publish' }, 'all'));
         await useEvents.getState().reload().catch(() => {});
       } else if (scope === 'following') await restoreFollowing(e, first);
       else await restoreEvent(e.id, { quiet: true });

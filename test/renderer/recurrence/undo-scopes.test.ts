@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Event } from '@shared/api/records';
 import { ApiClient } from '../../../renderer/src/api/client';
 import { setApiClient } from '../../../renderer/src/state/api';
-import { updateEvent, undoLast } from '../../../renderer/src/state/eventActions';
+import { trashEvent, updateEvent, undoLast } from '../../../renderer/src/state/eventActions';
 import { useUndo } from '../../../renderer/src/state/undo';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
@@ -122,5 +122,20 @@ describe('undo of "all events"', () => {
     expect((await shown('2038-09-01', '2038-09-08')).map((e) => String(e[0]).slice(11))).toEqual(['17:00:00', '17:00:00', '17:00:00', '17:00:00', '17:00:00', '17:00:00']);
     await undoLast();
     expect(await shown('2038-09-01', '2038-09-08')).toEqual(before);
+  });
+});
+
+describe('undo of "delete all events"', () => {
+  it('brings the series back when its first event was deleted for good before', async () => {
+    const { first, others } = await seriesWithException('2038-10-01');
+    await t.api('delete', `events/${first.id}`);
+    await t.api('delete', `events/${first.id}`).query({ force: true });
+    const before = await shown('2038-10-01', '2038-10-08');
+    expect(before.length).toBe(5);
+    await trashEvent(others[2], 'all');
+    expect(await shown('2038-10-01', '2038-10-08')).toEqual([]);
+    await undoLast();
+    expect(await shown('2038-10-01', '2038-10-08')).toEqual(before);
+    expect((await t.api('get', `events/${first.id}`)).status).toBe(404);
   });
 });

@@ -404,15 +404,16 @@ describe('moving and deleting an occurrence', () => {
     expect(restored).toEqual(['12', '14']);
   });
 
-  it('deleting all trashes the series; undo restores it through its first event', async () => {
-    const api = mockApi({ 'DELETE events/12': { body: occurrence({ status: 'trash' }) }, 'POST events/10': { body: occurrence({ id: 10 }) }, 'GET events': noEvents });
+  it('deleting all trashes the series; undo restores it whole through the occurrence deleted, for all', async () => {
+    const api = mockApi({ 'DELETE events/12': { body: occurrence({ status: 'trash' }) }, 'PATCH events/12': { body: occurrence() }, 'GET events': noEvents });
     render(<ScopeDialogHost />);
     const done = trashEvent(occurrence());
     await answerWith('All events', 'Delete repeating event');
     await done;
     expect(scopeOf(api.to('DELETE', 'events/12')[0])).toBe('all');
     await act(() => undoLast());
-    expect(api.to('POST', 'events/10')[0].body).toEqual({ status: 'publish' });
+    const [restore] = api.to('PATCH', 'events/12');
+    expect([restore.body, scopeOf(restore)]).toEqual([{ status: 'publish' }, 'all']);
   });
 
   it('a single event is deleted without a question', async () => {

@@ -88,6 +88,19 @@ describe('restoring one occurrence of a series trashed whole', () => {
 });
 
 describe('a series trashed whole', () => {
+  it('comes back whole through any of its occurrences with scope all, also when its first event was deleted for good', async () => {
+    const { s, rest } = await firstDeletedForGood('2037-10-05', 5);
+    await t.api('delete', `events/${rest[1].id}`);
+    expect((await t.api('delete', `events/${rest[0].id}`).query({ recurrence_scope: 'all' })).status).toBe(200);
+    const back = await t.api('post', `events/${rest[2].id}`).query({ recurrence_scope: 'all' }).send({ status: 'publish' });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(back.body).toMatchObject({ id: rest[2].id, status: 'publish' });
+    // Every one that went with the series, not the one deleted on its own before, nor the first.
+    expect((await seriesEvents(s.id)).map((e) => e.id)).toEqual([rest[0].id, rest[2].id, rest[3].id]);
+    expect((await seriesEvents(s.id, 'trash')).map((e) => e.id)).toEqual([rest[1].id]);
+    expect((await t.api('get', `events/${s.id}`)).status).toBe(404);
+  });
+
   it('restored through its first event leaves out the occurrences deleted for good from the trash', async () => {
     const s = await mkSeries({ start_date: '2037-09-06 10:00:00', end_date: '2037-09-06 11:00:00', timezone: 'UTC', recurrence: 'FREQ=DAILY;COUNT=4' });
     const all = await seriesEvents(s.id);
