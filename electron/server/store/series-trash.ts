@@ -151,9 +151,11 @@ export function createSeriesTrash(events: EventStore, records: SeriesRecords, ro
       // Gone for good from a series trashed whole (its date was not excluded then): restoring the
       // series must not make it again.
       if (s?.trashed && row.recurrence_id !== null) setExcluded(s, row.recurrence_id, true);
-      // The last occurrence of a trashed series whose first event is already gone for good: nothing
-      // can restore the series now, so its hidden first event (and with it the series) goes too.
-      if (s?.trashed && isHidden(events.get(s.id)?.status ?? '') && !stmt('SELECT 1 FROM events WHERE parent_id = ? LIMIT 1').get(s.id)) removeRow(s.id);
+      // The last occurrence of a series whose first event is hidden (gone for good, or excluded by
+      // its file), when no more can come (the series is in the trash, or its rule makes nothing past
+      // its rows): nothing can show or restore the series now, so its first event goes too.
+      const noMore = s && (s.trashed || (s.last_start !== null && s.last_start < s.generated_until));
+      if (s && noMore && isHidden(events.get(s.id)?.status ?? '') && !stmt('SELECT 1 FROM events WHERE parent_id = ? LIMIT 1').get(s.id)) removeRow(s.id);
     },
   };
 }

@@ -42,6 +42,14 @@ describe('a first event deleted for good', () => {
     expect(ics).toContain('EXDATE');
   });
 
+  it('leaves no row behind once the rest of its series is deleted for good too', async () => {
+    const { s, rest } = await firstDeletedForGood('2037-11-05');
+    expect((await t.api('delete', `events/${rest[0].id}`).query({ recurrence_scope: 'following' })).status).toBe(200);
+    for (const e of rest) expect((await t.api('delete', `events/${e.id}`).query({ force: true })).status).toBe(200);
+    expect(one('SELECT count(*) FROM events WHERE id = ? OR parent_id = ?', s.id, s.id)).toBe(0);
+    expect(one('SELECT count(*) FROM event_series WHERE id = ?', s.id)).toBe(0);
+  });
+
   it('stays deleted when the whole series moves', async () => {
     const { s, rest } = await firstDeletedForGood('2037-02-05');
     const res = await t.api('patch', `events/${rest[0].id}`).query({ recurrence_scope: 'all' }).send({ start_date: '2037-02-06 12:00:00', end_date: '2037-02-06 13:00:00' });
