@@ -249,7 +249,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
   if (announce) writeDiscovery(opts.dataDir!, { pid: process.pid, port, url, apiRoot, startedAt: new Date().toISOString() });
 
   // Repeating events keep occurrence rows up to the horizon: extended at start and every few
-  // hours, one bounded transaction at a time with requests answered between them (store/series.ts).
+  // hours, one bounded transaction at a time with requests answered between them (store/series-horizon.ts).
   let closing: Promise<void> | undefined;
   let extending = false;
   const extendSeries = () => {

@@ -92,7 +92,7 @@ export const RECURRENCE_SCOPES = ['this', 'following', 'all'] as const;
 export const recurrenceScopeParams: ParamSet = {
   recurrence_scope: p(
     k.oneOf(RECURRENCE_SCOPES),
-    'For an occurrence of a repeating event (Almanac): this occurrence only (default), this and the following ones (the series is split), or all of them.',
+    'For an occurrence of a repeating event (Almanac): this occurrence only (default), this and the following ones (the series is split), or all of them. A status of trash with following or all trashes as the DELETE with that scope does; another status with all, on an event of a series trashed whole, restores the series whole.',
   ),
 };
 

@@ -24,7 +24,7 @@ export const MAX_UNKNOWN_PROPERTY_WARNINGS = 20;
  * Occurrence rows one import writes for its series (each series also has at most 24 occurrences a
  * day, recurrence.ts): a small file of many busy rules must not take longer than a large file of
  * plain events. Series past it get their rows later, a batch at a time, as the calendar extends
- * its series in the background (store/series.ts).
+ * its series in the background (store/series-horizon.ts).
  */
 export const MAX_IMPORT_OCCURRENCE_ROWS = 200_000;
 /**

@@ -171,7 +171,7 @@ function createIcsEventMaker(ctx: UrlContext) {
 
 const NO_TERMS = { categories: [], tags: [] };
 
-/** The series' values of the groups a first event changed on its own (store/series.ts keeps them). */
+/** The series' values of the groups a first event changed on its own (store/series-values.ts keeps them). */
 interface SeriesTemplate {
   cols?: Record<string, unknown>;
   organizers?: number[];
@@ -220,7 +220,7 @@ function seriesFields(e: EventExportRow): Partial<IcsRowEvent> {
 }
 
 /**
- * The series' values of the plain fields its first event changed on its own (store/series.ts
+ * The series' values of the plain fields its first event changed on its own (store/series-values.ts
  * keeps them): the master VEVENT carries those, the first occurrence its own. Links (venue,
  * organizers, terms) changed on the first event alone are written as the first event has them.
  */

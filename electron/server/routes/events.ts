@@ -106,7 +106,7 @@ export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): E
 
 /**
  * Occurrence rows for the window a list or export shows: they exist up to the horizon already;
- * a window beyond it gets its own (store/series.ts).
+ * a window beyond it gets its own (store/series-horizon.ts).
  */
 export function prepareOccurrences(req: ApiRequest, q: EventListQuery): void {
   if (q.include) return;
@@ -234,7 +234,10 @@ function updateEvent(req: ApiRequest): ApiResponse {
   const { recurrence_scope: _scope, ...values } = req.values;
   const scope = scopeOf(req);
   const id = req.store.write(() => {
-    const kept = scope === 'following' ? req.store.reminders.beforeSplit(row) : undefined;
+    // An occurrence that leaves its series (a split, or the one left of a series ended) keeps the
+    // series' reminders it had.
+    const leaves = scope === 'following' || (scope === 'all' && values.recurrence === null);
+    const kept = leaves ? req.store.reminders.beforeSplit(row) : undefined;
     const id = req.store.series.update(row, values, scope, req.write);
     if (kept) req.store.reminders.afterSplit(row.id, kept);
     if (values.reminders !== undefined) req.store.reminders.set(row, values.reminders as Reminder[], scope);

@@ -523,7 +523,7 @@ export const migrations: Migration[] = [
           ON CONFLICT DO UPDATE SET n = n + 1;
         END;
 
-        -- Every list asks whether a series still lacks rows for its window (store/series.ts,
+        -- Every list asks whether a series still lacks rows for its window (store/series-horizon.ts,
         -- lowestGenerated and laggingAfter). Through event_series_generated that walked past every
         -- finished bounded series first (75 µs a list with 500 of them); this index holds only the
         -- series that can still grow, so the answer is its first entry.
@@ -557,6 +557,16 @@ export const migrations: Migration[] = [
           PRIMARY KEY (calendar_id, uid)
         );
       `);
+    },
+  },
+  {
+    version: 9,
+    name: 'series whose first event was deleted for good',
+    up(db) {
+      // A first event deleted for good stays as its series' handle, hidden like one an imported
+      // EXDATE hides; unlike that one it must never show again (the EXDATE going, the series ending).
+      // Hidden first events of older files cannot be told apart: they keep the old behaviour.
+      db.exec('ALTER TABLE event_series ADD COLUMN first_deleted INTEGER NOT NULL DEFAULT 0');
     },
   },
 ];

@@ -18,6 +18,7 @@ import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
 import { useReadOnlySource } from '../subscriptions/readOnlyCalendars';
+import { duplicateRecurrence } from '../recurrence/rule';
 import './details.css';
 
 /** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
@@ -198,7 +199,7 @@ export function EventDetails({ event }: { event: Event }) {
           onClick={() =>
             useUi.getState().openEditor({
               kind: 'create',
-              draft: { title, start_date: event.start_date, end_date: event.end_date, all_day: event.all_day, timezone: event.timezone },
+              draft: { title, start_date: event.start_date, end_date: event.end_date, all_day: event.all_day, timezone: event.timezone, recurrence: duplicateRecurrence(event) },
               from: event,
             })
           }

@@ -209,6 +209,18 @@ export function toRecurrence(v: RepeatValue, s: RepeatStart, original: Recurrenc
   return { rules: [toRule(v.choice, s)], rdates: original?.rdates ?? [], exdates: original?.exdates ?? [] };
 }
 
+/**
+ * The repetition a duplicate of `e` starts with. A duplicate of an occurrence is a new series with
+ * the same rule starting on that occurrence's date, as Google Calendar makes it: the user copies
+ * "the Tuesday class", which repeats, and sees the rule in the editor before saving. The rule is
+ * kept as written (its COUNT or UNTIL too); the series' deleted and extra dates (EXDATE, RDATE) are
+ * not: they name dates of the other series.
+ */
+export function duplicateRecurrence(e: { recurrence?: Recurrence | null }): Recurrence | null {
+  if (!e.recurrence || e.recurrence.rules.length === 0) return null;
+  return { rules: [...e.recurrence.rules], rdates: [], exdates: [] };
+}
+
 export type RepeatErrorKey = 'interval' | 'weekdays' | 'count' | 'until';
 /** i18n key of each problem, by the part of the control it belongs to. */
 export type RepeatErrors = Partial<Record<RepeatErrorKey, string>>;

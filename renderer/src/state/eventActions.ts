@@ -12,9 +12,10 @@ import type { Event } from '@shared/api/records';
 import { eventFields } from '@shared/schema/resources';
 import { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
-import { reverseBody } from '../editor/form';
+import { changedFields, eventToForm, reverseBody } from '../editor/form';
 import i18n from '../i18n';
-import { currentLocale } from './calendarSettings';
+import { currentLocale, useCalendarSettings } from './calendarSettings';
+import { DateTime } from 'luxon';
 import { useSettings } from './settings';
 import { wallTime, addDaysIso } from '../lib/dates';
 import { formatDay, formatInstant } from '../lib/format';
@@ -104,6 +105,9 @@ export async function createEvent(body: Record<string, unknown>): Promise<Event>
  */
 export async function updateEvent(before: Event, body: Record<string, unknown>, scope?: Scope): Promise<Event> {
   if (Object.keys(body).length === 0) return before;
+  // A change to all made on an occurrence changed on its own: its values are not the series', so
+  // undo needs the series' values as they are now, read before the change.
+  const seriesBefore = scope === 'all' && before.is_exception && !('recurrence' in body) ? await seriesValuesBack(before, before.series_id ?? before.id, Object.keys(body)) : undefined;
   const after = await api().updateEvent(before.id, body, scope);
   const wide = widens(body, scope);
   if (wide) showSeriesChange(after);
@@ -123,11 +127,29 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
       // old series gets its whole rule back and the new one goes. The old rule put on the new
       // series instead would count again from here (COUNT, BYSETPOS…). Occurrences changed on their
       // own since would lose their changes in the join, so then the values are put back instead.
-      if (split && ('recurrence' in body || !(await hasExceptions(after.id)))) {
+      if (split && ('recurrence' in body || !(await hasExceptions(after)))) {
         await api().trash('events', after.id, 'all');
         await api().deleteForever('events', after.id);
         showSeriesChange(await api().updateEvent(first, { recurrence: before.recurrence }, 'all'));
+        // The join wrote the occurrence the change was made on afresh, with the series' values.
+        if (before.is_exception) await giveBackOwn(before, first);
         return;
+      }
+      if (seriesBefore) {
+        // The series' values go back to all of them, then its own to it alone.
+        await api().updateEvent(after.id, seriesBefore, 'all');
+        showSeriesChange(await api().updateEvent(after.id, back, 'this'));
+        return;
+      }
+      if (split && before.is_exception) {
+        // Its own values sent to "this and following" would become the series' values there: the
+        // series' values go back to all of them, then its own to it alone.
+        const seriesBack = await seriesValuesBack(before, first, Object.keys(body));
+        if (seriesBack) {
+          await api().updateEvent(after.id, seriesBack, 'following');
+          showSeriesChange(await api().updateEvent(after.id, back, 'this'));
+          return;
+        }
       }
       const restored = await api().updateEvent(after.id, back, undoScope);
       if (wide) showSeriesChange(restored);
@@ -137,9 +159,65 @@ export async function updateEvent(before: Event, body: Record<string, unknown>, 
   return after;
 }
 
-async function hasExceptions(seriesId: number): Promise<boolean> {
-  const members = await api().listAll<Event>('events', 'events', { post_parent: seriesId, start_date: '1970-01-01', end_date: '2200-12-31' });
+/**
+ * A window holding every row a series has: its horizon (a setting) from today, or from its start
+ * when that is later. A series' own list (`post_parent`) gets its whole window written, so one to
+ * 2200 wrote every occurrence of an open-ended series up to then, thousands of rows a request.
+ * (Rows of a far window a list asked for are past it; they are rarely changed on their own.)
+ */
+function seriesRowsWindow(e: Pick<Event, 'start_date'>): { start_date: string; end_date: string } {
+  const months = useCalendarSettings.getState().settings.recurrence_horizon_months || 24;
+  const today = DateTime.now().toISODate()!;
+  const from = e.start_date.slice(0, 10) > today ? e.start_date.slice(0, 10) : today;
+  return { start_date: '1970-01-01', end_date: DateTime.fromISO(from).plus({ months, days: 2 }).toISODate()! };
+}
+
+/** Whether any occurrence of the series `first` starts (the first event apart) was changed on its own. */
+async function hasExceptions(first: Event): Promise<boolean> {
+  const members = await api().listAll<Event>('events', 'events', { post_parent: first.id, ...seriesRowsWindow(first) });
   return members.some((m) => m.is_exception);
+}
+
+/** Fields a row has of its own whatever its series: never put back from one row onto another. */
+const PER_ROW = new Set(['slug', 'date', 'translation_of']);
+
+/**
+ * After a split was joined back: the occurrence the change was made on is a fresh row with the
+ * series' values, so what it had changed on its own (`before`) goes back onto it alone.
+ */
+async function giveBackOwn(before: Event, first: number): Promise<void> {
+  const day = before.recurrence_id!.slice(0, 10);
+  const rows = await api().listAll<Event>('events', 'events', { post_parent: first, start_date: day, end_date: addDaysIso(day, 1) });
+  const fresh = rows.find((r) => r.recurrence_id === before.recurrence_id);
+  if (!fresh) return;
+  const keys = changedFields(eventToForm(fresh, eventFields), eventToForm(before, eventFields)).filter((k) => !PER_ROW.has(k));
+  if (keys.length) showAndRevalidate(await api().updateEvent(fresh.id, reverseBody(eventFields, before, keys), 'this'));
+}
+
+/**
+ * The series' values of `keys` where the occurrence `before` (changed on its own) is: read from
+ * the nearest occurrence of the series `first` that was not, its time of day and length put on
+ * `before`'s original start. Undefined when every occurrence near it was changed on its own.
+ */
+async function seriesValuesBack(before: Event, first: number, keys: string[]): Promise<Record<string, unknown> | undefined> {
+  const key = before.recurrence_id;
+  if (!key) return undefined;
+  const day = DateTime.fromISO(key.slice(0, 10));
+  const near = await api().listAll<Event>('events', 'events', { post_parent: first, start_date: day.minus({ months: 3 }).toISODate()!, end_date: day.plus({ months: 3 }).toISODate()! });
+  const distance = (e: Event) => Math.abs(DateTime.fromSQL(e.recurrence_id!).diff(DateTime.fromSQL(key)).toMillis());
+  let ref = near.filter((e) => e.id !== before.id && !e.is_exception && !!e.recurrence_id).sort((a, b) => distance(a) - distance(b))[0];
+  if (!ref && first !== before.id) {
+    const head = await api().getEvent(first);
+    if (!head.is_exception) ref = head;
+  }
+  if (!ref) return undefined;
+  const out = reverseBody(eventFields, ref, keys);
+  if ('start_date' in out) {
+    const length = DateTime.fromSQL(ref.end_date, { zone: 'UTC' }).diff(DateTime.fromSQL(ref.start_date, { zone: 'UTC' }));
+    out.start_date = before.recurrence_id;
+    out.end_date = DateTime.fromSQL(before.recurrence_id!, { zone: 'UTC' }).plus(length).toFormat('yyyy-MM-dd HH:mm:ss');
+  }
+  return out;
 }
 
 /** An occurrence's original start as RFC 5545 writes it in EXDATE (`20270105T180000`, or a date). */
@@ -153,7 +231,7 @@ const icalKey = (e: Pick<Event, 'recurrence_id' | 'all_day'>) => {
  * went to the trash with it come back (the ones deleted one by one before stay deleted).
  */
 async function restoreFollowing(e: Event, first: number) {
-  const trashed = await api().listAll<Event>('events', 'events', { status: 'trash', post_parent: first, start_date: '1970-01-01', end_date: '2200-12-31' });
+  const trashed = await api().listAll<Event>('events', 'events', { status: 'trash', post_parent: first, ...seriesRowsWindow(e) });
   showSeriesChange(await api().updateEvent(first, { recurrence: e.recurrence }, 'all'));
   const deletedBefore = new Set(e.recurrence?.exdates ?? []);
   for (const r of trashed) {
@@ -211,7 +289,7 @@ export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): P
 /**
  * Moves an event to the trash; for an occurrence of a series, after asking which ones. Undo:
  * one occurrence is restored (the server takes it off the series' deleted dates); a series cut
- * short gets its rule back; a whole series is restored through its first event.
+ * short gets its rule back; a whole series is restored whole (a restore with scope "all").
  */
 export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
   const scope = answered ?? (await scopeFor(e, 'delete'));
@@ -233,7 +311,8 @@ export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
     label,
     undo: async () => {
       if (wholeSeries) {
-        await restoreEvent(first, { quiet: true });
+        // Through the occurrence deleted, for all: the first event may be gone for good already.
+        showAndRevalidate(await api().updateEvent(e.id, { status: 'publish' }, 'all'));
         await useEvents.getState().reload().catch(() => {});
       } else if (scope === 'following') await restoreFollowing(e, first);
       else await restoreEvent(e.id, { quiet: true });

@@ -8,6 +8,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import i18n from '../../../renderer/src/i18n';
 import { EventEditor } from '../../../renderer/src/editor/EventEditor';
 import { QuickCreate } from '../../../renderer/src/calendar/QuickCreate';
+import { EventDetails } from '../../../renderer/src/calendar/EventDetails';
 import { Badges } from '../../../renderer/src/calendar/MonthGrid';
 import { ScopeDialogHost } from '../../../renderer/src/recurrence/ScopeDialog';
 import { moveEvent, trashEvent, undoLast } from '../../../renderer/src/state/eventActions';
@@ -263,6 +264,45 @@ describe('quick create', () => {
   });
 });
 
+describe('duplicating an occurrence', () => {
+  it('opens a new series with the same rule from that occurrence, shown before it is saved, without the series\' deleted dates', async () => {
+    // The fourth occurrence: Thursday 20 March (a deleted date of the series is the 20th at 10:00; this one was moved).
+    const e = occurrence({ id: 13, start_date: '2031-03-20 15:00:00', end_date: '2031-03-20 16:00:00', recurrence_id: '2031-03-20 10:00:00', is_exception: true });
+    const created = makeEvent({ id: 40, title: 'Yoga', recurrence: { rules: [RULE], rdates: [], exdates: [] }, series_id: 40 });
+    const api = mockApi({ 'POST events': { status: 201, body: created }, 'GET events': noEvents });
+    render(<EventDetails event={e} />);
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Yoga' })).getByRole('button', { name: 'Duplicate' }));
+    const target = useUi.getState().editor!;
+    expect(target.kind).toBe('create');
+    cleanup();
+    render(<EventEditor target={target} />);
+    const when = screen.getByRole('group', { name: 'When' });
+    expect((within(when).getByRole('combobox', { name: 'Repeat' }) as HTMLSelectElement).value).toBe('weekly');
+    expect(within(when).getByText('Every Tuesday and Thursday, 10 times')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
+    expect(api.to('POST', 'events')[0].body).toMatchObject({
+      title: 'Yoga',
+      start_date: '2031-03-20 15:00:00',
+      end_date: '2031-03-20 16:00:00',
+      recurrence: { rules: [RULE], rdates: [], exdates: [] },
+    });
+  });
+
+  it('of a single event stays a single event', async () => {
+    const api = mockApi({ 'POST events': { status: 201, body: makeEvent({ id: 41 }) }, 'GET events': noEvents });
+    render(<EventDetails event={makeEvent({ id: 5, title: 'Dentist', start_date: '2031-03-20 15:00:00', end_date: '2031-03-20 16:00:00' })} />);
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Dentist' })).getByRole('button', { name: 'Duplicate' }));
+    const target = useUi.getState().editor!;
+    cleanup();
+    render(<EventEditor target={target} />);
+    expect((screen.getByRole('combobox', { name: 'Repeat' }) as HTMLSelectElement).value).toBe('none');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
+    expect(api.to('POST', 'events')[0].body).not.toHaveProperty('recurrence');
+  });
+});
+
 describe('moving and deleting an occurrence', () => {
   const to = { start: new Date('2031-03-19T10:00:00Z'), end: new Date('2031-03-19T11:00:00Z'), allDay: false, startDay: '2031-03-19', endDay: '2031-03-19' };
 
@@ -364,15 +404,16 @@ describe('moving and deleting an occurrence', () => {
     expect(restored).toEqual(['12', '14']);
   });
 
-  it('deleting all trashes the series; undo restores it through its first event', async () => {
-    const api = mockApi({ 'DELETE events/12': { body: occurrence({ status: 'trash' }) }, 'POST events/10': { body: occurrence({ id: 10 }) }, 'GET events': noEvents });
+  it('deleting all trashes the series; undo restores it whole through the occurrence deleted, for all', async () => {
+    const api = mockApi({ 'DELETE events/12': { body: occurrence({ status: 'trash' }) }, 'PATCH events/12': { body: occurrence() }, 'GET events': noEvents });
     render(<ScopeDialogHost />);
     const done = trashEvent(occurrence());
     await answerWith('All events', 'Delete repeating event');
     await done;
     expect(scopeOf(api.to('DELETE', 'events/12')[0])).toBe('all');
     await act(() => undoLast());
-    expect(api.to('POST', 'events/10')[0].body).toEqual({ status: 'publish' });
+    const [restore] = api.to('PATCH', 'events/12');
+    expect([restore.body, scopeOf(restore)]).toEqual([{ status: 'publish' }, 'all']);
   });
 
   it('a single event is deleted without a question', async () => {
