@@ -46,3 +46,11 @@ export const noRoute = () => new ApiError('rest_no_route', 404, 'rest_no_route')
 export function readOnlyCalendar(name: string, url: string): ApiError {
   return new ApiError('calendar-read-only', 403, 'calendar-read-only', { name, url });
 }
+
+/**
+ * The same 403 for a CalDAV calendar the account may only read (the server said so at discovery):
+ * a change made here could never be sent, and would sit in the outbox failing.
+ */
+export function readOnlyServerCalendar(name: string): ApiError {
+  return new ApiError('calendar-read-only', 403, 'calendar-read-only-server', { name });
+}

@@ -6,7 +6,7 @@ import { isHidden } from '../store/series-fields';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format';
-import { ApiError, invalidParam, invalidParams, readOnlyCalendar } from '../errors';
+import { ApiError, invalidParam, invalidParams, readOnlyCalendar, readOnlyServerCalendar } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
 import { serializeEvent, eventsJson } from '../serialize/event';
@@ -184,10 +184,15 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
   throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id });
 }
 
-/** An event of a subscription is the feed's: it changes only when the feed does. */
+/**
+ * An event of a subscription is the feed's: it changes only when the feed does. One of a server's
+ * read-only calendar changes only there. (The sync and the refresh write them through the store.)
+ */
 function refuseReadOnly(req: ApiRequest, row: EventRow): void {
   const sub = req.store.subscriptions.get(row.calendar_id);
   if (sub) throw readOnlyCalendar(sub.name, sub.subscription_url!);
+  const calendar = req.store.accounts.calendar(row.calendar_id);
+  if (calendar?.read_only) throw readOnlyServerCalendar(calendar.name);
 }
 
 function readEvent(req: ApiRequest): ApiResponse {

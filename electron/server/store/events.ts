@@ -19,7 +19,7 @@ import type { LinkedPostStore } from './linked-posts';
 import { FIELDS } from './linked-posts';
 import { fold, likePattern, eventSearchTerms } from './search-text';
 import type { TermStore } from './terms';
-import { ApiError, invalidParam, invalidParams, readOnlyCalendar } from '../errors';
+import { ApiError, invalidParam, invalidParams, readOnlyCalendar, readOnlyServerCalendar } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
 import { BoundedMemo } from './bounded-memo';
@@ -138,7 +138,7 @@ export function createEventStore(
     'SELECT * FROM events WHERE ics_uid = ? AND calendar_id NOT IN (SELECT id FROM calendars WHERE subscription_url IS NOT NULL) ORDER BY id LIMIT 1',
   );
   const byUidIn = db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE ics_uid = ? AND calendar_id = ? ORDER BY id LIMIT 1');
-  const calendarExists = db.prepare<[number], { id: number; name: string; subscription_url: string | null }>('SELECT id, name, subscription_url FROM calendars WHERE id = ?');
+  const calendarExists = db.prepare<[number], { id: number; name: string; subscription_url: string | null; read_only: number }>('SELECT id, name, subscription_url, read_only FROM calendars WHERE id = ?');
   const statusById = db.prepare<[number], EventStatusRow>('SELECT id, status FROM events WHERE id = ?');
   const statusBySlug = db.prepare<[string], EventStatusRow>('SELECT id, status FROM events WHERE slug = ?');
   const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
@@ -211,6 +211,7 @@ export function createEventStore(
     const calendar = calendarExists.get(id);
     if (!calendar) throw invalidParam('calendar', 'invalid_calendar');
     if (calendar.subscription_url !== null) throw readOnlyCalendar(calendar.name, calendar.subscription_url);
+    if (calendar.read_only) throw readOnlyServerCalendar(calendar.name);
   }
 
   /** Venue in an event body: an id, `{id}`, venue data to create (or reuse), or empty (reference §5.3). */

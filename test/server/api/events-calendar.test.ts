@@ -163,6 +163,30 @@ describe('calendars on events', () => {
     ]);
   });
 
+  it("a server's read-only calendar takes no change from the API, in words, while its events are listed", async () => {
+    const shared = Number(t.server.db.prepare("INSERT INTO calendars (account_id, name, url, read_only) VALUES (1, 'Team (shared with me)', 'http://x/h/team/', 1)").run().lastInsertRowid);
+    // As a pull writes it: through the store, not the API.
+    const store = t.server.store;
+    const id = store.write(() =>
+      store.davSync.asServer(() => store.events.create({ title: 'Team review', start_date: '2031-07-01 10:00:00', end_date: '2031-07-01 11:00:00' }, { lang: 'en', now: new Date(), siteZone: 'UTC' }, { calendarId: shared })),
+    );
+    const before = (await t.api('get', `events/${id}`)).body;
+    for (const res of [
+      await t.api('post', `events/${id}`).send({ title: 'Renamed' }),
+      await t.api('delete', `events/${id}`),
+      await t.api('post', 'events').send({ title: 'New', start_date: '2031-07-02 10:00:00', end_date: '2031-07-02 11:00:00', calendar: shared }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ code: 'calendar-read-only', message: 'The calendar "Team (shared with me)" is read-only on its server: its events can be looked at, not changed.' });
+    }
+    const es = await t.api('post', `events/${id}?i18n_language=es`).send({ title: 'Otro' });
+    expect(es.body.message).toContain('es de solo lectura en su servidor');
+    // Nothing changed, and nothing is waiting to be sent.
+    expect((await t.api('get', `events/${id}`)).body).toEqual(before);
+    expect(t.server.db.prepare('SELECT count(*) FROM dav_outbox WHERE calendar_id = ?').pluck().get(shared)).toBe(0);
+    expect((await t.api('get', 'events').query({ calendar: String(shared), start_date: '2031-07-01', end_date: '2031-07-31' })).body.events.map((e: { id: number }) => e.id)).toEqual([id]);
+  });
+
   it('/doc describes the field and the filter', async () => {
     const doc = await t.api('get', 'doc');
     const text = JSON.stringify(doc.body);
