@@ -50,5 +50,43 @@ export interface AccountJson {
   calendars: CalendarJson[];
 }
 
+/** A calendar's sync state in `GET /sync`. */
+export interface CalendarSyncJson {
+  id: number;
+  name: string;
+  color: string | null;
+  visible: boolean;
+  synced: boolean;
+  read_only: boolean;
+  /** Local changes not on the server yet. */
+  pending: number;
+  last_error: string | null;
+  last_full_sync: string | null;
+}
+
+/** An account's sync state in `GET /sync`. */
+export interface AccountSyncJson {
+  id: number;
+  name: string;
+  last_sync: string | null;
+  last_error: string | null;
+  syncing: boolean;
+  /** Local changes not on the server yet. */
+  pending: number;
+  /** When the next background try is, after a failure (ISO), or null. */
+  next_try: string | null;
+  calendars: CalendarSyncJson[];
+}
+
+/** A local version a sync kept beside the server's (`GET /sync` `conflicts`). */
+export interface ConflictCopyJson {
+  id: number;
+  calendar: number;
+  uid: string;
+  title: string;
+  /** When it was kept (ISO). */
+  kept: string;
+}
+
 /** "On this computer": it always exists, belongs to no account, can be renamed but not removed. */
 export const LOCAL_CALENDAR_ID = 1;

@@ -78,6 +78,12 @@ export function networkCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** Why a request got no HTTP answer, in words with Node's code: "no such host name, ENOTFOUND". */
+export function networkReason(err: unknown): string {
+  const code = networkCode(err);
+  return code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
+}
+
 /** A failed request (no HTTP answer at all) as a CalDavError. */
 export function fromNetworkError(err: unknown, host: string, timeoutMs: number): CalDavError {
   if (err instanceof CalDavError) return err;
@@ -85,8 +91,7 @@ export function fromNetworkError(err: unknown, host: string, timeoutMs: number):
   if (name === 'TimeoutError' || name === 'AbortError') return new CalDavError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
   const code = networkCode(err);
   if (code && TLS_CODES.test(code)) return new CalDavError('tls', { host, reason: TLS_REASONS[code] ? `${TLS_REASONS[code]}, ${code}` : code });
-  const reason = code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
-  return new CalDavError('unreachable', { host, reason });
+  return new CalDavError('unreachable', { host, reason: networkReason(err) });
 }
 
 /**

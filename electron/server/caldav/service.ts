@@ -6,6 +6,7 @@
  * login refused waits for the user (a new password or "Sync now"). One round per account at a
  * time: asking while one runs gets that round's result.
  */
+import type { AccountSyncJson, ConflictCopyJson } from '../../../shared/schema/accounts';
 import type { Store } from '../store';
 import type { SecretStore } from '../secrets';
 import { accountSecretKey } from '../secrets';
@@ -22,19 +23,10 @@ export interface SyncServiceOptions extends SyncDeps {
   log?: (level: 'info' | 'warn' | 'error', line: string) => void;
 }
 
-export interface AccountStatus {
-  id: number;
-  name: string;
-  last_sync: string | null;
-  last_error: string | null;
-  syncing: boolean;
-  /** Local changes not on the server yet. */
-  pending: number;
-  /** When the next background try is, after a failure (ISO), or null. */
-  next_try: string | null;
+/** An account's state as `GET /sync` gives it (shared/schema/accounts.ts), with what its last round moved. */
+export interface AccountStatus extends AccountSyncJson {
   /** What the last round since this server started moved, each way, per calendar (null before one). */
   last_round: (SyncReport & { finished: string }) | null;
-  calendars: Array<{ id: number; name: string; color: string | null; visible: boolean; synced: boolean; read_only: boolean; pending: number; last_error: string | null; last_full_sync: string | null }>;
 }
 
 const BACKOFF_MIN_MS = 60_000;
@@ -141,7 +133,7 @@ export function createSyncService(opts: SyncServiceOptions) {
     /** Where account passwords are kept (the API's add and remove account). */
     secrets: opts.secrets,
     /** The state, its errors worded in `lang`. */
-    status(lang: Language = 'en'): { accounts: AccountStatus[]; conflicts: Array<{ id: number; calendar: number; uid: string; title: string; kept: string }> } {
+    status(lang: Language = 'en'): { accounts: AccountStatus[]; conflicts: ConflictCopyJson[] } {
       const accounts = store.accounts.list().map((a) => {
         const calendars = a.calendars.map((c) => ({
           id: c.id,

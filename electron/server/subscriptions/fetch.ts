@@ -7,7 +7,7 @@
 import { message, type MessageKey } from '../../../shared/i18n/messages';
 import type { Language } from '../../../shared/i18n/languages';
 import { feedHttpUrl } from '../../../shared/schema/subscriptions';
-import { networkCode } from '../caldav/errors';
+import { networkReason } from '../caldav/errors';
 
 export const FEED_TIMEOUT_MS = 30_000;
 /** Large enough for a decade of a country's holidays or a busy team's year; a feed is one request. */
@@ -59,17 +59,6 @@ export interface FeedRequest {
 export type FeedAnswer =
   | { status: 'unchanged' }
   | { status: 'ok'; text: string; etag: string | null; lastModified: string | null; contentType: string };
-
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused: nothing answers on that port',
-  ENOTFOUND: 'no such host name',
-  EAI_AGAIN: 'the host name could not be looked up',
-  ECONNRESET: 'the connection was cut',
-  EHOSTUNREACH: 'no route to the host',
-  ENETUNREACH: 'the network is unreachable',
-  UND_ERR_SOCKET: 'the connection was cut',
-  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
-};
 
 export function sizeLabel(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
@@ -150,7 +139,6 @@ async function readBounded(res: Response, max: number, host: string, timeoutMs: 
 function networkFailure(err: unknown, host: string, timeoutMs: number): SubscriptionError {
   const name = (err as { name?: string })?.name;
   if (name === 'TimeoutError' || name === 'AbortError') return new SubscriptionError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
-  const code = networkCode(err);
-  const reason = code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
+  const reason = networkReason(err);
   return new SubscriptionError('unreachable', { host, reason });
 }

@@ -4,35 +4,13 @@
  * restarts. The visible ones become the `calendar` filter of every list (views, search, export).
  */
 import { create } from 'zustand';
-import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
+import type { AccountJson, AccountSyncJson, CalendarJson, ConflictCopyJson } from '@shared/schema/accounts';
 import { api } from './api';
 import { useFilters } from './filters';
 import { useSettings } from './settings';
 
-export interface CalendarSyncState {
-  id: number;
-  pending: number;
-  last_error: string | null;
-}
-
-export interface AccountSyncState {
-  id: number;
-  name: string;
-  last_sync: string | null;
-  last_error: string | null;
-  syncing: boolean;
-  pending: number;
-  next_try: string | null;
-  calendars: CalendarSyncState[];
-}
-
-export interface ConflictCopy {
-  id: number;
-  calendar: number;
-  uid: string;
-  title: string;
-  kept: string;
-}
+export type AccountSyncState = AccountSyncJson;
+export type ConflictCopy = ConflictCopyJson;
 
 interface SyncStatus {
   accounts: AccountSyncState[];
