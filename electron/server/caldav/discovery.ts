@@ -42,6 +42,16 @@ export interface DiscoverOptions extends TransportOptions {}
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
+ * A name DNS can hold (RFC 1123 labels, after the URL parser's IDNA) or an IP address: "..", "-x"
+ * or "a..b" are told as a bad address at once rather than as a server that cannot be found.
+ */
+function isHostName(host: string): boolean {
+  if (host.startsWith('[')) return true; // IPv6: the URL parser checked it
+  const labels = host.endsWith('.') ? host.slice(0, -1).split('.') : host.split('.');
+  return host.length <= 253 && labels.every((l) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i.test(l));
+}
+
+/**
  * The URLs to try for what the user typed. A bare domain is tried over https only: sending a
  * password over plain http because https did not answer would hand it to anyone on the path.
  * The one exception is this computer (localhost), where no one is on the path.
@@ -60,7 +70,7 @@ export function serverCandidates(input: string): string[] {
   // A password inside the address would be stored with the address: it belongs in its own field.
   if (url.username || url.password) throw bad();
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad();
-  if (!url.hostname) throw bad();
+  if (!url.hostname || !isHostName(url.hostname)) throw bad();
   if (hasScheme) return [url.href];
   const out = [url.href];
   if (LOOPBACK.test(url.hostname)) {

@@ -117,9 +117,7 @@ const STATUS_TEXT: Record<number, string> = {
   410: 'The record is already in the trash.',
   409: 'The name is taken already.',
   413: 'The body is larger than the limit.',
-  422: 'The request was understood but cannot be done as asked (a CalDAV server refused the login, the address is not a CalDAV server); `data.field` names the field to fix.',
-  502: 'The CalDAV server could not be reached, or failed; nothing was stored.',
-  504: 'The CalDAV server did not answer in time; nothing was stored.',
+  422: 'The request was understood but cannot be done as asked (a CalDAV server refused the login, is not a CalDAV server, cannot be reached or did not answer in time); `data.field` names the field to fix.',
   503: 'Another process (a command-line import) held the calendar for longer than the server waits (30 s unless set otherwise); nothing was written. Retry after `Retry-After` seconds.',
 };
 

@@ -48,20 +48,22 @@ function listAccounts(req: ApiRequest): ApiResponse {
 }
 
 /**
- * The server's answer decides the status: the user's input was wrong (the address, the login)
- * is 422 with the field to fix; the server could not be reached or failed is 502 (504 when it
- * did not answer in time). Never 401: that is this API's own token.
+ * A malformed address is 400; everything the CalDAV server made of a well-formed request (the
+ * login refused, not a CalDAV server, not reachable, too slow, failing) is 422 with the field to
+ * fix and the code saying which: this API did not fail, the account cannot be added as asked.
+ * Not 502/504 (this server is no gateway, and a 5xx tells clients and tests that it broke), never
+ * 401 (that is this API's own token).
  */
 const CALDAV_STATUS: Record<CalDavErrorKind, { status: number; field: keyof typeof accountFields | null }> = {
   bad_url: { status: 400, field: 'url' },
   unauthorized: { status: 422, field: 'password' },
   forbidden: { status: 422, field: 'username' },
   not_caldav: { status: 422, field: 'url' },
-  unreachable: { status: 502, field: 'url' },
-  tls: { status: 502, field: 'url' },
-  timeout: { status: 504, field: 'url' },
-  server_error: { status: 502, field: null },
-  too_large: { status: 502, field: null },
+  unreachable: { status: 422, field: 'url' },
+  tls: { status: 422, field: 'url' },
+  timeout: { status: 422, field: 'url' },
+  server_error: { status: 422, field: null },
+  too_large: { status: 422, field: null },
 };
 
 async function createAccount(req: ApiRequest): Promise<ApiResponse> {
@@ -132,13 +134,13 @@ export const accountRoutes: RouteDef[] = [
     {
       methods: ['POST'],
       summary:
-        'Add a CalDAV account (Almanac): finds its calendars (RFC 6764, principal, calendar home) and stores them with the account; the password goes to the keychain or an owner-only file. A wrong address or login is 400/422, a server that cannot be reached or fails 502/504, a name in use 409; nothing is stored then.',
+        'Add a CalDAV account (Almanac): finds its calendars (RFC 6764, principal, calendar home) and stores them with the account; the password goes to the keychain or an owner-only file. A malformed address is 400; a login refused, a server that is not CalDAV, cannot be reached, does not answer in time or fails is 422 with `data.field` and a code saying which; a name in use 409; nothing is stored then.',
       args: accountFields,
       body: true,
       creates: true,
       write: true,
       response: 'object',
-      errors: [400, 409, 422, 502, 503, 504],
+      errors: [400, 409, 422, 503],
       handler: createAccount,
     },
   ]),

@@ -62,7 +62,7 @@ describe.skipIf(!runCalDavSuites)('accounts and calendars API', { timeout: 120_0
     expect(existsSync(join(t.dataDir, SECRETS_FILE))).toBe(false);
   });
 
-  it('a server that cannot be reached: 502 on the address; a web site that is not CalDAV: 422; a bad address: 400', async () => {
+  it('a server that cannot be reached: 422 on the address; a web site that is not CalDAV: 422; a bad address: 400', async () => {
     const before = accountRows(t);
     // A port that was free a moment ago: nothing listens there now.
     const probe = createHttpServer();
@@ -70,7 +70,7 @@ describe.skipIf(!runCalDavSuites)('accounts and calendars API', { timeout: 120_0
     const closedPort = (probe.address() as AddressInfo).port;
     await new Promise((ok) => probe.close(ok));
     const unreachable = await t.api('post', 'accounts').send({ url: `http://127.0.0.1:${closedPort}/`, username: 'alice', password: PASSWORD });
-    expect(unreachable.status).toBe(502);
+    expect(unreachable.status).toBe(422);
     expect(unreachable.body).toMatchObject({ code: 'caldav_unreachable', data: { field: 'url' } });
     expect(unreachable.body.message).toMatch(/Could not reach 127\.0\.0\.1:\d+ \(connection refused/);
 

@@ -42,7 +42,7 @@ describe('the address a user types', () => {
   });
 
   it('refuses what is not a server address, and a password inside one', () => {
-    for (const bad of ['', 'webcal://example.com/cal.ics', 'ftp://example.com', 'https://bob:secret@example.com/', 'two words.com', 'https://']) {
+    for (const bad of ['', 'webcal://example.com/cal.ics', 'ftp://example.com', 'https://bob:secret@example.com/', 'two words.com', 'https://', '..', 'a..b.com', '-dav.example.com', 'https://dav-.example.com/']) {
       let err: unknown;
       try {
         serverCandidates(bad);
