@@ -147,6 +147,15 @@ describe('the security matrix over every route, method and root', () => {
     // from outside; port 9 is one fetch refuses to ask at all.
     records.subscriptions = { id: server.store.write(() => server.store.subscriptions.add({ url: 'http://127.0.0.1:9/matrix.ics', name: 'Matrix subscription', color: null })).id };
 
+    // A CalDAV account (its row only: nothing is asked of a server) and the local calendar, for
+    // the account and calendar routes.
+    records.accounts = {
+      id: server.store.write(() =>
+        server.store.accounts.add({ name: 'matrix', serverUrl: 'http://127.0.0.1:9/', username: 'matrix', principalUrl: 'http://127.0.0.1:9/p/', homeUrl: 'http://127.0.0.1:9/h/', createdUtc: new Date().toISOString() }, []),
+      ).id,
+    };
+    records.calendars = { id: 1 };
+
     // The matrix, from the route table itself.
     const routes = allRoutes();
     for (const r of routes) {
