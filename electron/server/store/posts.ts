@@ -39,8 +39,20 @@ export interface PostRow {
   translation_group: number;
 }
 
+/** Printable ASCII without `<` or `&`: no tag, entity or accent for the general path to take out. */
+const PLAIN_ASCII = /^[\x20-\x25\x27-\x3b\x3d-\x7e]*$/;
+
 /** Lower-case, accent-free, dash-separated: the slug WordPress would make from a title. */
 export function slugify(text: string): string {
+  // Most titles are plain ASCII, for which the Unicode normalisation and classes below change
+  // nothing; an import slugs every event's title.
+  if (PLAIN_ASCII.test(text)) {
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 190);
+  }
   return text
     .replace(/<[^>]*>/g, '')
     .normalize('NFKD')

@@ -73,6 +73,15 @@ export interface DueReminder {
   parent_id: number | null;
 }
 
+/** Imported events settled with two lookups each; more are settled in one pass over the schedule. */
+const SETTLE_ONE_BY_ONE = 1000;
+
+interface PastFiring {
+  key: string;
+  event_id: number;
+  parent_id: number | null;
+}
+
 const toSql = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const fromSql = (utc: string) => Date.parse(`${utc.replace(' ', 'T')}Z`);
 
@@ -180,6 +189,9 @@ export function createReminderStore(db: DB) {
       'SELECT key FROM reminder_due WHERE pushed = 0 AND (event_id = ? OR event_id IN (SELECT id FROM events WHERE parent_id = ?)) AND fire_utc <= ?',
     )
     .pluck();
+  const pastAll = db.prepare<[string], PastFiring>(
+    'SELECT d.key, d.event_id, e.parent_id FROM reminder_due d LEFT JOIN events e ON e.id = d.event_id WHERE d.pushed = 0 AND d.fire_utc <= ?',
+  );
   const dropOld = db.prepare<[string]>('DELETE FROM reminder_due WHERE fire_utc < ?');
 
   const listeners = new Set<() => void>();
@@ -402,11 +414,18 @@ export function createReminderStore(db: DB) {
      */
     settleImported(ids: Iterable<number>, now: Date): void {
       const nowSql = toSql(now.getTime());
-      for (const id of ids) {
-        for (const key of pastOf.all(id, id, nowSql)) {
-          setState.run(key, 'dismissed', null, nowSql);
-          dropDue.run(key);
-        }
+      const list = [...ids];
+      // Two lookups per event cost a large import more than one pass over the schedule's past
+      // firings not told yet (a 100,000-event import asked 200,000 questions answered "none").
+      let keys: string[];
+      if (list.length > SETTLE_ONE_BY_ONE) {
+        const imported = new Set(list);
+        // The firing's own event, or the series whose occurrence it is.
+        keys = pastAll.all(nowSql).filter((r) => imported.has(r.event_id) || (r.parent_id !== null && imported.has(r.parent_id))).map((r) => r.key);
+      } else keys = list.flatMap((id) => pastOf.all(id, id, nowSql));
+      for (const key of keys) {
+        setState.run(key, 'dismissed', null, nowSql);
+        dropDue.run(key);
       }
     },
     /** Firings due at `now` (fired or not yet), oldest first: what a client shows. */

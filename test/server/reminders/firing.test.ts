@@ -123,6 +123,32 @@ describe('imported events', () => {
     await api(s, 'post', 'import').set('Content-Type', 'text/calendar').send(ics);
     expect(told((await s.reminders.tick()))).toEqual([]);
   });
+
+  it('the same in a large import (settled in one pass), a past occurrence of an imported series included', async () => {
+    at('2031-03-01T12:00:00Z');
+    const s = await start(newDir());
+    const alarm = ['BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT15M', 'DESCRIPTION:x', 'END:VALARM'];
+    const vevent = (uid: string, title: string, start: string, extra: string[] = []) =>
+      ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20310101T000000Z', `DTSTART:${start}`, 'DURATION:PT1H', `SUMMARY:${title}`, ...extra, 'END:VEVENT'];
+    // Past 1,000 events an import settles its past firings in one pass instead of per event.
+    const fillers = Array.from({ length: 1200 }, (_, i) => vevent(`fill-${i}@x`, `Filler ${i}`, '20310310T090000Z'));
+    const ics = [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN',
+      ...fillers.flat(),
+      ...vevent('past@x', 'Yesterday', '20310301T110000Z', alarm),
+      ...vevent('daily@x', 'Daily', '20310228T110000Z', ['RRULE:FREQ=DAILY;COUNT=3', ...alarm]),
+      ...vevent('next@x', 'Later', '20310301T140000Z', alarm),
+      'END:VCALENDAR', '',
+    ].join('\r\n');
+    const res = await api(s, 'post', 'import').set('Content-Type', 'text/calendar').send(ics);
+    expect(res.body.created, JSON.stringify(res.body.errors)).toBeGreaterThan(1200);
+    expect(told((await s.reminders.tick()))).toEqual([]);
+    expect((await api(s, 'get', 'reminders/due')).body.reminders).toEqual([]);
+    at('2031-03-01T13:45:00Z');
+    expect(told((await s.reminders.tick()))).toEqual(['Later 2031-03-01T13:45:00Z']);
+    at('2031-03-02T10:45:00Z');
+    expect(told((await s.reminders.tick()))).toEqual(['Daily 2031-03-02T10:45:00Z']);
+  });
 });
 
 describe('snooze and dismiss', () => {
