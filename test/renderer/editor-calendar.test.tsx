@@ -59,4 +59,16 @@ describe('the editor’s Calendar field', () => {
     fireEvent.keyDown(title, { key: 'Enter', ctrlKey: true });
     expect(api.calls).toHaveLength(0);
   });
+
+  it('puts a new event in a shown calendar while this computer’s is hidden, so it stays on screen', async () => {
+    useCalendars.setState({ calendars: [cal(1, 'On this computer', { visible: false }), cal(4, 'Holidays', { read_only: true }), cal(5, 'Archive', { synced: false }), cal(3, 'Family')] });
+    const api = mockApi({ 'POST events': { status: 201, body: makeEvent({ id: 9, title: 'Dentist', calendar: 3 }) } });
+    const draft = { title: 'Dentist', start_date: '2031-03-12 14:00:00', end_date: '2031-03-12 15:00:00', all_day: false, timezone: 'UTC' };
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    expect((screen.getByRole('combobox', { name: 'Calendar' }) as HTMLSelectElement).value).toBe('3');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
+    expect(api.to('POST', 'events')[0].body).toMatchObject({ title: 'Dentist', calendar: 3 });
+  });
 });

@@ -10,6 +10,8 @@ import { Icon } from '../components/Icon';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { fromApi } from '../lib/dates';
 import { formatDay, formatInstant, shownDay } from '../lib/format';
+import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
+import { newEventCalendar, useCalendars } from '../state/calendars';
 import { createEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi, type EventDraft } from '../state/ui';
@@ -59,6 +61,7 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
     setNotifyErrors(notify.errors);
     if (Object.keys(problems).length || Object.keys(notify.errors).length) return;
     const recurrence = toRecurrence(repeat, start, draft.recurrence);
+    const calendar = newEventCalendar(useCalendars.getState().calendars);
     setSaving(true);
     setError(null);
     try {
@@ -72,6 +75,9 @@ export function QuickCreate({ draft }: { draft: EventDraft }) {
         // Always said, none included: the server's defaults would add reminders this dialog never showed.
         reminders: notify.reminders,
         ...(recurrence ? { recurrence } : {}),
+        // This computer's calendar (the server's default), unless it is hidden: then a shown one,
+        // so the event stays on screen.
+        ...(calendar !== LOCAL_CALENDAR_ID ? { calendar } : {}),
       });
       closeQuick();
     } catch (err) {

@@ -27,7 +27,7 @@ import { scopeFor } from '../state/eventActions';
 import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from '../reminders/choices';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
-import { useCalendars } from '../state/calendars';
+import { newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
 
 /**
  * Where each field goes; the order inside a group is the order on screen. A calendar's order
@@ -87,13 +87,13 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const [notifyErrors, setNotifyErrors] = useState<RowErrors>({});
   // The calendar has its own picker (the schema's `calendar` is an id, never a plain field).
   const calendars = useCalendars((s) => s.calendars);
-  const initialCalendar = (target.kind === 'edit' ? target.event.calendar : target.from?.calendar) ?? LOCAL_CALENDAR_ID;
+  const initialCalendar = (target.kind === 'edit' ? target.event.calendar : target.from?.calendar) ?? newEventCalendar(calendars);
   const [calendar, setCalendar] = useState(initialCalendar);
   const home = calendars.find((c) => c.id === initialCalendar);
   // A read-only calendar's event (a shared calendar, a subscription) is shown, never saved.
   const readOnly = target.kind === 'edit' && !!home?.read_only;
   // Where an event can go: calendars that take writes and are sent to their server (or stay here).
-  const writable = calendars.filter((c) => c.id === initialCalendar || (!c.read_only && (c.account_id === null || c.synced)));
+  const writable = calendars.filter((c) => c.id === initialCalendar || takesNewEvents(c));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

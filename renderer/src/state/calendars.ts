@@ -4,7 +4,7 @@
  * restarts. The visible ones become the `calendar` filter of every list (views, search, export).
  */
 import { create } from 'zustand';
-import type { AccountJson, AccountSyncJson, CalendarJson, ConflictCopyJson } from '@shared/schema/accounts';
+import { LOCAL_CALENDAR_ID, type AccountJson, type AccountSyncJson, type CalendarJson, type ConflictCopyJson } from '@shared/schema/accounts';
 import { api } from './api';
 import { useFilters } from './filters';
 import { useSettings } from './settings';
@@ -44,6 +44,19 @@ const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage }
 export function visibleCalendarIds(calendars: CalendarJson[]): number[] | null {
   if (calendars.every((c) => c.visible)) return null;
   return calendars.filter((c) => c.visible).map((c) => c.id);
+}
+
+/** A calendar new events can go to: it takes writes, and is sent to its server or stays here. */
+export const takesNewEvents = (c: CalendarJson) => !c.read_only && (c.account_id === null || c.synced);
+
+/**
+ * Where a new event goes unless the user picks: this computer's calendar while it is shown, else
+ * the first shown calendar that takes events, so an event made on screen stays on screen.
+ */
+export function newEventCalendar(calendars: readonly CalendarJson[]): number {
+  const local = calendars.find((c) => c.id === LOCAL_CALENDAR_ID);
+  if (!local || local.visible) return LOCAL_CALENDAR_ID;
+  return calendars.find((c) => c.visible && takesNewEvents(c))?.id ?? LOCAL_CALENDAR_ID;
 }
 
 function publish(calendars: CalendarJson[]): void {
