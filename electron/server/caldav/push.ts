@@ -19,6 +19,7 @@ import type { OutboxRow } from '../store/dav-sync';
 import { applyItems, applyResource, localResource, sameMapped, withUnknownOf } from './resource';
 import { mergeThreeWay } from './merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
+import { storedError } from './errors';
 
 /** Changes sent per step of a round (each a request or three). */
 export const PUSH_BATCH = 50;
@@ -33,7 +34,7 @@ export async function pushCalendar(cx: RoundContext): Promise<boolean> {
   const { store, calendar } = cx;
   if (calendar.read_only) {
     const due = store.davSync.due(calendar.id, new Date().toISOString(), PUSH_ROUND_LIMIT);
-    if (due.length) store.write(() => due.forEach((r) => store.davSync.markFailed(r, 'the calendar is read-only on the server: the change stays on this computer', farFuture())));
+    if (due.length) store.write(() => due.forEach((r) => store.davSync.markFailed(r, storedError({ key: 'sync_push_read_only' }), farFuture())));
     return false;
   }
   let sent = 0;
@@ -142,11 +143,12 @@ async function takeServerCopy(cx: RoundContext, row: OutboxRow, href: string, lo
   });
 }
 
-function refused(cx: RoundContext, row: OutboxRow, status: number, what: string): void {
+function refused(cx: RoundContext, row: OutboxRow, status: number, what: 'delete' | 'new event' | 'change'): void {
   if (status === 401 || status >= 500 || status === 429) throw new HttpStatusError(status, what);
-  const why = status === 403 ? 'the server does not allow this change' : status === 409 || status === 207 ? 'the server holds another event with the same UID' : `the server refused it (HTTP ${status})`;
   const title = cx.store.davSync.anchor(cx.calendar.id, row.uid)?.title ?? row.uid;
-  cx.store.write(() => cx.store.davSync.markFailed(row, `"${title}" (${what}) was not sent: ${why}; it is kept on this computer and tried again later.`, new Date(Date.now() + RETRY_REFUSED_MS).toISOString()));
+  // Kept by message key, so GET /sync words it in the reader's language.
+  const key = status === 403 ? 'sync_push_forbidden' : status === 409 || status === 207 ? 'sync_push_uid_taken' : 'sync_push_refused';
+  cx.store.write(() => cx.store.davSync.markFailed(row, storedError({ key, vars: { title, status } }), new Date(Date.now() + RETRY_REFUSED_MS).toISOString()));
 }
 
 const farFuture = () => new Date(Date.now() + 365 * 86400_000).toISOString();

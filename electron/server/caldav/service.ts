@@ -143,7 +143,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           synced: !!c.synced,
           read_only: !!c.read_only,
           pending: store.davSync.pendingCount(c.id),
-          last_error: errorText(c.last_error, lang) ?? store.davSync.outboxErrors(c.id)[0]?.error ?? null,
+          last_error: errorText(c.last_error, lang) ?? errorText(store.davSync.outboxErrors(c.id)[0]?.error ?? null, lang),
           last_full_sync: c.last_full_sync_utc,
         }));
         const b = backoff.get(a.id);

@@ -376,5 +376,27 @@ for (const kind of ['radicale', 'xandikos'] as const) {
         await c.t.close();
       }
     });
+
+    it('a change the calendar can no longer take (made read-only there) waits, told in the reader’s language', async () => {
+      await a.t.api('post', 'events').send({ title: 'Too late', start_date: '2031-11-01 12:00:00', end_date: '2031-11-01 13:00:00', calendar: a.calendar });
+      // The owner made the share read-only after this change was saved here.
+      a.t.server.db.prepare('UPDATE calendars SET read_only = 1 WHERE id = ?').run(a.calendar);
+      try {
+        await a.sync();
+        const es = (await a.t.api('get', 'sync').query({ i18n_language: 'es' })).body.accounts[0];
+        expect(es.pending).toBe(1);
+        const ours = (state: { calendars: Array<{ id: number; last_error: string | null }> }) => state.calendars.find((c) => c.id === a.calendar)!.last_error;
+        expect(ours(es)).toBe('El calendario es de solo lectura en el servidor: el cambio se queda en este ordenador.');
+        const en = (await a.t.api('get', 'sync')).body.accounts[0];
+        expect(ours(en)).toBe('The calendar is read-only on the server: the change stays on this computer.');
+        expect([...(await serverCopies(dav, calendarUrl)).values()].some((t) => t.includes('Too late'))).toBe(false);
+      } finally {
+        a.t.server.db.prepare('UPDATE calendars SET read_only = 0 WHERE id = ?').run(a.calendar);
+        a.t.server.db.prepare('UPDATE dav_outbox SET next_try_utc = NULL, error = NULL WHERE calendar_id = ?').run(a.calendar);
+      }
+      await a.sync();
+      expect((await a.t.api('get', 'sync')).body.accounts[0]).toMatchObject({ pending: 0 });
+      expect([...(await serverCopies(dav, calendarUrl)).values()].some((t) => t.includes('Too late'))).toBe(true);
+    });
   });
 }
