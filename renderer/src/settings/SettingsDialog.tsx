@@ -20,6 +20,8 @@ import { useSettings } from '../state/settings';
 import { toastInfo } from '../state/toasts';
 import { useUi } from '../state/ui';
 import { fromRow, newRow, toRow, UNITS, type ReminderRow, type Unit } from './reminderRows';
+// The reminder rows are laid out as the editor's Notifications section lays out its own.
+import '../reminders/reminders.css';
 import './settings.css';
 
 type Values = Record<string, unknown>;
@@ -214,7 +216,7 @@ function RemindersControl(p: SettingProps & { label: string; hint?: string }) {
     <fieldset className={`field settings-reminders ${p.error ? 'field-invalid' : ''}`} id={`setting-${p.name}`} tabIndex={-1} aria-describedby={p.error ? errorId : undefined}>
       <legend className="field-label">{p.label}</legend>
       {rows.length === 0 && <p className="field-hint">{t('settings.no_reminders')}</p>}
-      <ul className="settings-reminder-list">
+      <ul className="notify-list">
         {rows.map((row, i) => {
           const n = i + 1;
           return (
