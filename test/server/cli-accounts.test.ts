@@ -4,35 +4,23 @@
  * any output, and a refused login stores nothing.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createServer, silentLogger } from '../../electron/server';
 import { DB_FILE } from '../../electron/server/data-dir';
 import { SECRETS_FILE } from '../../electron/server/secrets';
 import { openDatabase, closeDatabase } from '../../electron/server/store/db';
 import { tempDir } from '../helpers/temp-dir';
 import { startRadicale, makeCalendar, runCalDavSuites, type CalDavTestServer } from '../helpers/caldav-servers';
+import { runCli } from '../helpers/cli';
 
-const root = resolve(import.meta.dirname, '../..');
-const command = ['--import', 'tsx', join(root, 'electron/cli.ts')];
 const PASSWORD = 'Zebra-€-pässwörd-7f3a';
 
 const outputs: string[] = [];
-function cli(args: string[], stdin?: string, env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((ok) => {
-    const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, ALMANAC_TOKEN: '', ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      outputs.push(out, err);
-      ok({ code, out, err });
-    });
-    if (stdin !== undefined) child.stdin.end(stdin);
-    else child.stdin.end();
-  });
+async function cli(args: string[], stdin?: string, env: Record<string, string> = {}) {
+  const res = await runCli(args, { stdin, env });
+  outputs.push(res.out, res.err);
+  return res;
 }
 
 /** Every file of the data dir as bytes (the database and its journal included). */

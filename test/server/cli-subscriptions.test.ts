@@ -2,7 +2,6 @@
  * `npm run cli -- subscribe` and `subscriptions list|refresh|remove` on a data directory, against
  * a real feed on a local `http` server: what they print, their exit codes, and what they store.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,21 +9,12 @@ import { DB_FILE } from '../../electron/server/data-dir';
 import { openDatabase, closeDatabase } from '../../electron/server/store/db';
 import { tempDir } from '../helpers/temp-dir';
 import { startFeedServer, type FeedServer } from '../helpers/feed-server';
+import { runCli } from '../helpers/cli';
 
 const root = resolve(import.meta.dirname, '../..');
 const HOLIDAYS = readFileSync(join(root, 'test/fixtures/ics/python-icalendar/calendars/example.ics'), 'utf8');
 
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((ok) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), ...args], { cwd: root });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => ok({ code, out, err }));
-    child.stdin.end();
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('CLI subscriptions', { timeout: 60_000 }, () => {
   let feed: FeedServer;

@@ -3,31 +3,18 @@
  * a running app; it prints what moved each way and exits non-zero when the sync failed.
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createServer, silentLogger } from '../../electron/server';
 import { DB_FILE } from '../../electron/server/data-dir';
 import { openDatabase, closeDatabase } from '../../electron/server/store/db';
 import { createStore } from '../../electron/server/store';
 import { tempDir } from '../helpers/temp-dir';
 import { startRadicale, makeCalendar, putIcs, getResource, runCalDavSuites, type CalDavTestServer } from '../helpers/caldav-servers';
+import { runCli } from '../helpers/cli';
 
-const root = resolve(import.meta.dirname, '../..');
-const command = ['--import', 'tsx', join(root, 'electron/cli.ts')];
 
-function cli(args: string[], stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((ok) => {
-    const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, ALMANAC_TOKEN: '' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => ok({ code, out, err }));
-    if (stdin !== undefined) child.stdin.end(stdin);
-    else child.stdin.end();
-  });
-}
+const cli = (args: string[], stdin?: string) => runCli(args, { stdin });
 
 describe.skipIf(!runCalDavSuites)('CLI sync', { timeout: 90_000 }, () => {
   let radicale: CalDavTestServer;

@@ -1,26 +1,15 @@
 /** `npm run cli -- import|export` on a data directory, with and without Almanac running on it. */
 import { describe, it, expect } from 'vitest';
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createServer, silentLogger } from '../../electron/server';
 import { tempDir } from '../helpers/temp-dir';
+import { runCli } from '../helpers/cli';
 
 const root = resolve(import.meta.dirname, '../..');
-// The source, through tsx: a build left over from older sources must never be what is tested.
-const command = ['--import', 'tsx', join(root, 'electron/cli.ts')];
 const fixture = (name: string) => join(root, 'test/fixtures', name);
 
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((ok) => {
-    const child = spawn(process.execPath, [...command, ...args], { cwd: root, env: { ...process.env, ALMANAC_TOKEN: '' } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => ok({ code, out, err }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe('CLI import and export', { timeout: 60_000 }, () => {
   it('imports into a data directory, reports a dry run per row, refuses bad rows, and exports', async () => {
