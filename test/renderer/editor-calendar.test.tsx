@@ -71,4 +71,18 @@ describe('the editor’s Calendar field', () => {
     await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
     expect(api.to('POST', 'events')[0].body).toMatchObject({ title: 'Dentist', calendar: 3 });
   });
+
+  it('puts the copy of a read-only calendar’s event (Duplicate) where new events go, so it can be saved', async () => {
+    const api = mockApi({ 'POST events': { status: 201, body: makeEvent({ id: 10, title: 'Carnival', calendar: 1 }) } });
+    const from = makeEvent({ id: 7, title: 'Carnival', calendar: 4 });
+    const draft = { title: 'Carnival', start_date: '2031-03-03 00:00:00', end_date: '2031-03-03 23:59:59', all_day: true, timezone: 'UTC' };
+    useUi.setState({ editor: { kind: 'create', draft, from } });
+    render(<EventEditor target={{ kind: 'create', draft, from }} />);
+    const field = screen.getByRole('combobox', { name: 'Calendar' }) as HTMLSelectElement;
+    expect(field.value).toBe('1');
+    expect(within(field).getAllByRole('option').map((o) => o.textContent)).not.toContain('Holidays');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.to('POST', 'events')).toHaveLength(1));
+    expect(api.to('POST', 'events')[0].body).not.toHaveProperty('calendar');
+  });
 });

@@ -87,13 +87,14 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const [notifyErrors, setNotifyErrors] = useState<RowErrors>({});
   // The calendar has its own picker (the schema's `calendar` is an id, never a plain field).
   const calendars = useCalendars((s) => s.calendars);
-  const initialCalendar = (target.kind === 'edit' ? target.event.calendar : target.from?.calendar) ?? newEventCalendar(calendars);
+  // A copy of a read-only calendar's event (Duplicate of a subscribed holiday) goes where new events go.
+  const initialCalendar = target.kind === 'edit' ? (target.event.calendar ?? LOCAL_CALENDAR_ID) : newEventCalendar(calendars, target.from?.calendar);
   const [calendar, setCalendar] = useState(initialCalendar);
   const home = calendars.find((c) => c.id === initialCalendar);
   // A read-only calendar's event (a shared calendar, a subscription) is shown, never saved.
   const readOnly = target.kind === 'edit' && !!home?.read_only;
   // Where an event can go: calendars that take writes and are sent to their server (or stay here).
-  const writable = calendars.filter((c) => c.id === initialCalendar || takesNewEvents(c));
+  const writable = calendars.filter((c) => (target.kind === 'edit' && c.id === initialCalendar) || takesNewEvents(c));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

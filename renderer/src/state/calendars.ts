@@ -50,10 +50,13 @@ export function visibleCalendarIds(calendars: CalendarJson[]): number[] | null {
 export const takesNewEvents = (c: CalendarJson) => !c.read_only && (c.account_id === null || c.synced);
 
 /**
- * Where a new event goes unless the user picks: this computer's calendar while it is shown, else
- * the first shown calendar that takes events, so an event made on screen stays on screen.
+ * Where a new event goes unless the user picks: `wanted` (the calendar of the event it duplicates)
+ * when that takes events, else this computer's calendar while it is shown, else the first shown
+ * calendar that takes events, so an event made on screen stays on screen and can be saved.
  */
-export function newEventCalendar(calendars: readonly CalendarJson[]): number {
+export function newEventCalendar(calendars: readonly CalendarJson[], wanted?: number): number {
+  const from = wanted === undefined ? undefined : calendars.find((c) => c.id === wanted);
+  if (from && takesNewEvents(from)) return from.id;
   const local = calendars.find((c) => c.id === LOCAL_CALENDAR_ID);
   if (!local || local.visible) return LOCAL_CALENDAR_ID;
   return calendars.find((c) => c.visible && takesNewEvents(c))?.id ?? LOCAL_CALENDAR_ID;
