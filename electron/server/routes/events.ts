@@ -6,12 +6,12 @@ import { isHidden } from '../store/series-fields';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format';
-import { ApiError, invalidParam, invalidParams, readOnlyCalendar, readOnlyServerCalendar } from '../errors';
+import { ApiError, invalidParam, invalidParams } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
 import { serializeEvent, eventsJson } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
-import { normalizeReminders, type Reminder } from '../../../shared/reminders';
+import type { Reminder } from '../../../shared/reminders';
 import { storedReminders } from '../store/settings';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
@@ -184,17 +184,6 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
   throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id });
 }
 
-/**
- * An event of a subscription is the feed's: it changes only when the feed does. One of a server's
- * read-only calendar changes only there. (The sync and the refresh write them through the store.)
- */
-function refuseReadOnly(req: ApiRequest, row: EventRow): void {
-  const sub = req.store.subscriptions.get(row.calendar_id);
-  if (sub) throw readOnlyCalendar(sub.name, sub.subscription_url!);
-  const calendar = req.store.accounts.calendar(row.calendar_id);
-  if (calendar?.read_only) throw readOnlyServerCalendar(calendar.name);
-}
-
 function readEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req, req.store.events.statusOf);
   // The first event of a series whose own date was deleted for good: gone, for clients.
@@ -235,7 +224,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   // A hidden first event is gone as an occurrence, but it is still the handle of its series.
   if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
-  refuseReadOnly(req, row);
+  req.store.events.refuseReadOnlyEvent(row);
   const { recurrence_scope: _scope, ...values } = req.values;
   const scope = scopeOf(req);
   const id = req.store.write(() => {
@@ -255,7 +244,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
 function deleteEvent(req: ApiRequest): ApiResponse {
   const row = findEvent(req);
   if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
-  refuseReadOnly(req, row);
+  req.store.events.refuseReadOnlyEvent(row);
   if (row.status === 'trash') {
     if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
     const before = serializeEvent(row, req.url, req.store);

@@ -113,22 +113,17 @@ export function createListCache(stmt: (sql: string) => { get(...params: unknown[
   const totals = createDerivedCache<number>(stamp, 1000);
   const pages = createDerivedCache<number[]>(stamp, 500);
   const keyOf = (sql: string, params: unknown[]) => `${sql}\u0000${JSON.stringify(params)}`;
+  /** A total worked out otherwise, by a key that names its query. */
+  function remember(key: string, compute: () => number): number {
+    const cache = totals.current();
+    let n = cache.get(key);
+    if (n === undefined) cache.set(key, (n = compute()));
+    return n;
+  }
   return {
     /** `SELECT count(*) AS n …` */
-    count(sql: string, params: unknown[]): number {
-      const cache = totals.current();
-      const key = keyOf(sql, params);
-      let n = cache.get(key);
-      if (n === undefined) cache.set(key, (n = (stmt(sql).get(...params) as { n: number }).n));
-      return n;
-    },
-    /** A total worked out otherwise, by a key that names its query. */
-    remember(key: string, compute: () => number): number {
-      const cache = totals.current();
-      let n = cache.get(key);
-      if (n === undefined) cache.set(key, (n = compute()));
-      return n;
-    },
+    count: (sql: string, params: unknown[]): number => remember(keyOf(sql, params), () => (stmt(sql).get(...params) as { n: number }).n),
+    remember,
     /** `SELECT id …` of one page. */
     ids(sql: string, params: unknown[]): number[] {
       const cache = pages.current();

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createEventCounts } from './event-counts';
+import { LOCAL_CALENDAR_ID } from '../../../shared/schema/accounts';
 import { createPagePositions, type ListFilter } from './page-positions';
 import type { PostRegistry, PostRow } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
@@ -207,11 +208,21 @@ export function createEventStore(
     };
   }
 
+  /**
+   * Refuses a change through the API to an event of a read-only calendar: a subscription's (it
+   * changes when its feed does) or a server's the account may only read (it changes only there).
+   * The sync and the refresh write such events through the store, never through this check.
+   */
+  function refuseReadOnly(calendar: { name: string; subscription_url: string | null; read_only: number } | undefined): void {
+    if (!calendar) return;
+    if (calendar.subscription_url !== null) throw readOnlyCalendar(calendar.name, calendar.subscription_url);
+    if (calendar.read_only) throw readOnlyServerCalendar(calendar.name);
+  }
+
   function checkCalendar(id: number): void {
     const calendar = calendarExists.get(id);
     if (!calendar) throw invalidParam('calendar', 'invalid_calendar');
-    if (calendar.subscription_url !== null) throw readOnlyCalendar(calendar.name, calendar.subscription_url);
-    if (calendar.read_only) throw readOnlyServerCalendar(calendar.name);
+    refuseReadOnly(calendar);
   }
 
   /** Venue in an event body: an id, `{id}`, venue data to create (or reuse), or empty (reference §5.3). */
@@ -411,8 +422,13 @@ export function createEventStore(
       get: (id: number): EventStatusRow | undefined => statusById.get(id),
       getBySlug: (slug: string): EventStatusRow | undefined => statusBySlug.get(slug.toLowerCase()),
     },
-    /** Refuses an id that is not a calendar, in the API's error shape. */
+    /** Refuses an id that is not a calendar, or one that takes no changes, in the API's error shape. */
     checkCalendar,
+    /** Refuses a change to an event of a read-only calendar (403, in words). */
+    refuseReadOnlyEvent(row: Pick<EventRow, 'calendar_id'>): void {
+      // The local calendar takes every change: no query for it.
+      if (row.calendar_id !== LOCAL_CALENDAR_ID) refuseReadOnly(calendarExists.get(row.calendar_id));
+    },
     /** `calendarId`: in that calendar only (the same UID may be in two: a file imported here, a server's copy). */
     getByIcsUid(uid: string, calendarId?: number): EventRow | undefined {
       return calendarId === undefined ? byUid.get(uid) : byUidIn.get(uid, calendarId);

@@ -24,7 +24,6 @@ export function systemZone(): string {
 }
 
 let chosenZone: string | null = null;
-const zoneListeners = new Set<() => void>();
 
 /** The zone the calendar is drawn in: the one chosen in Settings, else the computer's. */
 export function viewerZone(): string {
@@ -42,7 +41,6 @@ export function setViewerZone(zone: string | null): boolean {
   if (next === chosenZone) return false;
   chosenZone = next;
   Settings.defaultZone = next ?? 'system';
-  for (const f of zoneListeners) f();
   return true;
 }
 
@@ -55,12 +53,6 @@ export function intlZone(zone: string): string {
   if (!m) return zone;
   if (!m[3] || m[3] === '00') return Number(m[2]) === 0 ? 'UTC' : `Etc/GMT${m[1] === '+' ? '-' : '+'}${Number(m[2])}`;
   return `${m[1]}${m[2].padStart(2, '0')}:${m[3]}`;
-}
-
-/** Called after the calendar's zone changes (caches of zone offsets drop what they kept). */
-export function onViewerZoneChange(f: () => void): () => void {
-  zoneListeners.add(f);
-  return () => zoneListeners.delete(f);
 }
 
 /** `2025-03-14 19:00:00` read in `zone` (an IANA id, `UTC` or `UTC+2`). */
