@@ -233,7 +233,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
     const leaves = scope === 'following' || (scope === 'all' && values.recurrence === null);
     const kept = leaves ? req.store.reminders.beforeSplit(row) : undefined;
     const id = req.store.series.update(row, values, scope, req.write);
-    if (kept) req.store.reminders.afterSplit(row.id, kept);
+    if (kept) req.store.reminders.afterSplit(id, kept);
     if (values.reminders !== undefined) req.store.reminders.set(row, values.reminders as Reminder[], scope);
     rescheduleAround(req, row, id);
     return id;

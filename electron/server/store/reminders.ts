@@ -336,12 +336,15 @@ export function createReminderStore(db: DB) {
       write(seriesId, anchor && anchor.own_fields & OWN.reminders ? 1 : 0, list);
     },
     /**
-     * Before a "following" edit of an occurrence: what it inherits, to be given to the new series
-     * it starts (its first event has no rows of its own otherwise). Returns undefined when nothing
-     * needs keeping.
+     * Before an edit that takes an event out of its series (a split, or a series ended): the
+     * series' reminders it has, to be given to the event that stays (the new series' first event,
+     * or the one event left, which has no rows of its own otherwise). Asked on the first event,
+     * that is its own set: a first event deleted for good leaves another occurrence as the event.
+     * Returns undefined when nothing needs keeping.
      */
     beforeSplit(before: Pick<TimedRow, 'id' | 'parent_id' | 'recurrence_id' | 'own_fields'>): StoredReminder[] | undefined {
-      if (before.parent_id === null || before.recurrence_id === null || before.own_fields & OWN.reminders) return undefined;
+      if (before.own_fields & OWN.reminders) return undefined;
+      if (before.parent_id !== null && before.recurrence_id === null) return undefined;
       return effective(before);
     },
     /** After the split: the new first event takes the set captured by `beforeSplit`. */

@@ -73,6 +73,19 @@ describe('a first event deleted for good', () => {
   });
 });
 
+describe('a series whose first event was deleted for good, ended from its first event', () => {
+  it('leaves the next occurrence as the single event, with the series’ reminders', async () => {
+    const { s, rest } = await firstDeletedForGood('2037-03-15', 3, { reminders: ['-PT15M'] });
+    // The first event is still the series' handle: a change to all may be asked on it.
+    const res = await t.api('patch', `events/${s.id}`).query({ recurrence_scope: 'all' }).send({ recurrence: null });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ recurrence: null, series_id: null, reminders: [{ action: 'display', trigger: '-PT15M' }] });
+    expect(res.body.id).not.toBe(s.id);
+    expect((await t.api('get', `events/${res.body.id}`)).body.reminders).toEqual([{ action: 'display', trigger: '-PT15M' }]);
+    void rest;
+  });
+});
+
 describe('restoring one occurrence of a series trashed whole', () => {
   it('when its first event was deleted for good, brings that occurrence back in its series, the others staying in the trash', async () => {
     const { s, rest } = await firstDeletedForGood('2037-04-05', 5);
