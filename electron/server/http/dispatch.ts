@@ -167,11 +167,9 @@ export function dispatch(
       const out = endpoint.handler(apiReq);
       // Work done off this thread (an import) answers later; its failures are the API's errors too.
       if (out instanceof Promise) {
-        out.then(send, (err) => {
-          // As runWhenFree answers a write that waited too long for the lock.
-          if (err instanceof ApiError && err.code === 'calendar_busy' && !res.headersSent) res.setHeader('Retry-After', '5');
-          fail(err);
-        });
+        // A write that meets the lock after its wait (a feed fetched, a server asked) is not run
+        // again: the client hears the calendar is busy, as from runWhenFree, not a 500.
+        out.then(send, (err) => fail(isBusy(err) ? calendarBusy() : err));
       } else send(out);
     }, (err) => fail(err));
   } catch (err) {
@@ -180,9 +178,13 @@ export function dispatch(
 
   function fail(err: unknown) {
     if (!(err instanceof ApiError)) opts.onError?.(err);
+    else if (err.code === 'calendar_busy' && !res.headersSent) res.setHeader('Retry-After', '5');
     sendError(res, err, lang);
   }
 }
+
+/** 503: another process holds the calendar's write lock; nothing was written. */
+const calendarBusy = () => new ApiError('calendar_busy', 503, 'calendar_busy');
 
 const isBusy = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('SQLITE_BUSY');
 
@@ -201,10 +203,7 @@ function runWhenFree(res: HttpResponse, waitMs: number, run: () => void, fail: (
       run();
     } catch (err) {
       if (!isBusy(err)) return fail(err);
-      if (Date.now() + delay > deadline) {
-        res.setHeader('Retry-After', '5');
-        return fail(new ApiError('calendar_busy', 503, 'calendar_busy'));
-      }
+      if (Date.now() + delay > deadline) return fail(calendarBusy());
       setTimeout(attempt, delay);
       delay = Math.min(delay * 2, 250);
     }

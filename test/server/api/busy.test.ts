@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { startFeedServer } from '../../helpers/feed-server';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -47,5 +48,23 @@ describe('a calendar held by another process', () => {
     const res = await t.api('post', 'events').send(event('Waited'));
     expect(res.status).toBe(201);
     expect(await titles()).toContain('Waited');
+  });
+
+  it('answers a write that meets the lock after its network wait (a subscription) 503 too, not 500', async () => {
+    const feed = await startFeedServer();
+    feed.setFeed(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//busy//EN', 'BEGIN:VEVENT', 'UID:busy@x', 'DTSTAMP:20330101T000000Z', 'DTSTART:20330301T100000Z', 'DTEND:20330301T110000Z', 'SUMMARY:Fed', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'));
+    const other = new Database(t.server.dbPath);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const res = await t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics` });
+      expect(res.status, JSON.stringify(res.body)).toBe(503);
+      expect(res.body.code).toBe('calendar_busy');
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      await feed.close();
+    }
+    expect((await t.api('get', 'subscriptions')).body).toEqual([]);
   });
 });
