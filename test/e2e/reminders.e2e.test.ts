@@ -4,7 +4,7 @@
  * once the user turned them on, Snooze, the clock moved again, the reminder back — each step
  * checked through the API's `reminders/due`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { runBrowserSuites } from './browser';
@@ -14,10 +14,14 @@ const TITLE = 'Dentist check-up';
 /** What the page's Notification is given (this file is typed for Node, without the DOM's types). */
 type Permission = 'default' | 'granted' | 'denied';
 type Options = { body?: string; tag?: string; silent?: boolean };
-let offset = 0;
+/**
+ * The server's clock: the real one until a test sets it, then still at that instant, so what the
+ * server computes from "now" (a snooze's end) does not depend on how long the page took meanwhile.
+ */
+let frozenAt: number | undefined;
 
 describe.skipIf(!runBrowserSuites)('reminders (e2e)', () => {
-  const s = e2eSuite({ now: () => new Date(Date.now() + offset), reminderTimer: false });
+  const s = e2eSuite({ now: () => new Date(frozenAt ?? Date.now()), reminderTimer: false });
 
   beforeAll(async () => {
     // The page's Notification, as a browser that was allowed to show them would run it: each one
@@ -47,13 +51,13 @@ describe.skipIf(!runBrowserSuites)('reminders (e2e)', () => {
     await s.page.getByRole('button', { name: 'Today', exact: true }).waitFor();
   });
 
-  afterAll(() => {
-    offset = 0;
+  afterEach(() => {
+    frozenAt = undefined;
   });
 
-  /** Moves the server's clock to `at` and lets it fire what is due by then. */
+  /** Sets the server's clock to `at` and lets it fire what is due by then. */
   async function serverAt(at: DateTime) {
-    offset = at.toMillis() - Date.now();
+    frozenAt = at.toMillis();
     await s.server.reminders.tick();
   }
 

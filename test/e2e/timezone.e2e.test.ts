@@ -4,7 +4,7 @@
  * York shows at 15:00 everywhere, a drag or a click on a slot means Madrid's wall time (checked
  * through the API's UTC copies), and reminder banners follow the zone and the 12/24-hour clock.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { DateTime } from 'luxon';
 import { runBrowserSuites } from './browser';
@@ -12,12 +12,16 @@ import { e2eSuite, type Json } from './harness';
 
 const COMPUTER = 'America/New_York';
 const CALENDAR = 'Europe/Madrid';
-let offset = 0;
+/** The server's clock: the real one unless a test sets it (then it stays at that instant). */
+let frozenAt: number | undefined;
 /** The week view's hour in pixels, measured by the drag (how far the event moved for one hour). */
 let hourPx = 0;
 
 describe.skipIf(!runBrowserSuites)('calendar time zone (e2e)', () => {
-  const s = e2eSuite({ viewport: { width: 1366, height: 768 }, timezoneId: COMPUTER, now: () => new Date(Date.now() + offset), reminderTimer: false });
+  const s = e2eSuite({ viewport: { width: 1366, height: 768 }, timezoneId: COMPUTER, now: () => new Date(frozenAt ?? Date.now()), reminderTimer: false });
+  afterEach(() => {
+    frozenAt = undefined;
+  });
   const settingsDialog = () => s.page.getByRole('dialog', { name: 'Settings' });
   const byTitle = async (title: string): Promise<Json> => {
     const [e] = await s.eventsMatching(title);
@@ -128,7 +132,7 @@ describe.skipIf(!runBrowserSuites)('calendar time zone (e2e)', () => {
     // 18:30 in New York is 00:30 the next day in Madrid.
     const start = DateTime.fromISO('2031-02-03T18:30', { zone: COMPUTER });
     await expect.poll(() => s.server.reminders.clientCount).toBeGreaterThan(0);
-    offset = start.minus({ minutes: 9 }).toMillis() - Date.now();
+    frozenAt = start.minus({ minutes: 9 }).toMillis();
     await s.server.reminders.tick();
     const banner = s.page.getByRole('alert', { name: 'Reminder: Late call' });
     await banner.waitFor();
@@ -138,7 +142,6 @@ describe.skipIf(!runBrowserSuites)('calendar time zone (e2e)', () => {
     await expect.poll(() => banner.textContent()).toMatch(/Tue, Feb 4, 2031, 12:30\sAM/);
     expect(await banner.textContent()).not.toContain('00:30');
     await banner.getByRole('button', { name: 'Dismiss' }).click();
-    offset = 0;
   });
 
   it('"Today" is Madrid\'s: late evening in New York is already tomorrow there', async () => {
