@@ -128,7 +128,7 @@ export function errorText(stored: string | null, lang: Language): string | null 
   } catch {
     return stored;
   }
-  if (Array.isArray(parsed.parts)) return parsed.parts.map((p) => `${p.name}: ${errorText(p.error, lang)}`).join('; ');
+  if (Array.isArray(parsed.parts)) return `${message(lang, 'sync_calendar_errors', {})} ${parsed.parts.map((p) => `${p.name}: ${errorText(p.error, lang)}`).join('; ')}`;
   if (typeof parsed.key !== 'string' || !isMessageKey(parsed.key)) return stored;
   return message(lang, parsed.key, parsed.vars ?? {});
 }

@@ -8,19 +8,10 @@
  */
 import type { WriteContext } from '../store/post-fields';
 import type { ImportItem } from '../import-export/import-records';
-import { mappedItems } from './resource';
+import { canonical, mappedItems } from './resource';
 
 const keyOf = (i: ImportItem) => i.recurrenceId ?? '';
 const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-
-function canonical(v: unknown): string {
-  const sort = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(sort);
-    if (x && typeof x === 'object') return Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort((x as Record<string, unknown>)[k])]));
-    return x;
-  };
-  return JSON.stringify(sort(v)) ?? 'undefined';
-}
 
 /** The side's value that changed, or null when both changed it differently. */
 function pick<T>(base: T, local: T, server: T): { value: T } | null {

@@ -163,14 +163,21 @@ export function mappedItems(text: string, ctx: WriteContext): ImportItem[] {
 
 /** Whether two texts of one resource say the same to Almanac (every mapped field, every exception). */
 export function sameMapped(a: string, b: string, ctx: WriteContext): boolean {
-  const view = (text: string) => JSON.stringify(mappedItems(text, ctx).map(({ uid, recurrenceId, body }) => [uid, recurrenceId ?? null, sorted(body)]));
+  const view = (text: string) => canonical(mappedItems(text, ctx).map(({ uid, recurrenceId, body }) => [uid, recurrenceId ?? null, body]));
   return view(a) === view(b);
 }
 
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
-  return v;
+/**
+ * A value as JSON with every object's keys sorted: two readings of the same event compare equal
+ * (and hash alike) whatever order their fields were set in.
+ */
+export function canonical(v: unknown): string {
+  const sort = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(sort);
+    if (x && typeof x === 'object') return Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort((x as Record<string, unknown>)[k])]));
+    return x;
+  };
+  return JSON.stringify(sort(v)) ?? 'undefined';
 }
 
 /**
@@ -179,20 +186,16 @@ function sorted(v: unknown): unknown {
  * the text is about (its first VEVENT's), or undefined when no event could be read from it.
  */
 export function applyResource(store: Store, calendarId: number, text: string, ctx: WriteContext): { uid?: string; errors: string[] } {
-  const { uids, errors } = applyResources(store, calendarId, [text], ctx);
+  const { uids, errors } = applyItems(store, calendarId, [mappedItems(text, ctx)], ctx);
   return { uid: uids[0], errors };
 }
 
 /**
- * Several resources at once: one import of all their events (an import's set-up, such as putting
- * the search index aside, costs more than a small resource's own rows). `uids[i]` is the UID of
- * `texts[i]` (undefined when nothing could be read from it). Call inside a write transaction.
+ * Resources whose events are read already (or merged: merge.ts), in one import of all their events
+ * (an import's set-up, such as putting the search index aside, costs more than a small resource's
+ * own rows). `uids[i]` is the UID of `resources[i]` (undefined when nothing could be read from it).
+ * Call inside a write transaction.
  */
-export function applyResources(store: Store, calendarId: number, texts: string[], ctx: WriteContext): { uids: Array<string | undefined>; errors: string[] } {
-  return applyItems(store, calendarId, texts.map((t) => mappedItems(t, ctx)), ctx);
-}
-
-/** The same with each resource's events read already (or merged: merge.ts). */
 export function applyItems(store: Store, calendarId: number, resources: ImportItem[][], ctx: WriteContext): { uids: Array<string | undefined>; errors: string[] } {
   const all: ImportItem[] = [];
   const uids: Array<string | undefined> = [];

@@ -41,11 +41,11 @@ export function createSyncService(opts: SyncServiceOptions) {
   let interval: NodeJS.Timeout | undefined;
   let closed = false;
 
-  function runAccount(accountId: number, only?: number[]): Promise<SyncReport> {
+  function runAccount(accountId: number): Promise<SyncReport> {
     const current = running.get(accountId);
     if (current) return current;
     const attempt = async (): Promise<SyncReport> => {
-      const account = store.accounts.list().find((a) => a.id === accountId);
+      const account = store.accounts.byId(accountId);
       if (!account) return { accountId, account: '?', ok: false, calendars: [], error: 'There is no such account.' };
       const password = opts.secrets?.get(accountSecretKey(account.id));
       if (password === undefined) {
@@ -55,7 +55,7 @@ export function createSyncService(opts: SyncServiceOptions) {
         return { accountId, account: account.name, ok: false, calendars: [], error };
       }
       try {
-        const report = await syncAccount(opts, account, password, only);
+        const report = await syncAccount(opts, account, password);
         if (report.ok) backoff.delete(accountId);
         else if (report.transient) {
           const failures = (backoff.get(accountId)?.failures ?? 0) + 1;
@@ -126,9 +126,6 @@ export function createSyncService(opts: SyncServiceOptions) {
       setImmediate(background);
       interval = setInterval(background, every);
       interval.unref();
-    },
-    get syncing(): boolean {
-      return running.size > 0;
     },
     /** Where account passwords are kept (the API's add and remove account). */
     secrets: opts.secrets,

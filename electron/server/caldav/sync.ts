@@ -79,10 +79,10 @@ export const SYNC_TIMEOUT_MS = 180_000;
 /** Lets the server answer requests waiting behind a step of the round. */
 export const yieldToRequests = () => new Promise<void>((done) => setImmediate(done));
 
-export async function syncAccount(deps: SyncDeps, account: AccountRow, password: string, only?: number[]): Promise<SyncReport> {
+export async function syncAccount(deps: SyncDeps, account: AccountRow, password: string): Promise<SyncReport> {
   const store = deps.store;
   const transport = createTransport(account.server_url, { user: account.username, password }, { timeoutMs: deps.timeoutMs ?? SYNC_TIMEOUT_MS, fetch: deps.fetch });
-  const calendars = store.accounts.list().find((a) => a.id === account.id)?.calendars.filter((c) => c.synced && (!only || only.includes(c.id))) ?? [];
+  const calendars = store.accounts.calendarsOf(account.id).filter((c) => c.synced);
   const out: SyncReport = { accountId: account.id, account: account.name, ok: true, calendars: [] };
   // What the database keeps: message keys, so each reader gets the error in their language.
   let accountError: string | null = null;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ImportItem } from '../import-export/import-records';
 import { readIcsInBackground } from '../icalendar/read-threaded';
-import { CLEARED } from '../caldav/resource';
+import { CLEARED, canonical } from '../caldav/resource';
 import { SubscriptionError } from './fetch';
 
 /** Events a feed may hold: a country's holidays for decades, a team's busy years. */
@@ -78,12 +78,7 @@ export async function readFeed(text: string, contentType: string, opts: { siteZo
 /** What a resource says to Almanac, as a hash: the file's line numbers do not count. */
 function hashOf(items: ImportItem[]): string {
   return createHash('sha256')
-    .update(JSON.stringify(items.map((i) => [i.recurrenceId ?? null, sorted(i.body)])))
+    .update(canonical(items.map((i) => [i.recurrenceId ?? null, i.body])))
     .digest('base64url');
 }
 
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
-  return v;
-}
