@@ -5,6 +5,7 @@
  * (`sync_conflicts`), and the guard that tells those triggers a write is the server's.
  */
 import type { DB } from './db';
+import type { EventStore } from './events';
 
 export interface DavObjectRow {
   calendar_id: number;
@@ -32,7 +33,8 @@ export interface ConflictRow {
   created_utc: string;
 }
 
-export function createDavSyncStore(db: DB) {
+/** `events`: the one way an event leaves for good (its post id released with it). */
+export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForever'>) {
   const objectByUid = db.prepare<[number, string], DavObjectRow>('SELECT * FROM dav_objects WHERE calendar_id = ? AND uid = ?');
   const objectByHref = db.prepare<[number, string], DavObjectRow>('SELECT * FROM dav_objects WHERE calendar_id = ? AND href = ?');
   const objectsOf = db.prepare<[number], DavObjectRow>('SELECT calendar_id, uid, href, etag, NULL AS base_ical FROM dav_objects WHERE calendar_id = ?');
@@ -59,8 +61,6 @@ export function createDavSyncStore(db: DB) {
   const resourceEvents = db.prepare<[{ calendar: number; uid: string }], number>(
     'SELECT id FROM events WHERE calendar_id = @calendar AND (ics_uid = @uid AND parent_id IS NULL OR parent_id IN (SELECT id FROM events WHERE calendar_id = @calendar AND ics_uid = @uid AND parent_id IS NULL)) ORDER BY parent_id IS NULL, id',
   ).pluck();
-  const deleteEvent = db.prepare<[number]>('DELETE FROM events WHERE id = ?');
-  const releasePost = db.prepare<[number]>('DELETE FROM posts WHERE id = ?');
   const anchor = db.prepare<[number, string], { id: number; status: string; title: string; lang: string }>(
     'SELECT id, status, title, lang FROM events WHERE calendar_id = ? AND ics_uid = ? AND parent_id IS NULL ORDER BY id LIMIT 1',
   );
@@ -114,10 +114,7 @@ export function createDavSyncStore(db: DB) {
     deleteResource(calendarId: number, uid: string): number {
       const ids = resourceEvents.all({ calendar: calendarId, uid }) as number[];
       // Occurrences first: they point at their first event.
-      for (const id of ids) {
-        deleteEvent.run(id);
-        releasePost.run(id);
-      }
+      for (const id of ids) events.deleteForever(id);
       return ids.length;
     },
     saveCalendarState: (calendarId: number, s: { syncToken: string | null; ctag: string | null; fullSyncUtc: string | null; error: string | null }) =>

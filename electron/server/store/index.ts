@@ -42,7 +42,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const series = createSeriesStore(db, registry, events, settings);
   const accounts = createCalDavAccountStore(db, events);
   const reminders = createReminderStore(db);
-  const davSync = createDavSyncStore(db);
+  const davSync = createDavSyncStore(db, events);
   const subscriptions = createSubscriptionStore(db, events);
   return {
     db,
