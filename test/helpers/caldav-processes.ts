@@ -168,6 +168,9 @@ function basic(user: string, password: string): Record<string, string> {
 
 const RADICALE_LISTENING = /Listening on '\[127\.0\.0\.1\]:(\d+)'/;
 
+/** Radicale rights of `type = owner_only` written as a rights file: each user reads and writes their own collections. */
+export const OWNER_RIGHTS = ['[owner]', 'user: .+', 'collection: {user}(/.*)?', 'permissions: RrWw', '', '[root]', 'user: .+', 'collection:', 'permissions: R', ''].join('\n');
+
 /**
  * Radicale with basic auth: an htpasswd file made with `htpasswd -B` (bcrypt) for `user`, storage
  * in a temporary folder, owner-only rights. `config` adds lines to sections (e.g.

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { discoverAccount, normalizeColor, serverCandidates } from '../../../electron/server/caldav/discovery';
 import { CalDavError } from '../../../electron/server/caldav/errors';
-import { startRadicale, startXandikos, makeCalendar, putIcs, runCalDavSuites, type CalDavTestServer } from '../../helpers/caldav-servers';
+import { OWNER_RIGHTS, startRadicale, startXandikos, makeCalendar, putIcs, runCalDavSuites, type CalDavTestServer } from '../../helpers/caldav-servers';
 import { tempDir } from '../../helpers/temp-dir';
 
 const ics = (uid: string, summary: string) =>
@@ -134,10 +134,9 @@ describe.skipIf(!runCalDavSuites)('Radicale with basic auth', () => {
 });
 
 describe.skipIf(!runCalDavSuites)('Radicale with a calendar the user may only read', () => {
-  const OWNER_RULES = ['[owner]', 'user: .+', 'collection: {user}(/.*)?', 'permissions: RrWw', '', '[root]', 'user: .+', 'collection:', 'permissions: R', ''].join('\n');
   let radicale: CalDavTestServer;
   beforeAll(async () => {
-    radicale = await startRadicale({ user: 'alice', password: 'pw-alice', rights: OWNER_RULES });
+    radicale = await startRadicale({ user: 'alice', password: 'pw-alice', rights: OWNER_RIGHTS });
   });
   afterAll(() => radicale?.stop());
 
@@ -145,7 +144,7 @@ describe.skipIf(!runCalDavSuites)('Radicale with a calendar the user may only re
     const holidays = await makeCalendar(radicale, 'holidays', { displayName: 'Holidays' });
     await makeCalendar(radicale, 'work', { displayName: 'Work' });
     // The administrator shares the holidays read-only from now on (Radicale reads its rules at every request).
-    writeFileSync(join(radicale.dir, 'rights'), ['[holidays]', 'user: alice', 'collection: alice/holidays', 'permissions: r', '', OWNER_RULES].join('\n'));
+    writeFileSync(join(radicale.dir, 'rights'), ['[holidays]', 'user: alice', 'collection: alice/holidays', 'permissions: r', '', OWNER_RIGHTS].join('\n'));
     const account = await discoverAccount(radicale.url, { user: 'alice', password: 'pw-alice' });
     expect(account.calendars.map((c) => [c.displayName, c.readOnly])).toEqual([
       ['Holidays', true],

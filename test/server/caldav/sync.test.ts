@@ -3,11 +3,13 @@
  * server) through one real CalDAV server: Radicale (basic auth) and Xandikos, the same scenario
  * on each. Edits go through the API as a user's would; what the server holds is read back raw.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverAccount } from '../../../electron/server/caldav/discovery';
 import { accountSecretKey } from '../../../electron/server/secrets';
 import type { SyncReport } from '../../../electron/server/caldav/sync';
-import { startRadicale, startXandikos, makeCalendar, putIcs, getResource, deleteResource, runCalDavSuites, type CalDavTestServer } from '../../helpers/caldav-servers';
+import { OWNER_RIGHTS, startRadicale, startXandikos, makeCalendar, putIcs, getResource, deleteResource, runCalDavSuites, type CalDavTestServer } from '../../helpers/caldav-servers';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
 /** An Almanac data dir with the CalDAV account, syncing one calendar. */
@@ -69,7 +71,8 @@ for (const kind of ['radicale', 'xandikos'] as const) {
     let a: Device;
     let b: Device;
     beforeAll(async () => {
-      dav = kind === 'radicale' ? await startRadicale() : await startXandikos();
+      // Radicale reads a rights file (owner-only to start with) so that a test can take write access away.
+      dav = kind === 'radicale' ? await startRadicale({ rights: OWNER_RIGHTS }) : await startXandikos();
       calendarUrl = await makeCalendar(dav, 'shared', { displayName: 'Shared', color: '#ff8800' });
       a = await device(dav, calendarUrl);
       b = await device(dav, calendarUrl);
@@ -377,23 +380,25 @@ for (const kind of ['radicale', 'xandikos'] as const) {
       }
     });
 
-    it('a change the calendar can no longer take (made read-only there) waits, told in the reader’s language', async () => {
+    it.runIf(kind === 'radicale')('a change the server refuses (the calendar was made read-only there) waits, told in the reader’s language', async () => {
       await a.t.api('post', 'events').send({ title: 'Too late', start_date: '2031-11-01 12:00:00', end_date: '2031-11-01 13:00:00', calendar: a.calendar });
-      // The owner made the share read-only after this change was saved here.
-      a.t.server.db.prepare('UPDATE calendars SET read_only = 1 WHERE id = ?').run(a.calendar);
+      // The owner shares the calendar read-only from now on: Radicale answers the PUT 403.
+      const path = new URL(calendarUrl).pathname.replace(/^\/|\/$/g, '');
+      writeFileSync(join(dav.dir, 'rights'), ['[shared]', 'user: .+', `collection: ${path}`, 'permissions: r', '', OWNER_RIGHTS].join('\n'));
       try {
-        await a.sync();
+        const report = await a.sync();
+        expect(report.calendars[0].sent.created).toBe(0);
+        const ours = (state: { calendars: Array<{ id: number; last_error: string | null }> }) => state.calendars.find((c) => c.id === a.calendar)!.last_error;
         const es = (await a.t.api('get', 'sync').query({ i18n_language: 'es' })).body.accounts[0];
         expect(es.pending).toBe(1);
-        const ours = (state: { calendars: Array<{ id: number; last_error: string | null }> }) => state.calendars.find((c) => c.id === a.calendar)!.last_error;
-        expect(ours(es)).toBe('El calendario es de solo lectura en el servidor: el cambio se queda en este ordenador.');
-        const en = (await a.t.api('get', 'sync')).body.accounts[0];
-        expect(ours(en)).toBe('The calendar is read-only on the server: the change stays on this computer.');
+        expect(ours(es)).toBe('"Too late" no se envió: el servidor no permite este cambio. Se guarda en este ordenador y se volverá a intentar más tarde.');
+        expect(ours((await a.t.api('get', 'sync')).body.accounts[0])).toBe('"Too late" was not sent: the server does not allow this change. It is kept on this computer and tried again later.');
         expect([...(await serverCopies(dav, calendarUrl)).values()].some((t) => t.includes('Too late'))).toBe(false);
       } finally {
-        a.t.server.db.prepare('UPDATE calendars SET read_only = 0 WHERE id = ?').run(a.calendar);
-        a.t.server.db.prepare('UPDATE dav_outbox SET next_try_utc = NULL, error = NULL WHERE calendar_id = ?').run(a.calendar);
+        writeFileSync(join(dav.dir, 'rights'), OWNER_RIGHTS);
       }
+      // Write access back: the retry is an hour away, brought forward here rather than waited for.
+      a.t.server.db.prepare('UPDATE dav_outbox SET next_try_utc = NULL WHERE calendar_id = ?').run(a.calendar);
       await a.sync();
       expect((await a.t.api('get', 'sync')).body.accounts[0]).toMatchObject({ pending: 0 });
       expect([...(await serverCopies(dav, calendarUrl)).values()].some((t) => t.includes('Too late'))).toBe(true);
