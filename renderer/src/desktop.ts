@@ -37,6 +37,11 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
     return;
   }
   const filters = currentExportFilters();
+  // The menu exports what the filters show; with every calendar hidden that is nothing.
+  if (filters === null) {
+    toastInfo(i18n.t('desktop.nothing_to_export'));
+    return;
+  }
   const r = await bridge.exportFile(command.format, { language, filters });
   if (r.status === 'failed') toastError(r.message);
   if (r.status === 'saved') toastInfo(i18n.t('desktop.exported', { file: r.file }));

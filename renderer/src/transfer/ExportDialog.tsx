@@ -30,7 +30,8 @@ export function ExportDialog() {
   const language = useSettings((s) => s.contentLanguage);
   const [format, setFormat] = useState<ExportFormat>('ics');
   const filters = currentExportFilters();
-  const filtered = Object.keys(filters).length > 0;
+  // Every calendar hidden: the filters show nothing, so only the whole calendar can be exported.
+  const filtered = filters !== null && Object.keys(filters).length > 0;
   const [scope, setScope] = useState<'all' | 'filtered'>(filtered ? 'filtered' : 'all');
   const [busy, setBusy] = useState(false);
 
@@ -38,7 +39,7 @@ export function ExportDialog() {
     e.preventDefault();
     if (busy) return;
     // A backup is the whole calendar whatever the filters say; the server ignores them for it.
-    const query = format === 'ics' && scope === 'filtered' ? filters : {};
+    const query = format === 'ics' && scope === 'filtered' && filters ? filters : {};
     const bridge = window.almanac;
     if (!bridge) {
       download(api().url('export', { format, ...query }));
@@ -81,7 +82,7 @@ export function ExportDialog() {
             </label>
             <label>
               <input type="radio" name="export-scope" checked={scope === 'filtered'} disabled={!filtered} onChange={() => setScope('filtered')} />
-              {filtered ? t('export.filtered') : t('export.no_filters')}
+              {filters === null ? t('export.nothing_shown') : filtered ? t('export.filtered') : t('export.no_filters')}
             </label>
           </fieldset>
         ) : (

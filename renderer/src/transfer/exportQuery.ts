@@ -1,14 +1,16 @@
 /** The export's share of the filters on screen, as `GET /export` and the desktop bridge take them. */
+import { nothingShown } from '../api/client';
 import { useFilters } from '../state/filters';
-
-/** An id no calendar has (ids count up from 1): asks for the events of no calendar. */
-const NO_CALENDAR = 2_147_483_647;
 
 export type ExportFilters = Record<string, string | number | boolean | Array<string | number>>;
 
-/** What the sidebar filters and the search box show now, as events-list parameters. */
-export function currentExportFilters(): ExportFilters {
+/**
+ * What the sidebar filters and the search box show now, as events-list parameters; null when they
+ * show nothing at all (every calendar hidden): there is nothing to export then.
+ */
+export function currentExportFilters(): ExportFilters | null {
   const f = useFilters.getState();
+  if (nothingShown(f)) return null;
   const filters: ExportFilters = {};
   if (f.categories.length) filters.categories = f.categories;
   if (f.tags.length) filters.tags = f.tags;
@@ -16,7 +18,7 @@ export function currentExportFilters(): ExportFilters {
   if (f.organizers.length) filters.organizer = f.organizers;
   if (f.featured) filters.featured = true;
   if (f.search.trim()) filters.search = f.search.trim();
-  // Hidden calendars' events are not what the filters show. With none shown, the export is empty.
-  if (f.calendars) filters.calendar = f.calendars.length ? f.calendars : [NO_CALENDAR];
+  // Hidden calendars' events are not what the filters show.
+  if (f.calendars) filters.calendar = f.calendars;
   return filters;
 }
