@@ -6,6 +6,7 @@
  * makes the two writers safe; the running server sees the new calendar at once and refreshes it
  * on its own schedule). A feed needs no password, so nothing here needs the app's keychain.
  */
+import { errorText } from '../server/caldav/errors';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
@@ -121,7 +122,7 @@ async function list(ctx: Ctx): Promise<void> {
     if (all.length === 0) return void process.stdout.write('No subscriptions. Add one with: npm run cli -- subscribe URL\n');
     for (const s of all) {
       const when = s.subscription_refreshed_utc ? `refreshed ${s.subscription_refreshed_utc}` : 'never refreshed';
-      process.stdout.write(`${s.id}\t${s.name}\t${s.subscription_url}\t${eventCount(store, s.id)} events, ${when}${s.last_error ? `; last refresh failed: ${s.last_error}` : ''}\n`);
+      process.stdout.write(`${s.id}\t${s.name}\t${s.subscription_url}\t${eventCount(store, s.id)} events, ${when}${s.last_error ? `; last refresh failed: ${errorText(s.last_error, ctx.lang)}` : ''}\n`);
     }
   });
 }

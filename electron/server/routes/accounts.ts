@@ -13,7 +13,8 @@ import { DuplicateAccountError, type AccountRow, type CalendarRow } from '../sto
 import type { Store } from '../store';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
-export function calendarJson(c: CalendarRow, accountNames: Map<number, string>): CalendarJson {
+/** A calendar as the API gives it; a subscription's last error worded in `lang`. */
+export function calendarJson(c: CalendarRow, accountNames: Map<number, string>, lang: Language): CalendarJson {
   return {
     id: c.id,
     name: c.name,
@@ -23,7 +24,7 @@ export function calendarJson(c: CalendarRow, accountNames: Map<number, string>):
     account_id: c.account_id,
     synced: c.account_id !== null && !!c.synced,
     read_only: !!c.read_only,
-    subscription: c.subscription_url === null ? null : { url: c.subscription_url, refreshed_utc: c.subscription_refreshed_utc, last_error: c.last_error },
+    subscription: c.subscription_url === null ? null : { url: c.subscription_url, refreshed_utc: c.subscription_refreshed_utc, last_error: errorText(c.last_error, lang) },
   };
 }
 
@@ -37,7 +38,7 @@ function accountJson(a: AccountRow, calendars: CalendarRow[], lang: Language): A
     created: a.created_utc,
     last_sync: a.last_sync_utc,
     last_error: errorText(a.last_error, lang),
-    calendars: calendars.map((c) => calendarJson(c, names)),
+    calendars: calendars.map((c) => calendarJson(c, names, lang)),
   };
 }
 
@@ -99,7 +100,7 @@ async function deleteAccount(req: ApiRequest): Promise<ApiResponse> {
 
 function listCalendars(req: ApiRequest): ApiResponse {
   const names = accountNames(req.store);
-  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, names)) };
+  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, names, req.lang)) };
 }
 
 function updateCalendar(req: ApiRequest): ApiResponse {
@@ -117,7 +118,7 @@ function updateCalendar(req: ApiRequest): ApiResponse {
       synced: calendar.account_id === null ? undefined : v.synced,
     }),
   )!;
-  return { body: calendarJson(row, accountNames(req.store)) };
+  return { body: calendarJson(row, accountNames(req.store), req.lang) };
 }
 
 export const accountRoutes: RouteDef[] = [

@@ -15,7 +15,7 @@ function service(req: ApiRequest) {
   return req.subscriptions;
 }
 
-const json = (c: CalendarRow) => calendarJson(c, new Map());
+const jsonIn = (req: ApiRequest) => (c: CalendarRow) => calendarJson(c, new Map(), req.lang);
 
 function subscriptionOf(req: ApiRequest): CalendarRow {
   const id = Number(req.path.id);
@@ -28,7 +28,7 @@ async function subscribe(req: ApiRequest): Promise<ApiResponse> {
   const { url, name, color } = req.values as { url: string; name?: string; color?: string };
   try {
     const { calendar, report } = await service(req).subscribe({ url, name, color });
-    return { status: 201, body: { ...json(calendar), events: report.added, problems: report.problems } };
+    return { status: 201, body: { ...jsonIn(req)(calendar), events: report.added, problems: report.problems } };
   } catch (err) {
     if (!(err instanceof SubscriptionError)) throw err;
     // The address is what is wrong (or what cannot be reached): told on its field, in words.
@@ -38,7 +38,7 @@ async function subscribe(req: ApiRequest): Promise<ApiResponse> {
 }
 
 function list(req: ApiRequest): ApiResponse {
-  return { body: req.store.subscriptions.list().map(json) };
+  return { body: req.store.subscriptions.list().map(jsonIn(req)) };
 }
 
 async function refresh(req: ApiRequest): Promise<ApiResponse> {
@@ -46,13 +46,13 @@ async function refresh(req: ApiRequest): Promise<ApiResponse> {
   const report = await service(req).refresh(row.id);
   const now = req.store.subscriptions.get(row.id);
   if (!report || !now) throw new ApiError('subscription-not-found', 404, 'subscription-not-found', { id: row.id });
-  return { body: { ...json(now), refresh: report } };
+  return { body: { ...jsonIn(req)(now), refresh: report } };
 }
 
 async function remove(req: ApiRequest): Promise<ApiResponse> {
   const row = subscriptionOf(req);
   if (!(await service(req).remove(row.id))) throw new ApiError('subscription-not-found', 404, 'subscription-not-found', { id: row.id });
-  return { body: { ...json(row), deleted: true } };
+  return { body: { ...jsonIn(req)(row), deleted: true } };
 }
 
 export const subscriptionRoutes: RouteDef[] = [

@@ -9,6 +9,7 @@
  * server answering requests between them; the validators are stored only once every batch is
  * in, so a refresh cut short is done again whole next time.
  */
+import { storedError } from '../caldav/errors';
 import type { Store } from '../store';
 import type { CalendarRow } from '../store/caldav-accounts';
 import type { WriteContext } from '../store/post-fields';
@@ -144,7 +145,9 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
       if (!(err instanceof SubscriptionError)) opts.log?.('error', `refresh of subscription ${sub.id} failed: ${report.error}`);
       else opts.log?.('warn', `refresh of "${sub.name}": ${report.error}`);
       try {
-        store.write(() => store.subscriptions.markFailed(sub.id, report.error!));
+        // Kept by message key, so GET /calendars and the CLI word it in their reader's language.
+        const stored = err instanceof SubscriptionError ? storedError({ key: err.messageKey, vars: err.vars }) : report.error!;
+        store.write(() => store.subscriptions.markFailed(sub.id, stored));
       } catch {
         // The database itself failing is logged above; nothing more to record.
       }

@@ -152,6 +152,9 @@ describe('subscribing', () => {
     expect(await eventsOf(holidays)).toHaveLength(3);
     const calendars = (await t.api('get', 'calendars')).body as Array<{ id: number; subscription: { last_error: string } | null }>;
     expect(calendars.find((c) => c.id === holidays)!.subscription!.last_error).toMatch(/iCalendar/);
+    // Kept by message key: each reader gets it in their language.
+    const es = (await t.api('get', 'calendars').query({ i18n_language: 'es' })).body as typeof calendars;
+    expect(es.find((c) => c.id === holidays)!.subscription!.last_error).toMatch(/^Esta dirección no da un archivo iCalendar/);
   });
 
   describe('read-only', () => {
