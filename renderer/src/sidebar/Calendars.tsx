@@ -148,14 +148,17 @@ export function Calendars() {
   const [editing, setEditing] = useState<CalendarJson | null>(null);
   const [removing, setRemoving] = useState<AccountJson | null>(null);
 
+  // The accounts' sync state, while there are accounts to sync (and a server that syncs them).
+  const hasAccounts = accounts.length > 0;
+  const syncUnavailable = useCalendars((s) => s.syncUnavailable);
   useEffect(() => {
+    if (!hasAccounts || syncUnavailable) return;
     const timer = setInterval(() => void useCalendars.getState().refreshSync().catch(() => {}), REFRESH_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [hasAccounts, syncUnavailable]);
 
   // A change saved here is a change waiting to be sent: say so soon after, not at the next poll.
   const events = useEvents((s) => s.events);
-  const hasAccounts = accounts.length > 0;
   useEffect(() => {
     if (!hasAccounts) return;
     const timer = setTimeout(() => void useCalendars.getState().refreshSync().catch(() => {}), AFTER_WRITE_MS);
