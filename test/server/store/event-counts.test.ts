@@ -6,7 +6,7 @@
  */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { openDatabase } from '../../../electron/server/store/db';
+import { closeDatabase, openDatabase } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
 import type { EventListQuery } from '../../../electron/server/store/events';
 import type { PostStatus } from '../../../shared/schema/kinds';
@@ -17,7 +17,8 @@ const STATUSES: PostStatus[] = ['publish', 'draft', 'future', 'pending', 'privat
 /** A day of March 2031 and an hour: few enough days that windows and events meet often. */
 const at = (day: number, hour: number) => `2031-03-${String(day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:${hour % 2 ? '30' : '00'}:00`;
 
-function freshStore(): Store {
+/** An in-memory calendar with a second calendar to count apart. */
+function memoryStore(): Store {
   const store = createStore(openDatabase(':memory:'));
   store.db.prepare("INSERT INTO calendars (id, name) VALUES (2, 'Second')").run();
   return store;
@@ -110,7 +111,8 @@ describe('list totals from per-day counts', () => {
   it('equal the events counted one by one, after any writes, for any window', () => {
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), fc.array(queryArb, { minLength: 1, maxLength: 8 }), (ops, queries) => {
-        const store = freshStore();
+        const store = memoryStore();
+        try {
         const ids: number[] = [];
         for (const op of ops) apply(store, ids, op);
         for (const g of queries) {
@@ -128,13 +130,16 @@ describe('list totals from per-day counts', () => {
           };
           expect(store.events.count(q)).toBe(counted(store, q));
         }
+        } finally {
+          closeDatabase(store.db);
+        }
       }),
       { numRuns: 150 },
     );
   });
 
   it('are what the API answers as X-WP-Total for a window that cuts through a long event', () => {
-    const store = freshStore();
+    const store = memoryStore();
     store.write(() => {
       store.events.create({ title: 'Festival', start_date: '2031-03-02 18:00:00', end_date: '2031-03-06 02:00:00' }, ctx);
       store.events.create({ title: 'Talk', start_date: '2031-03-06 01:00:00', end_date: '2031-03-06 01:30:00' }, ctx);

@@ -33,10 +33,10 @@ describe('fetchFeed', () => {
     const port = (server.address() as AddressInfo).port;
     try {
       const started = Date.now();
-      const err = await fetchFeed({ url: `http://127.0.0.1:${port}/slow.ics`, timeoutMs: 1000 }).catch((e: unknown) => e);
+      const err = await fetchFeed({ url: `http://127.0.0.1:${port}/slow.ics`, timeoutMs: 2000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SubscriptionError);
       expect((err as SubscriptionError).kind).toBe('timeout');
-      expect((err as SubscriptionError).describe('en')).toBe(`127.0.0.1:${port} did not send the calendar within 1 seconds. Try again later, or check the address.`);
+      expect((err as SubscriptionError).describe('en')).toBe(`127.0.0.1:${port} did not send the calendar within 2 seconds. Try again later, or check the address.`);
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       server.closeAllConnections();
