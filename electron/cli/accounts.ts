@@ -17,7 +17,7 @@ import { errorText } from '../server/caldav/errors';
 import { addAccount as addStoredAccount, removeAccount as removeStoredAccount } from '../server/caldav/accounts';
 import { accountSecretKey, createFileSecretStore, SECRETS_FILE, type SecretStore } from '../server/secrets';
 import { DuplicateAccountError, type CalendarRow } from '../server/store/caldav-accounts';
-import { isLanguage, type Language } from '../../shared/i18n/languages';
+import { cliContext, type CliContext } from './common';
 
 export const ACCOUNTS_HELP = `Usage: npm run cli -- accounts add --url URL --user USER [--name NAME] [--password-file FILE] [--calendars A,B]
        npm run cli -- accounts list
@@ -33,10 +33,7 @@ export const ACCOUNTS_HELP = `Usage: npm run cli -- accounts add --url URL --use
   --lang LANG          language of the messages: en, pt-br, es (default en)
 `;
 
-interface Ctx {
-  dataDir: string;
-  lang: Language;
-}
+type Ctx = CliContext;
 
 export async function accountsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -45,12 +42,6 @@ export async function accountsCommand(argv: string[]): Promise<void> {
   if (sub === 'remove') return removeAccount(rest);
   process.stdout.write(ACCOUNTS_HELP);
   if (sub && sub !== 'help' && sub !== '--help' && sub !== '-h') throw new Error(`unknown accounts command "${sub}" (add, list or remove)`);
-}
-
-function common(values: { 'data-dir'?: string; lang?: string }): Ctx {
-  const lang = values.lang ?? 'en';
-  if (!isLanguage(lang)) throw new Error(`--lang must be en, pt-br or es, not "${lang}"`);
-  return { dataDir: values['data-dir'] ?? defaultDataDir(), lang };
 }
 
 const COMMON_OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' } } as const;
@@ -82,7 +73,7 @@ async function addAccount(argv: string[]): Promise<void> {
     options: { ...COMMON_OPTIONS, url: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' }, 'password-file': { type: 'string' }, calendars: { type: 'string' } },
     allowPositionals: false,
   });
-  const ctx = common(values);
+  const ctx = cliContext(values);
   if (!values.url) throw new Error('which server? --url URL (or just the domain)');
   if (!values.user) throw new Error('which user? --user USER');
   const user = values.user;
@@ -181,7 +172,7 @@ async function passwordFromStdin(prompt: string): Promise<string> {
 
 async function listAccounts(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: false });
-  const ctx = common(values);
+  const ctx = cliContext(values);
   const lines = withStore(ctx, (store, secrets) => {
     const accounts = store.accounts.list();
     if (accounts.length === 0) return ['No CalDAV accounts. Add one with: npm run cli -- accounts add --url URL --user USER'];
@@ -198,7 +189,7 @@ async function listAccounts(argv: string[]): Promise<void> {
 
 async function removeAccount(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: true });
-  const ctx = common(values);
+  const ctx = cliContext(values);
   const name = positionals.join(' ').trim();
   if (!name) throw new Error('which account? npm run cli -- accounts remove NAME');
   const removed = withStore(ctx, (store, secrets) => {

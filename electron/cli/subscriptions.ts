@@ -18,8 +18,9 @@ import { subscriptionFields } from '../../shared/schema/subscriptions';
 import { validateFields } from '../server/validate';
 import { ApiError } from '../server/errors';
 import { message } from '../../shared/i18n/messages';
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/i18n/languages';
+import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import type { CalendarRow } from '../server/store/caldav-accounts';
+import { cliContext, type CliContext } from './common';
 
 export const SUBSCRIPTIONS_HELP = `Usage: npm run cli -- subscribe URL [--name NAME] [--color '#rrggbb']
        npm run cli -- subscriptions list
@@ -36,16 +37,7 @@ export const SUBSCRIPTIONS_HELP = `Usage: npm run cli -- subscribe URL [--name N
 
 const OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean' } } as const;
 
-interface Ctx {
-  dataDir: string;
-  lang: Language;
-}
-
-function common(values: { 'data-dir'?: string; lang?: string }): Ctx {
-  const lang = values.lang ?? 'en';
-  if (!isLanguage(lang)) throw new Error(`--lang must be en, pt-br or es, not "${lang}"`);
-  return { dataDir: values['data-dir'] ?? defaultDataDir(), lang };
-}
+type Ctx = CliContext;
 
 async function withService<T>(ctx: Ctx, fn: (service: SubscriptionService, store: Store) => Promise<T>): Promise<T> {
   ensureDataDir(ctx.dataDir);
@@ -66,7 +58,7 @@ async function withService<T>(ctx: Ctx, fn: (service: SubscriptionService, store
 export async function subscribeCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: { ...OPTIONS, name: { type: 'string' }, color: { type: 'string' } }, allowPositionals: true });
   if (values.help) return void process.stdout.write(SUBSCRIPTIONS_HELP);
-  const ctx = common(values);
+  const ctx = cliContext(values);
   if (positionals.length !== 1) throw new Error('subscribe to what? npm run cli -- subscribe URL [--name NAME]');
   const input = checked(ctx, { url: positionals[0], name: values.name, color: values.color });
   await withService(ctx, async (service, store) => {
@@ -97,9 +89,9 @@ function checked(ctx: Ctx, raw: Record<string, unknown>): { url: string; name?: 
 export async function subscriptionsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true });
-  if (sub === 'list') return list(common(values));
-  if (sub === 'refresh') return refresh(common(values), positionals[0]);
-  if (sub === 'remove') return remove(common(values), positionals[0]);
+  if (sub === 'list') return list(cliContext(values));
+  if (sub === 'refresh') return refresh(cliContext(values), positionals[0]);
+  if (sub === 'remove') return remove(cliContext(values), positionals[0]);
   process.stdout.write(SUBSCRIPTIONS_HELP);
   if (sub && sub !== 'help' && sub !== '--help' && sub !== '-h') throw new Error(`unknown subscriptions command "${sub}" (list, refresh or remove)`);
 }

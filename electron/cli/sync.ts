@@ -8,10 +8,10 @@
  * the owner-only secrets file. Two rounds at once (the app's and this one) are safe: every send
  * is conditional (If-Match / If-None-Match), so the second meets the first's result, not a copy.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, readDiscovery, ensureDataDir, DB_FILE, TOKEN_FILE } from '../server/data-dir';
+import { defaultDataDir, ensureDataDir, DB_FILE } from '../server/data-dir';
+import { runningApp } from './common';
 import { openDatabase, closeDatabase } from '../server/store/db';
 import { createStore } from '../server/store';
 import { createFileSecretStore } from '../server/secrets';
@@ -36,8 +36,8 @@ export async function syncCommand(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const running = readDiscovery(dataDir);
-  const reports = running ? await throughApp(dataDir, running.apiRoot, values.account) : await here(dataDir, values.account);
+  const running = runningApp(dataDir);
+  const reports = running ? await throughApp(running, values.account) : await here(dataDir, values.account);
   for (const line of describe(reports)) process.stdout.write(`${line}\n`);
   if (reports.some((r) => !r.ok)) process.exitCode = 1;
 }
@@ -73,15 +73,7 @@ function accountIds(accounts: Array<{ id: number; name: string }>, name: string 
   return [hit.id];
 }
 
-async function throughApp(dataDir: string, apiRoot: string, accountName: string | undefined): Promise<SyncReport[]> {
-  let token = process.env.ALMANAC_TOKEN;
-  if (!token) {
-    try {
-      token = readFileSync(join(dataDir, TOKEN_FILE), 'utf8').trim();
-    } catch {
-      throw new Error(`Almanac is running on ${dataDir} with a token that is not there; set ALMANAC_TOKEN to it.`);
-    }
-  }
+async function throughApp({ apiRoot, token }: { apiRoot: string; token: string }, accountName: string | undefined): Promise<SyncReport[]> {
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const started = new Date().toISOString();
   const res = await fetch(`${apiRoot}sync`, { method: 'POST', headers, body: JSON.stringify(accountName ? { account: accountName } : {}) });

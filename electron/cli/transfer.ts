@@ -12,7 +12,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SingleBar, Presets } from 'cli-progress';
 import { createServer, silentLogger } from '../server';
-import { defaultDataDir, readDiscovery, TOKEN_FILE, DB_FILE, ensureDataDir } from '../server/data-dir';
+import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
+import { runningApp } from './common';
 import { openDatabase, closeDatabase } from '../server/store/db';
 import { createStore } from '../server/store';
 import { importFile, type ImportFormat } from '../server/import-export/import-file';
@@ -76,21 +77,6 @@ function language(o: Parsed['options']): Language {
   const lang = take(o, 'lang') ?? 'en';
   if (!isLanguage(lang)) throw new Error(`--lang must be en, pt-br or es, not "${lang}"`);
   return lang;
-}
-
-/** The running app's API for this data directory, if there is one. */
-function runningApp(dataDir: string): { apiRoot: string; token: string } | undefined {
-  const found = readDiscovery(dataDir);
-  if (!found) return undefined;
-  let token = process.env.ALMANAC_TOKEN;
-  if (!token) {
-    try {
-      token = readFileSync(join(dataDir, TOKEN_FILE), 'utf8').trim();
-    } catch {
-      throw new Error(`Almanac is running at ${found.url} with a token that is not in ${dataDir}; set ALMANAC_TOKEN to it.`);
-    }
-  }
-  return { apiRoot: found.apiRoot, token };
 }
 
 async function failFromResponse(res: Response): Promise<never> {
