@@ -35,6 +35,10 @@ export interface CalDavTestServer {
   halt(): Promise<void>;
   /** Starts it again on the same port and folder. */
   resume(): Promise<void>;
+  /** Holds the process still (SIGSTOP): connections are accepted but nothing is answered until `thaw`. */
+  freeze(): void;
+  /** Lets a frozen process go on (SIGCONT). */
+  thaw(): void;
   /** Stops the process and removes the folder. */
   stop(): Promise<void>;
   /** What the server printed, for failure messages. */
@@ -257,6 +261,12 @@ function wrap(kind: CalDavServerKind, dir: string, first: Started, user: string,
     async halt() {
       if (current) await terminate(current.child);
       current = undefined;
+    },
+    freeze() {
+      current?.child.kill('SIGSTOP');
+    },
+    thaw() {
+      current?.child.kill('SIGCONT');
     },
     async resume() {
       if (current) return;
