@@ -8,12 +8,13 @@ import { useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { eventsOnDay } from './monthCollapse';
-import { colourFor, decodeEntities } from './toEventInput';
+import { colourFor, decodeEntities, useEventColours } from './toEventInput';
 import { EventMarks } from './EventMarks';
 
 export function DayList({ day }: { day: string }) {
   const { t } = useTranslation();
   const events = useEvents((s) => s.events);
+  useEventColours();
   const close = useUi((s) => s.closeDayList);
   const list = useMemo(() => eventsOnDay(events, day), [events, day]);
   const locale = useLocale();

@@ -16,7 +16,7 @@ import { useCalendar } from '../state/calendar';
 import { useFilters } from '../state/filters';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
-import { colourFor, decodeEntities } from './toEventInput';
+import { colourFor, decodeEntities, useEventColours } from './toEventInput';
 import { EventMarks } from './EventMarks';
 import './search.css';
 
@@ -51,6 +51,7 @@ export function SearchResults() {
   const filters = useFilters();
   const language = useSettings((s) => s.contentLanguage);
   const locale = useLocale();
+  useEventColours();
   const [found, setFound] = useState<{ events: Event[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const key = JSON.stringify([filters.search, filters.categories, filters.tags, filters.venues, filters.organizers, filters.featured, filters.calendars, language]);

@@ -107,3 +107,12 @@ export function decodeEntities(s: string): string {
     return ENTITY[code.toLowerCase()] ?? m;
   });
 }
+
+/**
+ * For lists that paint events with `colourFor` (search results, a day's list): draws them again
+ * when a category's or a calendar's colour changes, as the calendar views do.
+ */
+export function useEventColours(): void {
+  useLookups((s) => s.categories);
+  useCalendars((s) => s.calendars);
+}

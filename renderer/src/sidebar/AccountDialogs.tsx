@@ -12,7 +12,6 @@ import { Dialog } from '../components/Dialog';
 import { FieldControl } from '../editor/FieldControl';
 import { formFields, type FieldErrors } from '../editor/form';
 import { useCalendars } from '../state/calendars';
-import { useEvents } from '../state/events';
 
 /** The server's refusal, on the field it names, else on the form. */
 function placeRefusal(err: unknown, known: string[]): { fields: FieldErrors; form: string | null } {
@@ -122,9 +121,8 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
     setBusy(true);
     try {
       await useCalendars.getState().updateCalendar(calendar.id, changes);
+      // Every view, the search results and a day's list draw colours from the calendars store.
       onClose();
-      // Lists carry no colours; views draw them from the calendars. Search results redraw with the list.
-      if (changes.color !== undefined) void useEvents.getState().reload().catch(() => {});
     } catch (err) {
       const placed = placeRefusal(err, [...shown]);
       setErrors(placed.fields);
