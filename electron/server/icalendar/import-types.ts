@@ -1,4 +1,5 @@
 import type { StoredReminder } from '../store/reminders';
+import type { PreparedItem } from '../import-export/import-values';
 /** What an iCalendar import makes of a file: event bodies for the API, and the problems found. */
 
 export interface ImportProblem {
@@ -70,6 +71,20 @@ export interface ImportedEvent {
   /** Line of the VEVENT's BEGIN in the file (of the override, for a replaced occurrence). */
   line: number;
   body: EventBody;
+}
+
+/**
+ * An event made on the reading thread of a large file (read-threaded.ts), which checks each body
+ * as the writer would and sends the checked values instead (import-values.ts): a body that fails
+ * the checks comes as it is, for the writer to refuse in its usual words.
+ */
+export type ReadEvent = ImportedEvent | PreparedEvent;
+
+export interface PreparedEvent {
+  uid: string;
+  recurrenceId?: string;
+  line: number;
+  prepared: PreparedItem;
 }
 
 export interface IcsImportResult {

@@ -31,7 +31,7 @@ import { MAX_FILE_RULE_STEPS, ZONE_YEARS } from './bounds';
 import { withRuleSteps } from './rule-steps';
 import { VeventToRecord, isCancelled, isRecurring, type Span } from './vevent-to-record';
 
-export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem, OrganizerBody, VenueBody } from './import-types';
+export type { EventBody, ImportedEvent, IcsImportOptions, IcsImportResult, ImportProblem, OrganizerBody, PreparedEvent, ReadEvent, VenueBody } from './import-types';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 type IcalTime = InstanceType<typeof ICAL.Time>;
@@ -45,8 +45,11 @@ export function parseIcs(text: string, opts: IcsImportOptions): IcsImportResult 
   return { events, errors: result.errors, warnings: result.warnings };
 }
 
-/** A scanned file, whose events are made (and can be made again, the same) one VEVENT at a time. */
-export interface IcsFile {
+/**
+ * A scanned file, whose events are made (and can be made again, the same) one VEVENT at a time.
+ * `E`: what is handed over for each (a file read on a thread may send them checked: ReadEvent).
+ */
+export interface IcsFile<E = ImportedEvent> {
   /** VEVENTs in the file. */
   vevents: number;
   /** The scan found syntax or structure errors: `read` gives only those. */
@@ -57,7 +60,7 @@ export interface IcsFile {
    * scan included). `unreadable`: ical.js could not parse part of the file, which refuses all of it
    * (events already handed over are to be discarded).
    */
-  read(onEvent: (event: ImportedEvent) => void, onRead?: (n: number) => void): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean };
+  read(onEvent: (event: E) => void, onRead?: (n: number) => void): { errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean };
   /** Lets go of what reading holds when `read` will not be called (a file read on a thread). */
   close?(): void;
 }

@@ -8,11 +8,13 @@
  * stays at most MAX_AHEAD batches ahead, so a large file is never held whole in messages.
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
-import type { IcsFile, IcsImportOptions, ImportedEvent, ImportProblem } from './import';
+import type { IcsFile, IcsImportOptions, ImportedEvent, ImportProblem, ReadEvent } from './import';
 import { startWorker } from '../import-export/worker-script';
 
 /** Events per message. */
 export const BATCH = 200;
+/** Events in the first message: the writer waits for it, idle, so it comes as soon as it can. */
+export const FIRST_BATCH = 16;
 /** Messages the worker may post before the importer has taken them. */
 export const MAX_AHEAD = 16;
 /** Slots of the shared counters: messages posted, batches taken, "stop reading". */
@@ -35,6 +37,8 @@ const SPARE_IDLE_MS = 30_000;
 export interface ReadJob {
   text: string;
   options: Omit<IcsImportOptions, 'onProgress'>;
+  /** Check each event's body as the import's writer would, and send the values (import-values.ts). */
+  prepare?: PrepareContext;
   port: MessagePort;
   signal: SharedArrayBuffer;
 }
@@ -42,9 +46,15 @@ export interface ReadJob {
 export type ReadWorkerMessage =
   | { type: 'progress'; done: number; total: number }
   | { type: 'scanned'; vevents: number; broken: boolean; errors?: ImportProblem[]; warnings?: ImportProblem[] }
-  | { type: 'events'; events: ImportedEvent[]; read: number }
+  | { type: 'events'; events: ReadEvent[]; read: number }
   | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean }
   | { type: 'crashed'; message: string };
+
+/** What checking an event body needs besides the body: the import's "now" and zone. */
+export interface PrepareContext {
+  now: Date;
+  siteZone: string;
+}
 
 /** A reading thread started for the next file (one at most: imports write one at a time). */
 let spare: { worker: Worker; timer: NodeJS.Timeout } | undefined;
@@ -91,12 +101,12 @@ class Reading {
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
 
-  constructor(text: string, opts: IcsImportOptions) {
+  constructor(text: string, opts: IcsImportOptions, prepare?: PrepareContext) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     // A function cannot cross to the thread; the scan's progress comes back as messages instead.
     const { onProgress: _inMessages, ...options } = opts;
-    const job: ReadJob = { text, options, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
+    const job: ReadJob = { text, options, prepare, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
     this.worker = takeWorker();
     this.worker.postMessage(job, [port2]);
   }
@@ -144,10 +154,13 @@ function scanned(reading: Reading, onProgress?: (done: number, total: number) =>
   }
 }
 
-/** `openIcs` on a worker thread: see above. */
-export function openIcsThreaded(text: string, opts: IcsImportOptions): IcsFile {
+/**
+ * `openIcs` on a worker thread: see above. `prepare`: the thread also checks each event's body
+ * for an import into a calendar with that "now" and zone, and sends the values it checked.
+ */
+export function openIcsThreaded(text: string, opts: IcsImportOptions, prepare?: PrepareContext): IcsFile<ReadEvent> {
   // The first reading goes straight on from the scan to the events, ready for the first `read`.
-  let ready: Reading | undefined = new Reading(text, opts);
+  let ready: Reading | undefined = new Reading(text, opts, prepare);
   let scan: ReturnType<typeof scanned>;
   try {
     scan = scanned(ready, opts.onProgress);
@@ -165,7 +178,7 @@ export function openIcsThreaded(text: string, opts: IcsImportOptions): IcsFile {
     read(onEvent, onRead) {
       // Read again (the import's second attempt): a new reading, scan and all.
       const again = !ready;
-      const reading = ready ?? new Reading(text, opts);
+      const reading = ready ?? new Reading(text, opts, prepare);
       ready = undefined;
       try {
         if (again) scanned(reading);
@@ -240,7 +253,8 @@ export function readIcsInBackground(text: string, opts: Omit<IcsImportOptions, '
       } else if (m.type === 'events') {
         Atomics.add(signal, SIGNAL.consumed, 1);
         Atomics.notify(signal, SIGNAL.consumed);
-        for (const e of m.events) out.events.push(e);
+        // No `prepare` asked: every event comes as read, with its body.
+        for (const e of m.events) if ('body' in e) out.events.push(e);
       } else if (m.type === 'end') {
         out.errors = m.errors;
         out.warnings = m.warnings;

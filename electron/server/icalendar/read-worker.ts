@@ -5,8 +5,11 @@
  * message, so that the thread can be started (and load the reader) before there is one to read.
  */
 import { parentPort } from 'node:worker_threads';
-import { openIcs, type ImportedEvent } from './import';
-import { BATCH, MAX_AHEAD, SIGNAL, type ReadJob, type ReadWorkerMessage } from './read-threaded';
+import { openIcs, type ImportedEvent, type ReadEvent } from './import';
+import { BATCH, FIRST_BATCH, MAX_AHEAD, SIGNAL, type ReadJob, type ReadWorkerMessage } from './read-threaded';
+import { eventFields } from '../../../shared/schema/resources';
+import { prepareItem } from '../import-export/import-values';
+import { EventDateMemo } from '../store/event-dates';
 
 /** Thrown when the importing thread has stopped listening (it failed, or the import was cancelled). */
 class Stopped extends Error {}
@@ -26,7 +29,7 @@ function read(input: ReadJob): void {
       post({ type: 'scanned', vevents: file.vevents, broken: true, errors: result.errors, warnings: result.warnings });
     } else {
       post({ type: 'scanned', vevents: file.vevents, broken: false });
-      let batch: ImportedEvent[] = [];
+      let batch: ReadEvent[] = [];
       let read = 0;
       let sent = 0;
       const flush = () => {
@@ -41,10 +44,11 @@ function read(input: ReadJob): void {
         batch = [];
         read = 0;
       };
+      const prepare = input.prepare && { ctx: input.prepare, memo: new EventDateMemo() };
       const result = file.read(
         (event) => {
-          batch.push(event);
-          if (batch.length >= BATCH) flush();
+          batch.push(prepare ? prepared(event, prepare) : event);
+          if (batch.length >= (sent === 0 ? FIRST_BATCH : BATCH)) flush();
         },
         (n) => (read += n),
       );
@@ -55,6 +59,19 @@ function read(input: ReadJob): void {
     if (!(err instanceof Stopped)) post({ type: 'crashed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   } finally {
     input.port.close();
+  }
+}
+
+/**
+ * The event checked as the writer would check it, with its dates worked out: the writer then only
+ * writes. One that fails is sent as it is, and the writer refuses it in its usual words.
+ */
+function prepared(event: ImportedEvent, prepare: Parameters<typeof prepareItem>[3]): ReadEvent {
+  try {
+    const { uid, recurrenceId, line } = event;
+    return { uid, recurrenceId, line, prepared: prepareItem(eventFields, event.body as unknown as Record<string, unknown>, true, prepare) };
+  } catch {
+    return event;
   }
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { decodeImportFile } from './text-input';
-import { openIcs, type IcsFile } from '../icalendar/import';
+import { openIcs, type IcsFile, type ReadEvent } from '../icalendar/import';
 import { openIcsThreaded } from '../icalendar/read-threaded';
 import { parseCsv } from './csv-import';
 import { restoreBackup, trialRestore } from './json-backup';
@@ -70,7 +70,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
 
   const reading = opts.onProgress && ((done: number, total: number) => opts.onProgress!(done, total, 'reading'));
   let items: ImportItem[] | ItemSource;
-  let file: IcsFile | undefined;
+  let file: IcsFile<ReadEvent> | undefined;
   let parseErrors: Array<{ line?: number; row?: number; message: string }> | undefined;
   let warnings: Array<{ line?: number; message: string }> = [];
   const kind: ImportKind = format === 'ics' ? 'events' : (opts.kind ?? 'events');
@@ -78,7 +78,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
     // Reading is the scan; the events are made from the file while they are written, one UID at a
     // time, so that a large file is never held whole.
     const icsOptions = { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading };
-    file = text.length >= THREADED_READING_CHARS ? openIcsThreaded(text, icsOptions) : openIcs(text, icsOptions);
+    file = text.length >= THREADED_READING_CHARS ? openIcsThreaded(text, icsOptions, { now: opts.ctx.now, siteZone: opts.ctx.siteZone }) : openIcs(text, icsOptions);
     if (file.broken) {
       const result = file.read(() => {});
       throw fileError(result.errors[0].message, result.errors);
@@ -111,7 +111,7 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
  * The events of a scanned iCalendar file as import items, made while they are written. A file in
  * which nothing could be read (or that ical.js cannot parse) is refused as a broken file.
  */
-function icsItems(file: IcsFile, onWarnings: (warnings: Array<{ line?: number; message: string }>) => void): ItemSource {
+function icsItems(file: IcsFile<ReadEvent>, onWarnings: (warnings: Array<{ line?: number; message: string }>) => void): ItemSource {
   let made = 0;
   let read = 0;
   return {
@@ -123,7 +123,7 @@ function icsItems(file: IcsFile, onWarnings: (warnings: Array<{ line?: number; m
       const result = file.read(
         (e) => {
           made++;
-          emit({ line: e.line, uid: e.uid, recurrenceId: e.recurrenceId, body: { ...e.body } });
+          emit('prepared' in e ? { line: e.line, uid: e.uid, recurrenceId: e.recurrenceId, body: {}, prepared: e.prepared } : { line: e.line, uid: e.uid, recurrenceId: e.recurrenceId, body: { ...e.body } });
         },
         (n) => (read += n),
       );

@@ -10,8 +10,8 @@
 import { createHash } from 'node:crypto';
 import { eventFields } from '../../../shared/schema/resources';
 import { message } from '../../../shared/i18n/messages';
-import { isLanguage, type Language } from '../../../shared/i18n/languages';
-import { validateFields } from '../validate';
+import type { Language } from '../../../shared/i18n/languages';
+import { prepareItem, type PreparedItem } from './import-values';
 import type { ImportProblem, ImportReport } from '../../../shared/api/import-report';
 
 export type { ImportReport };
@@ -21,7 +21,6 @@ import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
 import { LinkMemo } from '../store/events';
 import { MAX_IMPORT_OCCURRENCE_ROWS } from '../icalendar/bounds';
-import type { StoredReminder } from '../store/reminders';
 
 export type ImportKind = 'events' | 'venues' | 'organizers';
 
@@ -35,7 +34,10 @@ export interface ImportItem {
    * the series'. Items of a series come after its master item.
    */
   recurrenceId?: string;
+  /** As the file gave it; empty when `prepared` says what it holds. */
   body: Record<string, unknown>;
+  /** The body checked already (import-values.ts), by the thread that read the file. */
+  prepared?: PreparedItem;
 }
 
 export interface ImportOptions {
@@ -53,9 +55,6 @@ export interface ImportOptions {
    */
   calendarId?: number;
 }
-
-/** Body keys an importer may produce that the API does not take from clients. */
-const NOT_BODY = new Set(['i18n_language']);
 
 class DryRunDone extends Error {}
 
@@ -127,25 +126,17 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
   const memo = new LinkMemo();
   // Languages of Almanac's own exports: one context each instead of a copy per item.
   const contexts = new Map<Language, WriteContext>();
-  const contextFor = (lang: unknown): WriteContext => {
-    if (!isLanguage(lang)) return baseCtx;
+  const contextFor = (lang: Language | undefined): WriteContext => {
+    if (lang === undefined) return baseCtx;
     let ctx = contexts.get(lang);
     if (!ctx) contexts.set(lang, (ctx = { ...baseCtx, lang }));
     return ctx;
   };
 
   const apply = (item: ImportItem) => {
-    const raw: Record<string, unknown> = {};
-    for (const k in item.body) if (!NOT_BODY.has(k)) raw[k] = item.body[k];
+    const { values, reminders, lang, dates } = item.prepared ?? prepareItem(fields, item.body, kind === 'events');
     // Almanac's own exports say each event's language; everything else joins the request's.
-    const ctx = contextFor(item.body.i18n_language);
-    // What an ICS file's VALARMs say besides the reminder itself rides past the field checks.
-    const alarmLines = kind === 'events' && Array.isArray(raw.reminders) ? (raw.reminders as Array<{ ical?: string }>).map((r) => r?.ical) : undefined;
-    if (alarmLines) raw.reminders = (raw.reminders as Array<Record<string, unknown>>).map(({ ical: _ical, ...r }) => r);
-    const values = validateFields(fields, raw, 'create');
-    let reminders = values.reminders as StoredReminder[] | undefined;
-    delete values.reminders;
-    if (reminders && alarmLines) reminders = reminders.map((r, i) => (alarmLines[i] ? { ...r, ical: alarmLines[i] } : r));
+    const ctx = contextFor(lang);
     if (kind === 'events') touchedEvents = true;
     if (kind !== 'events') {
       const linked = kind === 'venues' ? store.venues : store.organizers;
@@ -154,7 +145,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       report.items.push({ line: item.line, row: item.row, action: reused ? 'reuse' : 'create', id, title: own(values[kind === 'venues' ? 'venue' : 'organizer']) });
       return;
     }
-    const uid = item.uid ?? csvRowUid(raw);
+    const uid = item.uid ?? csvRowUid(item.body);
     if (item.recurrenceId !== undefined) {
       // An occurrence changed on its own: it updates its series' occurrence when the calendar has
       // the series, and is an event of its own otherwise (a single shared instance).
@@ -184,7 +175,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
       }
       report.updated++;
     } else {
-      id = store.events.create(fieldValues, ctx, { icsUid: ownUid, memo, calendarId: opts.calendarId });
+      id = store.events.create(fieldValues, ctx, { icsUid: ownUid, memo, calendarId: opts.calendarId, dates });
       if (recurrence) {
         store.series.create(id, recurrence, { uid, budget: rows });
         newSeries.add(id);
@@ -231,7 +222,7 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
               const where = item.row !== undefined ? `Row ${item.row}` : `Line ${item.line}`;
               report.errors.push({ line: item.line, row: item.row, message: `${where}: ${describeError(err, baseCtx.lang)}` });
               report.skipped++;
-              report.items.push({ line: item.line, row: item.row, action: 'skip', title: own(item.body.title ?? item.body.venue ?? item.body.organizer ?? '') });
+              report.items.push({ line: item.line, row: item.row, action: 'skip', title: own(item.body.title ?? item.body.venue ?? item.body.organizer ?? item.prepared?.values.title ?? '') });
             }
           }
           written++;

@@ -6,8 +6,6 @@
 import { eventFields } from '../../../shared/schema/resources';
 import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
-import { parseDate } from '../../../shared/dates/parse';
-import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { randomUUID } from 'node:crypto';
 import { rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
@@ -23,7 +21,7 @@ import type { TermStore } from './terms';
 import { ApiError, invalidParam, invalidParams, readOnlyCalendar, readOnlyServerCalendar } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
-import { BoundedMemo } from './bounded-memo';
+import { EventDateMemo, resolveEventDates, type EventDates } from './event-dates';
 import { EXPORT_COLUMNS, SERIES_EXPORT_SQL, type EventExportBatch } from './event-export-row';
 
 export interface EventRow extends PostRow {
@@ -90,6 +88,11 @@ export interface EventInternals {
   parentId?: number | null;
   /** A bulk write's memory of the venues, organizers and terms it has resolved already. */
   memo?: LinkMemo;
+  /**
+   * A create's dates, worked out already by `resolveEventDates` from the same values and context
+   * (an import's reading thread does, while this thread writes the events before).
+   */
+  dates?: EventDates;
 }
 
 /**
@@ -162,51 +165,7 @@ export function createEventStore(
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );
 
-  /**
-   * What `parseDate` + `formatLocal` and `localToUtc` answered, by their inputs: both are pure
-   * functions of them (the date text, the zone, "now"), and a bulk import asks the same ones again
-   * and again (events at the same hours). Bounded: forgotten whole when full.
-   */
-  const localMemo = new BoundedMemo<string | null>(20_000);
-  const utcMemo = new BoundedMemo<string>(20_000);
-  function localOf(value: string | number, zone: string, now: Date): string | null {
-    return localMemo.get(`${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`, () => {
-      const dt = parseDate(value, { zone, now });
-      return dt ? formatLocal(dt) : null; // parseDate answers in `zone` already
-    });
-  }
-  function utcOf(local: string, zone: string): string {
-    return utcMemo.get(`${zone}\u0000${local}`, () => localToUtc(local, zone));
-  }
-
-  /** The stored dates after a create or update (reference §5.1; corrections 5 and 8). */
-  function resolveDates(values: Values, existing: EventRow | undefined, ctx: WriteContext) {
-    const zone = values.timezone !== undefined ? (values.timezone as string) || ctx.siteZone : (existing?.timezone ?? ctx.siteZone);
-    const read = (name: 'start_date' | 'end_date', stored: string | undefined): string => {
-      if (values[name] === undefined) return stored!;
-      const local = localOf(values[name] as string | number, zone, ctx.now);
-      if (local === null) throw invalidParam(name, 'invalid_date');
-      return local;
-    };
-    let start = read('start_date', existing?.start_local);
-    let end = read('end_date', existing?.end_local);
-    const allDay = values.all_day !== undefined ? (values.all_day as boolean) : !!existing?.all_day;
-    // An end before the start becomes the start, before the whole-day rounding: rounded after, an
-    // all-day event would end at 00:00 and the next save (which rounds again) would move it.
-    if (end < start) end = start;
-    if (allDay) {
-      start = startOfDay(start);
-      end = endOfDay(end);
-    }
-    return {
-      timezone: zone,
-      all_day: allDay ? 1 : 0,
-      start_local: start,
-      end_local: end,
-      start_utc: utcOf(start, zone),
-      end_utc: utcOf(end, zone),
-    };
-  }
+  const dateMemo = new EventDateMemo();
 
   /**
    * Refuses a change through the API to an event of a read-only calendar: a subscription's (it
@@ -310,8 +269,8 @@ export function createEventStore(
     return ids;
   }
 
-  function eventColumns(values: Values, existing: EventRow | undefined, id: number, ctx: WriteContext, memo?: LinkMemo): Record<string, unknown> {
-    const dates = resolveDates(values, existing, ctx);
+  function eventColumns(values: Values, existing: EventRow | undefined, id: number, ctx: WriteContext, memo?: LinkMemo, given?: EventDates): Record<string, unknown> {
+    const dates = given ?? resolveEventDates(values, existing, ctx, dateMemo);
     const cols = writer.columns('event', eventFields, values, id, dates.timezone, ctx, existing);
     Object.assign(cols, dates);
     if (values.cost !== undefined) cols.cost = JSON.stringify(values.cost);
@@ -438,7 +397,7 @@ export function createEventStore(
       const id = registry.allocate('event');
       // Added to the object eventColumns made rather than spread into a new one: an import creates
       // events by the hundred thousand, and copying their thirty-odd columns showed.
-      const cols = eventColumns(values, undefined, id, ctx, internals.memo);
+      const cols = eventColumns(values, undefined, id, ctx, internals.memo, internals.dates);
       cols.id = id;
       addInternalColumns(cols, internals);
       // Its UID for life (RFC 9253 §3): what other calendars and CalDAV servers know it by. An

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openIcs, type IcsFile, type IcsImportOptions, type ImportedEvent } from '../../../electron/server/icalendar/import';
+import { openIcs, type IcsFile, type IcsImportOptions, type ReadEvent } from '../../../electron/server/icalendar/import';
 import { openIcsThreaded, BATCH, MAX_AHEAD } from '../../../electron/server/icalendar/read-threaded';
 import { decodeImportFile } from '../../../electron/server/import-export/text-input';
 
@@ -30,8 +30,8 @@ function largeCalendar(events: number): string {
   return lines.join('\r\n');
 }
 
-function readAll(file: IcsFile) {
-  const events: ImportedEvent[] = [];
+function readAll(file: IcsFile<ReadEvent>) {
+  const events: ReadEvent[] = [];
   let read = 0;
   const result = file.read(
     (e) => events.push(e),

@@ -7,7 +7,8 @@ import type { DB } from '../../../electron/server/store/db';
 import type { Store } from '../../../electron/server/store';
 import { freshStore } from '../../helpers/fresh-store';
 import { importFile, THREADED_READING_CHARS } from '../../../electron/server/import-export/import-file';
-import type { ImportReport } from '../../../electron/server/import-export/import-records';
+import { importRecords, type ImportReport } from '../../../electron/server/import-export/import-records';
+import { parseIcs } from '../../../electron/server/icalendar/import';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 
@@ -187,5 +188,55 @@ describe('import progress', () => {
     importFile(store, csv, { format: 'csv', ctx: { lang: 'en', now: NOW, siteZone: 'Europe/Lisbon' }, onProgress: (d, t, p) => calls.push([d, t, p]) });
     expect(calls[0]).toEqual([2, 2, 'reading']);
     expect(calls.at(-1)).toEqual([2, 2, 'writing']);
+  });
+
+  it('writes the same rows whether a large file is read and checked on its own thread or read on the importing thread', () => {
+    // Of every kind the writer handles: zones, all-day, series with a changed and a cancelled
+    // occurrence, venues, organizers, terms, reminders, costs, flags, languages of Almanac's export.
+    const ev = (uid: string, title: string, lines: string[]) => ['BEGIN:VEVENT', `UID:${uid}`, `SUMMARY:${title}`, ...lines, 'END:VEVENT'];
+    const kinds = (i: number): string[] => {
+      const day = String(1 + (i % 28)).padStart(2, '0');
+      switch (i % 6) {
+        case 0:
+          return ev(`z${i}`, `Zoned ${i}`, [`DTSTART;TZID=America/New_York:202603${day}T090000`, 'DURATION:PT90M', `LOCATION:Hall ${i % 9}\\nMain St ${i % 9}`, `CATEGORIES:Music,Band ${i % 5}`]);
+        case 1:
+          return ev(`d${i}`, `All day ${i}`, [`DTSTART;VALUE=DATE:202604${day}`, `DTEND;VALUE=DATE:202604${day}`, 'X-ALMANAC-LANGUAGE:es', 'X-ALMANAC-FEATURED:1', `X-ALMANAC-COST:${i % 3} EUR`]);
+        case 2:
+          return [
+            ...ev(`s${i}`, `Weekly ${i}`, [`DTSTART;TZID=Europe/Paris:202601${day}T180000`, `DTEND;TZID=Europe/Paris:202601${day}T190000`, 'RRULE:FREQ=WEEKLY;COUNT=6', 'BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT15M', 'DESCRIPTION:Soon', 'END:VALARM']),
+            ...ev(`s${i}`, `Weekly ${i}, moved`, [`RECURRENCE-ID;TZID=Europe/Paris:202601${day}T180000`, `DTSTART;TZID=Europe/Paris:202601${day}T200000`, `DTEND;TZID=Europe/Paris:202601${day}T210000`]),
+          ];
+        case 3:
+          return vevent(`o${i}`, `Organised ${i}`, [`ORGANIZER;CN=Ana ${i % 4}:mailto:ana${i % 4}@example.org`, 'CLASS:PRIVATE', `DESCRIPTION:<p>Notes ${i}</p>`]);
+        case 4:
+          return ev(`f${i}`, `Floating ${i}`, [`DTSTART:202605${day}T070000`, `DTEND:202605${day}T063000`, 'X-ALMANAC-LANGUAGE:pt-br', `CREATED:20250101T1200${String(i % 60).padStart(2, '0')}Z`]);
+        default:
+          return vevent(`p${i}`, `Padded ${i}`, [`X-TEST-PADDING:${'x'.repeat(1500)}`]);
+      }
+    };
+    const count = Math.ceil(THREADED_READING_CHARS / 300);
+    const bytes = calendar(...Array.from({ length: count }, (_, i) => kinds(i)));
+    expect(bytes.length).toBeGreaterThan(THREADED_READING_CHARS);
+    const ctx = { lang: 'en' as const, now: NOW, siteZone: 'Europe/Lisbon' };
+
+    const threaded = freshStore();
+    const report = run(threaded, bytes);
+    const here = freshStore();
+    const { events } = parseIcs(bytes.toString('utf8'), { siteZone: ctx.siteZone, now: NOW });
+    importRecords(here, 'events', events.map((e) => ({ line: e.line, uid: e.uid, recurrenceId: e.recurrenceId, body: { ...e.body } })), ctx);
+
+    expect(report.created).toBeGreaterThan(count);
+    const tables = ['events', 'event_terms', 'event_organizers', 'event_series', 'event_reminders', 'venues', 'organizers', 'terms', 'posts', 'event_day_counts'];
+    for (const table of tables) {
+      const rows = (s: Store) => s.db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).raw().all();
+      expect(rows(threaded), table).toEqual(rows(here));
+    }
+    // Not empty: each kind above wrote what it says.
+    const one = (sql: string) => threaded.db.prepare(sql).pluck().get();
+    expect(one("SELECT count(*) FROM events WHERE timezone = 'America/New_York'")).toBeGreaterThan(0);
+    expect(one("SELECT count(*) FROM events WHERE lang = 'es' AND all_day = 1 AND featured = 1")).toBeGreaterThan(0);
+    expect(one('SELECT count(*) FROM event_reminders')).toBeGreaterThan(0);
+    expect(one('SELECT count(*) FROM event_organizers')).toBeGreaterThan(0);
+    expect(one("SELECT count(*) FROM events WHERE status = 'private'")).toBeGreaterThan(0);
   });
 });
