@@ -81,6 +81,20 @@ export interface EventListQuery {
 }
 
 /** Fields an import may set that the API body does not offer. */
+/** The search index of a bulk write, kept by it rather than by the row triggers (`deferSearchIndex`). */
+export interface DeferredSearchIndex {
+  /**
+   * Indexes the events created since the last call. A large import calls it every few thousand
+   * events: indexing rows just written, in runs of that size, costs less than one run over all
+   * of them at the end, and leaves less to do after the last event.
+   */
+  catchUp(): void;
+  /** Indexes what is left and puts the triggers back: call before the transaction commits. */
+  finish(): void;
+  /** The transaction is rolling back (and restores the triggers): stop deferring. */
+  abandon(): void;
+}
+
 export interface EventInternals {
   icsUid?: string;
   /** The calendar a new event goes to when its body does not say (a sync's pull). */
@@ -151,8 +165,14 @@ export function createEventStore(
   const unindexEvent = db.prepare("INSERT INTO events_search (events_search, rowid, title, excerpt, content) SELECT 'delete', id, title, excerpt, content FROM events WHERE id = ?");
   const indexEvent = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id = ?');
   const indexEventsAfter = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? ORDER BY id');
-  /** While a bulk write defers the search index: events it must index at the end. */
-  let deferred: { before: number; updated: Set<number> } | undefined;
+  const indexEventsBetween = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? AND id <= ? ORDER BY id');
+  const lastEventId = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
+  /**
+   * While a bulk write defers the search index: the events indexed so far (ids up to `indexed`;
+   * those the write created are indexed as it goes, see `catchUp`), and those of them whose text
+   * it changed since, unindexed and to be indexed again at the end.
+   */
+  let deferred: { indexed: number; updated: Set<number> } | undefined;
   const lists = createListCache(stmt, stamp);
   // Ordered matches of recent text searches (a few hundred KB at most for a common word).
   const searches = createDerivedCache<number[]>(stamp, 8);
@@ -416,7 +436,7 @@ export function createEventStore(
     beforeTextChange(ids: Iterable<number>): void {
       if (!deferred) return;
       for (const id of ids) {
-        if (id <= deferred.before && !deferred.updated.has(id)) {
+        if (id <= deferred.indexed && !deferred.updated.has(id)) {
           // What the update trigger would remove: the text indexed now.
           unindexEvent.run(id);
           deferred.updated.add(id);
@@ -438,26 +458,30 @@ export function createEventStore(
      * (they were half of the cost of an import) and `finish()` indexes every created or updated
      * event once, with its final text, which gives the index the triggers would have built. Call
      * inside the transaction, and `finish()` before it commits; on a rollback SQLite restores the
-     * triggers itself. Nothing may delete events or roll back part of the work in between.
+     * triggers itself. Nothing may roll back part of the work in between, nor change the text of
+     * an event or delete one but through this store (`update`, `beforeTextChange`, `deleteForever`).
      */
-    deferSearchIndex(): { finish(): void; abandon(): void } {
+    deferSearchIndex(): DeferredSearchIndex {
       const triggers = db
         .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events' AND name LIKE 'events\\_search\\_%' ESCAPE '\\' ORDER BY name")
         .all();
       // No triggers, no index kept by them: nothing to stand in for.
-      if (triggers.length === 0) return { finish() {}, abandon() {} };
-      const before = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck().get() as number;
+      if (triggers.length === 0) return { catchUp() {}, finish() {}, abandon() {} };
       for (const t of triggers) db.exec(`DROP TRIGGER "${t.name}"`);
-      const state = { before, updated: new Set<number>() };
+      const state = { indexed: lastEventId.get() as number, updated: new Set<number>() };
       deferred = state;
       return {
+        catchUp() {
+          const last = lastEventId.get() as number;
+          indexEventsBetween.run(state.indexed, last);
+          state.indexed = last;
+        },
         finish() {
           deferred = undefined;
-          indexEventsAfter.run(state.before);
+          indexEventsAfter.run(state.indexed);
           for (const id of state.updated) indexEvent.run(id);
           for (const t of triggers) db.exec(t.sql);
         },
-        /** The transaction is rolling back (and restores the triggers): stop deferring. */
         abandon() {
           if (deferred === state) deferred = undefined;
         },
@@ -467,6 +491,8 @@ export function createEventStore(
       this.update(id, { status: 'trash' }, ctx);
     },
     deleteForever(id: number): void {
+      // What the delete trigger would remove, while a bulk write stands in for it.
+      if (deferred && id <= deferred.indexed && !deferred.updated.has(id)) unindexEvent.run(id);
       deleteRow.run(id);
       registry.release(id);
     },

@@ -84,6 +84,49 @@ describe('search index after a bulk import', () => {
     expectIndexAsTriggersKeepIt(store.db);
   });
 
+  it('keeps the index right for events it indexed while importing, then changed later in the same import', () => {
+    const store = freshStore();
+    // More rows than one run of the index while importing: the last row changes the first
+    // event's description, which was indexed by then (a CSV row with the same title and times
+    // updates the event the earlier row made).
+    const rows = ['Event Name,Event Description,Event Start Date,Event End Date', 'Tuba gala,alphorn notes,2026-07-01 10:00:00,2026-07-01 12:00:00'];
+    for (let i = 0; i < 2600; i++) rows.push(`Filler ${i},nothing here,2026-08-01 10:00:00,2026-08-01 11:00:00`);
+    rows.push('Tuba gala,didgeridoo notes,2026-07-01 10:00:00,2026-07-01 12:00:00');
+    const report = importFile(store, Buffer.from(rows.join('\n') + '\n'), { format: 'csv', ctx: { lang: 'en', now: NOW, siteZone: 'Europe/Lisbon' } }) as ImportReport;
+    expect([report.created, report.updated]).toEqual([2601, 1]);
+    expect(matches(store.db, 'alphorn')).toEqual([]);
+    expect(matches(store.db, 'didgeridoo')).toEqual([report.items[0].id]);
+    expect(matches(store.db, 'filler')).toHaveLength(2600);
+    expectIndexAsTriggersKeepIt(store.db);
+  });
+
+  it('removes from the index the occurrences a re-import deletes', () => {
+    const store = freshStore();
+    const series = (count: number) => calendar(vevent('s', 'Banjo practice', [`RRULE:FREQ=DAILY;COUNT=${count}`]));
+    run(store, series(6));
+    expect(matches(store.db, 'banjo')).toHaveLength(6);
+    // The same series, shorter: the occurrences past the third are gone, from the index too.
+    run(store, series(3));
+    const ids = store.db.prepare('SELECT id FROM events ORDER BY id').pluck().all();
+    expect(ids).toHaveLength(3);
+    expect(matches(store.db, 'banjo')).toEqual(ids);
+    expectIndexAsTriggersKeepIt(store.db);
+  });
+
+  it('leaves no entry in the index for an event deleted while a bulk write keeps the index', () => {
+    const store = freshStore();
+    run(store, calendar(vevent('a', 'Banjo practice'), vevent('b', 'Cello practice')));
+    const [banjo] = matches(store.db, 'banjo');
+    store.write(() => {
+      const search = store.events.deferSearchIndex();
+      store.events.deleteForever(banjo);
+      search.finish();
+    });
+    expect(matches(store.db, 'banjo')).toEqual([]);
+    expect(matches(store.db, 'cello')).toHaveLength(1);
+    expectIndexAsTriggersKeepIt(store.db);
+  });
+
   it('falls back to savepoints when an item fails, and indexes the good items the same way', () => {
     const store = freshStore();
     const bytes = calendar(vevent('good1', 'Lute evening'), vevent('bad', 'Broken website', ['URL:not a url']), vevent('good2', 'Sitar morning'));
