@@ -35,7 +35,9 @@ const SPARE_IDLE_MS = 30_000;
 
 /** One file to read, sent to the thread as a message. */
 export interface ReadJob {
-  text: string;
+  /** The file: its text, or (`utf8`) its UTF-8 bytes, valid and without a byte order mark, to decode there. */
+  text?: string;
+  utf8?: SharedArrayBuffer;
   options: Omit<IcsImportOptions, 'onProgress'>;
   /** Check each event's body as the import's writer would, and send the values (import-values.ts). */
   prepare?: PrepareContext;
@@ -101,12 +103,12 @@ class Reading {
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
 
-  constructor(text: string, opts: IcsImportOptions, prepare?: PrepareContext) {
+  constructor(file: string | SharedArrayBuffer, opts: IcsImportOptions, prepare?: PrepareContext) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     // A function cannot cross to the thread; the scan's progress comes back as messages instead.
     const { onProgress: _inMessages, ...options } = opts;
-    const job: ReadJob = { text, options, prepare, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
+    const job: ReadJob = { ...(typeof file === 'string' ? { text: file } : { utf8: file }), options, prepare, port: port2, signal: this.signal.buffer as SharedArrayBuffer };
     this.worker = takeWorker();
     this.worker.postMessage(job, [port2]);
   }
@@ -139,6 +141,12 @@ class Reading {
   }
 }
 
+function shared(bytes: Uint8Array): SharedArrayBuffer {
+  const buffer = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(buffer).set(bytes);
+  return buffer;
+}
+
 function crashed(message: string): Error {
   return new Error(`Reading the iCalendar file failed: ${message}`);
 }
@@ -155,12 +163,16 @@ function scanned(reading: Reading, onProgress?: (done: number, total: number) =>
 }
 
 /**
- * `openIcs` on a worker thread: see above. `prepare`: the thread also checks each event's body
- * for an import into a calendar with that "now" and zone, and sends the values it checked.
+ * `openIcs` on a worker thread: see above. `source`: the text, or its UTF-8 bytes (valid, without
+ * a byte order mark; text-input.ts plainUtf8), which the thread decodes: that spares this thread
+ * the decoding and both the copy of the text between threads. `prepare`: the thread also checks
+ * each event's body for an import into a calendar with that "now" and zone, and sends the values.
  */
-export function openIcsThreaded(text: string, opts: IcsImportOptions, prepare?: PrepareContext): IcsFile<ReadEvent> {
+export function openIcsThreaded(source: string | Uint8Array, opts: IcsImportOptions, prepare?: PrepareContext): IcsFile<ReadEvent> {
+  // Bytes are shared, not copied into the message: the same ones serve a second reading.
+  const file = typeof source === 'string' ? source : shared(source);
   // The first reading goes straight on from the scan to the events, ready for the first `read`.
-  let ready: Reading | undefined = new Reading(text, opts, prepare);
+  let ready: Reading | undefined = new Reading(file, opts, prepare);
   let scan: ReturnType<typeof scanned>;
   try {
     scan = scanned(ready, opts.onProgress);
@@ -178,7 +190,7 @@ export function openIcsThreaded(text: string, opts: IcsImportOptions, prepare?: 
     read(onEvent, onRead) {
       // Read again (the import's second attempt): a new reading, scan and all.
       const again = !ready;
-      const reading = ready ?? new Reading(text, opts, prepare);
+      const reading = ready ?? new Reading(file, opts, prepare);
       ready = undefined;
       try {
         if (again) scanned(reading);

@@ -23,7 +23,8 @@ function read(input: ReadJob): void {
   };
   try {
     // Progress also tells the importing thread that this one is alive (read-threaded.ts SILENCE_LIMIT_MS).
-    const file = openIcs(input.text, { ...input.options, onProgress: (done, total) => post({ type: 'progress', done, total }) });
+    const text = input.text ?? new TextDecoder('utf-8').decode(new Uint8Array(input.utf8!));
+    const file = openIcs(text, { ...input.options, onProgress: (done, total) => post({ type: 'progress', done, total }) });
     if (file.broken) {
       const result = file.read(() => {});
       post({ type: 'scanned', vevents: file.vevents, broken: true, errors: result.errors, warnings: result.warnings });

@@ -5,7 +5,7 @@
 import { ApiError } from '../errors';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
-import { decodeImportFile } from './text-input';
+import { decodeImportFile, plainUtf8 } from './text-input';
 import { openIcs, type IcsFile, type ReadEvent } from '../icalendar/import';
 import { openIcsThreaded } from '../icalendar/read-threaded';
 import { parseCsv } from './csv-import';
@@ -43,19 +43,29 @@ const fileError = (reason: string, errors?: Array<{ line?: number; row?: number;
  * From this size on (about 2,500 events) an iCalendar file is read on a worker thread while the
  * import writes (icalendar/read-threaded.ts); below it, starting the thread costs more than it saves.
  */
-export const THREADED_READING_CHARS = 1_000_000;
+export const THREADED_READING_BYTES = 1_000_000;
+
+/**
+ * The file's format and text. A large UTF-8 iCalendar file stays bytes (`utf8`, without its byte
+ * order mark): the thread that reads it decodes it (text-input.ts plainUtf8).
+ */
+function contentOf(bytes: Uint8Array, opts: ImportFileOptions): { format: ImportFormat; text: string } | { format: 'ics'; utf8: Uint8Array } {
+  const plain = bytes.length >= THREADED_READING_BYTES ? plainUtf8(bytes) : undefined;
+  if (plain && importFormat(plain.head, opts.name, opts.format) === 'ics') return { format: 'ics', utf8: plain.body };
+  const decoded = decodeImportFile(bytes);
+  if ('error' in decoded) throw fileError(decoded.error);
+  return { format: importFormat(decoded.text, opts.name, opts.format), text: decoded.text };
+}
 
 export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOptions): ImportReport | RestoreReport {
   if (bytes.length > IMPORT_LIMIT_BYTES) throw new ApiError('import-file-too-large', 413, 'import-file-too-large', { limit: IMPORT_LIMIT_LABEL });
-  const decoded = decodeImportFile(bytes);
-  if ('error' in decoded) throw fileError(decoded.error);
-  const text = decoded.text;
-  const format = importFormat(text, opts.name, opts.format);
+  const content = contentOf(bytes, opts);
+  const format = content.format;
 
-  if (format === 'json') {
+  if (content.format === 'json') {
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      data = JSON.parse(content.text);
     } catch (err) {
       throw fileError(`it is not valid JSON (${(err as Error).message}).`);
     }
@@ -78,14 +88,16 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
     // Reading is the scan; the events are made from the file while they are written, one UID at a
     // time, so that a large file is never held whole.
     const icsOptions = { siteZone: opts.ctx.siteZone, now: opts.ctx.now, onProgress: reading };
-    file = text.length >= THREADED_READING_CHARS ? openIcsThreaded(text, icsOptions, { now: opts.ctx.now, siteZone: opts.ctx.siteZone }) : openIcs(text, icsOptions);
+    const prepare = { now: opts.ctx.now, siteZone: opts.ctx.siteZone };
+    if ('utf8' in content) file = openIcsThreaded(content.utf8, icsOptions, prepare);
+    else file = bytes.length >= THREADED_READING_BYTES ? openIcsThreaded(content.text, icsOptions, prepare) : openIcs(content.text, icsOptions);
     if (file.broken) {
       const result = file.read(() => {});
       throw fileError(result.errors[0].message, result.errors);
     }
     items = icsItems(file, (w) => (warnings = w));
   } else {
-    const result = parseCsv(text, kind, { siteZone: opts.ctx.siteZone });
+    const result = parseCsv(content.text, kind, { siteZone: opts.ctx.siteZone });
     reading?.(result.rows.length + result.errors.length, result.rows.length + result.errors.length);
     const structural = result.errors.filter((e) => e.row <= 1);
     if (structural.length) throw fileError(structural.map((e) => e.message).join(' '), structural);

@@ -7,6 +7,9 @@
  * encoding would import mangled names ("CafÃ©") that are hard to clean up afterwards.
  */
 
+import { isUtf8 } from 'node:buffer';
+import { FORMAT_HEAD_CHARS } from '../../../shared/import-format';
+
 export type DecodedImportFile = { text: string } | { error: string };
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
@@ -55,6 +58,21 @@ export function decodeImportFile(bytes: Uint8Array): DecodedImportFile {
         'Save it as UTF-8 and import it again.',
     };
   }
+}
+
+/**
+ * The bytes of a UTF-8 file when `decodeImportFile` would decode them without a word to say (no
+ * other encoding's byte order mark, no NUL, valid UTF-8): `body` without its byte order mark, which
+ * `new TextDecoder('utf-8')` turns into the same text, and `head`, its first characters (enough to
+ * tell its format). A large iCalendar file goes to its reading thread as bytes: decoding it there
+ * spares this thread the work and the text's copy between threads.
+ */
+export function plainUtf8(bytes: Uint8Array): { body: Uint8Array; head: string } | undefined {
+  if (bytes.length === 0 || startsWith(bytes, UTF32BE_BOM) || startsWith(bytes, UTF16LE_BOM) || startsWith(bytes, UTF16BE_BOM)) return undefined;
+  const body = bytes.subarray(startsWith(bytes, UTF8_BOM) ? UTF8_BOM.length : 0);
+  if (body.indexOf(0) >= 0 || !isUtf8(body)) return undefined;
+  // A character is at most 4 bytes: these hold the first FORMAT_HEAD_CHARS whole.
+  return { body, head: new TextDecoder('utf-8').decode(body.subarray(0, 4 * FORMAT_HEAD_CHARS + 4)) };
 }
 
 function decodeUtf16(body: Uint8Array, order: 'le' | 'be'): DecodedImportFile {

@@ -49,6 +49,16 @@ describe('reading an iCalendar file on a worker thread', () => {
     expect(readAll(there)).toEqual(readAll(here));
   });
 
+  it('reads a file given as its UTF-8 bytes, decoded on the reading thread, exactly as its text', () => {
+    const text = largeCalendar(BATCH * 3).replace('SUMMARY:Rehearsal 7', 'SUMMARY:Ensaio de Música € 7');
+    const there = openIcsThreaded(new TextEncoder().encode(text), opts);
+    const first = readAll(there);
+    expect(first).toEqual(readAll(openIcs(text, opts)));
+    expect(JSON.stringify(first.events)).toContain('Ensaio de Música € 7');
+    // A second reading decodes the same bytes again.
+    expect(readAll(there)).toEqual(first);
+  });
+
   it('reads a file of many batches in order, and the same again when read a second time', () => {
     const text = largeCalendar(BATCH * (MAX_AHEAD + 4));
     const here = readAll(openIcs(text, opts));

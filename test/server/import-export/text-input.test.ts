@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeImportFile } from '../../../electron/server/import-export/text-input';
+import { decodeImportFile, plainUtf8 } from '../../../electron/server/import-export/text-input';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const bytes = (...parts: (number[] | Uint8Array)[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
@@ -61,5 +61,31 @@ describe('decodeImportFile', () => {
     expect(decodeImportFile(bytes([0xff, 0xfe], [0x41, 0, 0x42]))).toEqual({ error: expect.stringContaining('odd number of bytes') });
     // A lone high surrogate.
     expect(decodeImportFile(bytes([0xff, 0xfe], [0x00, 0xd8, 0x41, 0x00]))).toEqual({ error: expect.stringContaining('not valid UTF-16') });
+  });
+});
+
+describe('plainUtf8 (a large iCalendar file handed to its reading thread as bytes)', () => {
+  const BOM = [0xef, 0xbb, 0xbf];
+
+  it.each([
+    ['plain UTF-8', utf8('BEGIN:VCALENDAR\r\nSUMMARY:Música € 🎻\r\n')],
+    ['UTF-8 with a byte order mark', bytes(BOM, utf8('BEGIN:VCALENDAR\r\n'))],
+    ['two byte order marks', bytes(BOM, BOM, utf8('BEGIN:VCALENDAR\r\n'))],
+    ['a first line cut after its 2,048th byte', utf8(' '.repeat(2046) + 'é' + 'BEGIN:VCALENDAR')],
+  ])('gives bytes that decode to the text decodeImportFile gives, for %s', (_name, input) => {
+    const plain = plainUtf8(input)!;
+    expect(plain).toBeDefined();
+    const decoded = decodeImportFile(input) as { text: string };
+    expect(new TextDecoder('utf-8').decode(plain.body)).toBe(decoded.text);
+    expect(decoded.text.startsWith(plain.head.slice(0, 512))).toBe(true);
+  });
+
+  it.each([
+    ['UTF-16', bytes([0xff, 0xfe], utf16('BEGIN:VCALENDAR', 'le'))],
+    ['a NUL byte', bytes(utf8('BEGIN:VCALENDAR'), [0], utf8('x'))],
+    ['Windows-1252', bytes(utf8('SUMMARY:Caf'), [0xe9])],
+    ['nothing', new Uint8Array(0)],
+  ])('leaves %s to decodeImportFile, which words what is wrong or decodes it', (_name, input) => {
+    expect(plainUtf8(input)).toBeUndefined();
   });
 });
