@@ -7,7 +7,7 @@ import { eventFields } from '../../../shared/schema/resources';
 import type { Language } from '../../../shared/i18n/languages';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { randomUUID } from 'node:crypto';
-import { rowsByIds, statementCache, type DB } from './db';
+import { columnsStatement, rowsByIds, statementCache, type DB } from './db';
 import { createListCache, createDerivedCache, type DataStamp } from './derived-cache';
 import { createEventCounts } from './event-counts';
 import { LOCAL_CALENDAR_ID } from '../../../shared/schema/accounts';
@@ -167,6 +167,7 @@ export function createEventStore(
   const indexEventsAfter = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? ORDER BY id');
   const indexEventsBetween = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? AND id <= ? ORDER BY id');
   const lastEventId = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
+  const insertEvent = columnsStatement(stmt, (keys) => `INSERT INTO events (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`);
   /**
    * While a bulk write defers the search index: the events indexed so far (ids up to `indexed`;
    * those the write created are indexed as it goes, see `catchUp`), and those of them whose text
@@ -425,7 +426,7 @@ export function createEventStore(
       if (cols.ics_uid === undefined && !cols.parent_id) cols.ics_uid = randomUUID();
       if (cols.calendar_id === undefined && internals.calendarId !== undefined) cols.calendar_id = internals.calendarId;
       const keys = Object.keys(cols);
-      stmt(`INSERT INTO events (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`).run(...keys.map((k) => cols[k]));
+      insertEvent(keys).run(...keys.map((k) => cols[k]));
       writeLinks(id, values, ctx, true, internals.memo);
       return id;
     },
