@@ -225,6 +225,22 @@ describe('import progress', () => {
     expect(calls.at(-1)).toEqual([count + 1, count + 1, 'writing']);
   });
 
+  it('matches a UID the file names twice with the event it just made, into an empty calendar and into one with events', () => {
+    const csv = Buffer.from('Event Name,Event Description,Event Start Date,Event End Date\nPicnic,first,2026-07-01 10:00:00,2026-07-01 12:00:00\nPicnic,second,2026-07-01 10:00:00,2026-07-01 12:00:00\n');
+    const ctx = { lang: 'en' as const, now: NOW, siteZone: 'Europe/Lisbon' };
+    const empty = freshStore();
+    const withEvents = freshStore();
+    run(withEvents, calendar(vevent('other', 'Another event')));
+    for (const store of [empty, withEvents]) {
+      const report = importFile(store, csv, { format: 'csv', ctx }) as ImportReport;
+      expect([report.created, report.updated]).toEqual([1, 1]);
+      expect(store.events.get(report.items[0].id!)!.content).toBe('second');
+      // Imported again: the same event, not a copy.
+      const again = importFile(store, csv, { format: 'csv', ctx }) as ImportReport;
+      expect([again.created, again.updated, again.items[0].id]).toEqual([0, 2, report.items[0].id]);
+    }
+  });
+
   it('reports a CSV file as read in one step, then its rows as written', () => {
     const store = freshStore();
     const csv = Buffer.from('Event Name,Event Start Date,Event End Date\nPicnic,2026-07-01 10:00:00,2026-07-01 12:00:00\nHike,2026-07-02 08:00:00,2026-07-02 12:00:00\n');
