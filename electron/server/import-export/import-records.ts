@@ -60,8 +60,8 @@ class DryRunDone extends Error {}
 
 /**
  * Items between two runs of the search index while a large import writes (events.ts `catchUp`):
- * with 100,000 events, every 2,000 took the import from 14.1 to 12.9 s here; every 500 or every
- * 5,000 gained less.
+ * with 100,000 events, every 2,000 took the import from 15.1 to 13.9 s here (median of five);
+ * every 500 or every 5,000 gained less.
  */
 const SEARCH_INDEX_EVERY = 2000;
 
