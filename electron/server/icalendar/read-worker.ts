@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { openIcs, type ImportedEvent, type ReadEvent } from './import';
 import { BATCH, FIRST_BATCH, MAX_AHEAD, SIGNAL, type ReadJob, type ReadWorkerMessage } from './read-threaded';
 import { eventFields } from '../../../shared/schema/resources';
-import { prepareItem } from '../import-export/import-values';
+import { prepareItem, type DatesContext } from '../import-export/import-values';
 import { EventDateMemo } from '../store/event-dates';
 
 /** Thrown when the importing thread has stopped listening (it failed, or the import was cancelled). */
@@ -67,7 +67,7 @@ function read(input: ReadJob): void {
  * The event checked as the writer would check it, with its dates worked out: the writer then only
  * writes. One that fails is sent as it is, and the writer refuses it in its usual words.
  */
-function prepared(event: ImportedEvent, prepare: Parameters<typeof prepareItem>[3]): ReadEvent {
+function prepared(event: ImportedEvent, prepare: DatesContext): ReadEvent {
   try {
     const { uid, recurrenceId, line } = event;
     return { uid, recurrenceId, line, prepared: prepareItem(eventFields, event.body as unknown as Record<string, unknown>, true, prepare) };

@@ -13,6 +13,12 @@ import type { StoredReminder } from '../store/reminders';
 /** Body keys an importer may produce that the API does not take from clients. */
 const NOT_BODY = new Set(['i18n_language']);
 
+/** What working out an item's dates needs: the import's "now" and zone, and a memo of answers. */
+export interface DatesContext {
+  ctx: Pick<WriteContext, 'now' | 'siteZone'>;
+  memo: EventDateMemo;
+}
+
 export interface PreparedItem {
   /** The checked values, without the reminders. */
   values: Values;
@@ -33,7 +39,7 @@ export function prepareItem(
   fields: Record<string, Declared>,
   body: Record<string, unknown>,
   events: boolean,
-  dates?: { ctx: Pick<WriteContext, 'now' | 'siteZone'>; memo: EventDateMemo },
+  dates?: DatesContext,
 ): PreparedItem {
   const raw: Record<string, unknown> = {};
   for (const k in body) if (!NOT_BODY.has(k)) raw[k] = body[k];
