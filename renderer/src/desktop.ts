@@ -36,8 +36,9 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
     useUi.getState().openImport({ format: command.format, kind: command.kind });
     return;
   }
-  const filters = currentExportFilters();
-  // The menu exports what the filters show; with every calendar hidden that is nothing.
+  // An iCalendar export is what the filters show (with every calendar hidden, nothing); a backup
+  // is the whole calendar whatever they show, as in the export dialog.
+  const filters = command.format === 'ics' ? currentExportFilters() : {};
   if (filters === null) {
     toastInfo(i18n.t('desktop.nothing_to_export'));
     return;

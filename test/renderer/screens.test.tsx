@@ -372,7 +372,17 @@ describe('desktop menu commands (Electron bridge)', () => {
 
       exportFile.mockResolvedValueOnce({ status: 'failed', message: 'Disk full' });
       await runCommand({ name: 'export', format: 'json' });
+      expect(exportFile).toHaveBeenLastCalledWith('json', { language: 'es', filters: {} });
       expect(useToasts.getState().toasts.at(-1)).toMatchObject({ kind: 'error', message: 'Disk full' });
+
+      // Every calendar hidden: an iCalendar export has nothing to show, but a backup is still the whole calendar.
+      useFilters.setState({ calendars: [] });
+      exportFile.mockClear();
+      await runCommand({ name: 'export', format: 'ics' });
+      expect(exportFile).not.toHaveBeenCalled();
+      expect(useToasts.getState().toasts.at(-1)?.message).toMatch(/nothing to export/i);
+      await runCommand({ name: 'export', format: 'json' });
+      expect(exportFile).toHaveBeenCalledWith('json', { language: 'es', filters: {} });
     } finally {
       delete window.almanac;
     }
