@@ -46,8 +46,8 @@ describe('the editor’s Calendar field', () => {
     expect(api.to('PATCH', 'events/8')[0].body).toEqual({ calendar: 3 });
   });
 
-  it('opens an event of a read-only calendar read-only', () => {
-    const api = mockApi({});
+  it('opens an event of a read-only calendar read-only', async () => {
+    const api = mockApi({ 'PATCH events/8': { body: makeEvent({ id: 8, title: 'Changed', calendar: 4 }) } });
     open(4);
     expect(screen.getByRole('status').textContent).toContain('“Holidays”, a read-only calendar');
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
@@ -56,7 +56,11 @@ describe('the editor’s Calendar field', () => {
     // Every control sits in a disabled fieldset (happy-dom does not carry that into :disabled; browsers do).
     expect(title.closest('fieldset')?.disabled).toBe(true);
     expect(screen.getByRole('combobox', { name: 'Calendar' }).closest('fieldset')?.disabled).toBe(true);
+    // Even a change that gets through (happy-dom lets it) is not saved: nothing is sent.
+    fireEvent.change(title, { target: { value: 'Changed' } });
+    expect(title.value).toBe('Changed');
     fireEvent.keyDown(title, { key: 'Enter', ctrlKey: true });
+    await new Promise((r) => setTimeout(r, 50));
     expect(api.calls).toHaveLength(0);
   });
 
