@@ -384,6 +384,7 @@ describe('desktop menu commands (Electron bridge)', () => {
       await runCommand({ name: 'export', format: 'json' });
       expect(exportFile).toHaveBeenCalledWith('json', { language: 'es', filters: {} });
     } finally {
+      useFilters.setState({ calendars: null });
       delete window.almanac;
     }
   });
