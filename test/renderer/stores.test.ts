@@ -7,6 +7,7 @@ import { useEvents } from '../../renderer/src/state/events';
 import { activeFilterCount, useFilters } from '../../renderer/src/state/filters';
 import { useLookups } from '../../renderer/src/state/lookups';
 import { useToasts } from '../../renderer/src/state/toasts';
+import { useCalendars } from '../../renderer/src/state/calendars';
 import { useUndo } from '../../renderer/src/state/undo';
 import { useSettings, detectLanguage } from '../../renderer/src/state/settings';
 import { createEvent, moveBody, moveEvent, trashEvent, undoLast, updateEvent } from '../../renderer/src/state/eventActions';
@@ -187,6 +188,25 @@ describe('undo stack and event actions', () => {
     expect(useUndo.getState().stack).toHaveLength(1);
     await expect(useUndo.getState().undo()).resolves.toBe('x');
     expect(useUndo.getState().stack).toHaveLength(0);
+  });
+
+  it('an event of a read-only calendar is neither moved nor trashed, however asked: it says why and sends nothing', async () => {
+    useCalendars.setState({ calendars: [{ id: 4, name: 'Holidays', color: null, visible: true, account: 'Home', account_id: 1, synced: true, read_only: true, subscription: null }] });
+    try {
+      const e = makeEvent({ id: 8, calendar: 4 });
+      const api = mockApi({});
+      const revert = vi.fn();
+      await moveEvent(e, { start: new Date(Date.UTC(2031, 2, 14, 12)), end: new Date(Date.UTC(2031, 2, 14, 13)), allDay: false, startDay: '2031-03-14', endDay: '2031-03-14' }, revert);
+      expect(revert).toHaveBeenCalledOnce();
+      await trashEvent(e);
+      expect(api.calls).toHaveLength(0);
+      expect(useToasts.getState().toasts.map((x) => x.message)).toEqual([
+        'This event is in “Holidays”, a read-only calendar: it can be looked at, not changed.',
+        'This event is in “Holidays”, a read-only calendar: it can be looked at, not changed.',
+      ]);
+    } finally {
+      useCalendars.setState({ calendars: [] });
+    }
   });
 
   it('a refused drag is put back and the server’s reason shown', async () => {

@@ -26,6 +26,7 @@ import { toastError, toastInfo, useToasts } from './toasts';
 import { useUndo } from './undo';
 import { useUi } from './ui';
 import { askScope, type Scope } from '../recurrence/ScopeDialog';
+import { readOnlySource } from '../subscriptions/readOnlyCalendars';
 
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
 const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
@@ -273,7 +274,19 @@ export function moveBody(e: Event, to: MoveTarget): Record<string, unknown> {
  * Drag-and-drop and resize. The calendar already shows the new place; if the server refuses,
  * `revert` puts the event back and the server's reason is shown.
  */
+/**
+ * An event of a read-only calendar is not changed, whichever way the change was asked for (a drag,
+ * the Delete key, a menu): it says so instead, as the server would refuse it.
+ */
+function refusedAsReadOnly(e: Event): boolean {
+  const name = readOnlySource(e);
+  if (name === undefined) return false;
+  toastInfo(t('editor.read_only', { name }));
+  return true;
+}
+
 export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): Promise<void> {
+  if (refusedAsReadOnly(e)) return revert();
   try {
     const scope = await scopeFor(e, 'edit');
     if (scope === null) return revert();
@@ -292,6 +305,7 @@ export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): P
  * short gets its rule back; a whole series is restored whole (a restore with scope "all").
  */
 export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
+  if (refusedAsReadOnly(e)) return;
   const scope = answered ?? (await scopeFor(e, 'delete'));
   if (scope === null) return;
   try {
