@@ -150,10 +150,11 @@ export function createEventStore(
   const stmt = statementCache(db);
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
-  // A file imported into no calendar in particular never updates a subscription's event (its copy
-  // of the feed is read-only): an event there with the same UID is the feed's, the file's is another.
+  // A file imported into no calendar in particular never updates an event of a read-only calendar
+  // (a subscription's, whose copy follows the feed, or a server's the account may only read, as
+  // refuseReadOnly says): an event there with the same UID is that calendar's; the file's is another.
   const byUid = db.prepare<[string], EventRow>(
-    'SELECT * FROM events WHERE ics_uid = ? AND calendar_id NOT IN (SELECT id FROM calendars WHERE subscription_url IS NOT NULL) ORDER BY id LIMIT 1',
+    'SELECT * FROM events WHERE ics_uid = ? AND calendar_id IN (SELECT id FROM calendars WHERE read_only = 0) ORDER BY id LIMIT 1',
   );
   const byUidIn = db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE ics_uid = ? AND calendar_id = ? ORDER BY id LIMIT 1');
   const calendarExists = db.prepare<[number], { id: number; name: string; subscription_url: string | null; read_only: number }>('SELECT id, name, subscription_url, read_only FROM calendars WHERE id = ?');

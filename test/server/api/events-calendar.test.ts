@@ -185,6 +185,14 @@ describe('calendars on events', () => {
     expect((await t.api('get', `events/${id}`)).body).toEqual(before);
     expect(t.server.db.prepare('SELECT count(*) FROM dav_outbox WHERE calendar_id = ?').pluck().get(shared)).toBe(0);
     expect((await t.api('get', 'events').query({ calendar: String(shared), start_date: '2031-07-01', end_date: '2031-07-31' })).body.events.map((e: { id: number }) => e.id)).toEqual([id]);
+
+    // A file with the same UID does not change it either: its event comes in as one of its own.
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', `UID:${uidOf(id)}`, 'DTSTART:20310701T100000Z', 'DTEND:20310701T110000Z', 'SUMMARY:Team review, renamed', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    const imported = await t.api('post', 'import').query({ format: 'ics' }).set('Content-Type', 'text/calendar').send(ics);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect([imported.body.created, imported.body.updated]).toEqual([1, 0]);
+    expect((await t.api('get', `events/${id}`)).body).toEqual(before);
+    expect(t.server.db.prepare('SELECT count(*) FROM dav_outbox WHERE calendar_id = ?').pluck().get(shared)).toBe(0);
   });
 
   it('/doc describes the field and the filter', async () => {
