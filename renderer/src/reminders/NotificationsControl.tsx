@@ -32,11 +32,8 @@ export function useDescribe(): (r: Reminder, allDay: boolean) => string {
   const { t } = useTranslation();
   const locale = useLocale();
   useViewerZone();
-  return (r, allDay) => describeReminder(r, allDay, t as Translate, (iso) => formatAt(iso, locale), (minutes) => formatMinuteOfDay(minutes, locale));
+  return (r, allDay) => describeReminder(r, allDay, t as Translate, (iso) => formatInstant(iso, locale, 'dateTime'), (minutes) => formatClock(minutes, locale));
 }
-
-export const formatAt = (iso: string, locale: string) => formatInstant(iso, locale, 'dateTime');
-export const formatMinuteOfDay = formatClock;
 
 export function NotificationsControl({ rows, onChange, allDay, errors, serverError }: { rows: Row[]; onChange(rows: Row[]): void; allDay: boolean; errors: RowErrors; serverError?: string }) {
   const { t } = useTranslation();
