@@ -52,8 +52,12 @@ export function holdScrollTime(viewEl: HTMLElement, target: ScrollTarget): { res
 
   const heights = new Map<Element, number>();
   const observer = new ResizeObserver((entries) => {
+    // A grid being taken down (another view, a new date range) reports its slots at no height
+    // before FullCalendar tells us it is gone; asking it to scroll then fails inside it.
+    if (!grid.isConnected) return;
     let changed = false;
     for (const entry of entries) {
+      if (!entry.target.isConnected || entry.contentRect.height === 0) continue;
       const before = heights.get(entry.target);
       heights.set(entry.target, entry.contentRect.height);
       // The first report of each element is its size when watching began, not a change.
