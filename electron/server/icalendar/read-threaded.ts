@@ -25,11 +25,9 @@ export const SIGNAL = { posted: 0, consumed: 1, stop: 2 } as const;
  */
 const SILENCE_LIMIT_MS = 30_000;
 /**
- * When a reading ends, a new thread is started for the next file and waits this long for it: the
- * next import (or this import's second attempt) then starts reading at once instead of loading the
- * reader first (about 50 ms built, a few hundred from the TypeScript sources), and the thread loads
- * while the writing thread finishes the import. A fresh one rather than the used one: a thread that
- * read a large file keeps its text and what was made from it until its next garbage collection.
+ * When a reading ends, a thread waits this long for the next file: the next import (or this
+ * import's second attempt) then starts reading at once instead of loading the reader first (about
+ * 50 ms built, a few hundred from the TypeScript sources).
  */
 const SPARE_IDLE_MS = 30_000;
 
@@ -47,9 +45,9 @@ export interface ReadJob {
 
 export type ReadWorkerMessage =
   | { type: 'progress'; done: number; total: number }
-  | { type: 'scanned'; vevents: number; broken: boolean; errors?: ImportProblem[]; warnings?: ImportProblem[] }
+  | { type: 'scanned'; vevents: number; broken: boolean; errors?: ImportProblem[]; warnings?: ImportProblem[]; reusable?: boolean }
   | { type: 'events'; events: ReadEvent[]; read: number }
-  | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean }
+  | { type: 'end'; errors: ImportProblem[]; warnings: ImportProblem[]; unreadable?: boolean; reusable?: boolean }
   | { type: 'crashed'; message: string };
 
 /** What checking an event body needs besides the body: the import's "now" and zone. */
@@ -85,23 +83,37 @@ function takeWorker(): Worker {
   return worker;
 }
 
-/** A reading ended: its thread is ended, and one is readied for the next file. */
-function done(worker: Worker): void {
+/**
+ * A reading ended. A thread that read its file to the end, and then let go of it (read-worker.ts),
+ * waits for the next file: its code is optimised already, which a new thread redoes for each file
+ * (about 2 s of compiling in a 100,000-event import, on the cores that read and write it). A thread
+ * stopped before the end, or that cannot let go of a file, is ended, and a new one readied instead.
+ */
+function done(worker: Worker, reusable: boolean): void {
+  if (reusable && !spare) return park(worker);
   void worker.terminate();
-  if (spare) return;
-  const next = newWorker();
+  if (!spare) park(newWorker());
+}
+
+function park(worker: Worker): void {
   const timer = setTimeout(() => {
-    if (spare?.worker === next) spare = undefined;
-    void next.terminate();
+    if (spare?.worker === worker) spare = undefined;
+    void worker.terminate();
   }, SPARE_IDLE_MS);
   timer.unref();
-  spare = { worker: next, timer };
+  spare = { worker, timer };
+}
+
+/** The reading thread read its file to the end and can read another. */
+function endedReusable(m: ReadWorkerMessage): boolean {
+  return (m.type === 'end' || (m.type === 'scanned' && m.broken)) && m.reusable === true;
 }
 
 class Reading {
   private worker: Worker | undefined;
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4 * 3));
+  private reusable = false;
 
   constructor(file: string | SharedArrayBuffer, opts: IcsImportOptions, prepare?: PrepareContext) {
     const { port1, port2 } = new MessageChannel();
@@ -119,7 +131,11 @@ class Reading {
     for (;;) {
       const posted = Atomics.load(this.signal, SIGNAL.posted);
       const got = receiveMessageOnPort(this.port);
-      if (got) return got.message as ReadWorkerMessage;
+      if (got) {
+        const m = got.message as ReadWorkerMessage;
+        if (endedReusable(m)) this.reusable = true;
+        return m;
+      }
       if (Atomics.wait(this.signal, SIGNAL.posted, posted, 1000) === 'timed-out' && (waited += 1000) >= SILENCE_LIMIT_MS) {
         throw new Error('The thread reading the iCalendar file stopped answering.');
       }
@@ -136,7 +152,7 @@ class Reading {
     Atomics.store(this.signal, SIGNAL.stop, 1);
     Atomics.notify(this.signal, SIGNAL.consumed);
     this.port.close();
-    if (this.worker) done(this.worker);
+    if (this.worker) done(this.worker, this.reusable);
     this.worker = undefined;
   }
 }
@@ -238,12 +254,13 @@ export function readIcsInBackground(text: string, opts: Omit<IcsImportOptions, '
   return new Promise<IcsReadResult>((resolveRead, rejectRead) => {
     const out: IcsReadResult = { vevents: 0, broken: false, events: [], errors: [], warnings: [] };
     let silence: NodeJS.Timeout | undefined;
+    let reusable = false;
     const finish = (err?: Error) => {
       clearTimeout(silence);
       Atomics.store(signal, SIGNAL.stop, 1);
       Atomics.notify(signal, SIGNAL.consumed);
       port.close();
-      done(worker);
+      done(worker, reusable);
       if (err) rejectRead(err);
       else resolveRead(out);
     };
@@ -254,6 +271,7 @@ export function readIcsInBackground(text: string, opts: Omit<IcsImportOptions, '
     };
     port.on('message', (m: ReadWorkerMessage) => {
       alive();
+      reusable = endedReusable(m);
       if (m.type === 'scanned') {
         out.vevents = m.vevents;
         out.broken = m.broken;

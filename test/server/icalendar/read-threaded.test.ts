@@ -88,6 +88,27 @@ describe('reading an iCalendar file on a worker thread', () => {
     expect(there.read(() => {})).toEqual(here.read(() => {}));
   });
 
+  it('reads the next file on the same thread as if it were the first: nothing of the last one is kept', () => {
+    // Both files define a zone of the same name, with different offsets. A thread that kept the
+    // first file's definition registered would read the second file's times with it.
+    const file = (offset: string, uid: string) =>
+      [
+        'BEGIN:VCALENDAR', 'VERSION:2.0',
+        'BEGIN:VTIMEZONE', 'TZID:Harbour Time', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', `TZOFFSETFROM:${offset}`, `TZOFFSETTO:${offset}`, 'END:STANDARD', 'END:VTIMEZONE',
+        'BEGIN:VEVENT', `UID:${uid}`, 'DTSTART;TZID=Harbour Time:20260310T090000', 'DTEND;TZID=Harbour Time:20260310T100000', 'SUMMARY:Ferry', 'END:VEVENT',
+        'BEGIN:VEVENT', `UID:s-${uid}`, 'DTSTART;TZID=Harbour Time:20260310T090000', 'DTEND;TZID=Harbour Time:20260310T100000', 'RRULE:FREQ=DAILY;COUNT=3', 'EXDATE:20260311T060000Z', 'SUMMARY:Daily ferry', 'END:VEVENT',
+        'END:VCALENDAR', '',
+      ].join('\r\n');
+    const first = file('+0545', 'a@test');
+    const second = file('+0300', 'b@test');
+    const expected = readAll(openIcs(second, opts));
+    const startOf = (r: ReturnType<typeof readAll>) => (r.events[0] as { body: { start_date: string } }).body.start_date;
+    // 09:00 at +03:00 is 06:00 in Lisbon (UTC+0 in March); at +05:45 it would be 03:15.
+    expect(startOf(expected)).toBe('2026-03-10 06:00:00');
+    expect(startOf(readAll(openIcsThreaded(first, opts)))).toBe('2026-03-10 03:15:00');
+    expect(readAll(openIcsThreaded(second, opts))).toEqual(expected);
+  });
+
   it('stops reading when the importer stops taking events (a refused item, a cancelled import), and reads again from the start', () => {
     const text = largeCalendar(BATCH * (MAX_AHEAD + 4));
     const file = openIcsThreaded(text, opts);
