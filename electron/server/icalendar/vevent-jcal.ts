@@ -101,6 +101,9 @@ export function firstUnreadableLine(text: string, blocks: readonly VeventBlock[]
  * whole file for them; spaces inside a rule (`BYDAY=MO, TU`) are dropped.
  */
 function readableRule(s: string, line: number, notes: Array<{ line: number; message: string }>): string | null {
+  // Asked of every line read: most go by on their first letter, without a copy of their name.
+  const first = s.charCodeAt(0) | 0x20;
+  if (first !== 0x72 && first !== 0x65) return s;
   const name = nameOf(s);
   if (name !== 'RRULE' && name !== 'EXRULE') return s;
   const parsed = parseContentLine(s);
@@ -141,8 +144,8 @@ export function jcalOfLines(lines: string[]): unknown[] {
     const s = i === lines.length - 1 ? lines[i].trim() : lines[i];
     if (!s) continue;
     const valuePos = s.indexOf(':');
-    const paramPos = s.indexOf(';');
-    const plain = valuePos !== -1 && (paramPos === -1 || paramPos > valuePos);
+    // No ";" before the ":" (looking back from it, not through the whole value).
+    const plain = valuePos !== -1 && s.lastIndexOf(';', valuePos) === -1;
     const name = plain ? s.slice(0, valuePos).toLowerCase() : '';
     if (name === 'begin') {
       const child: unknown[] = [s.slice(valuePos + 1).toLowerCase(), [], []];
