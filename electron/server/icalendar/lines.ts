@@ -57,45 +57,79 @@ export function unfoldLines(
   return line - firstLine + 1;
 }
 
-/** Splits `NAME;PARAM=a,"b";P2=c:value`; returns a description of the problem if it is malformed. */
-export const NO_PARAMETERS = new Map<string, string[]>();
+/**
+ * Where the ":" of a `NAME:value` line is (a name, no parameters), or -1 for any other line. Most
+ * lines are so; they need none of the parameter parsing (nor a regex: the scan asks this of every
+ * line of the file).
+ */
+export function plainNameEnd(s: string): number {
+  const end = nameCharsEnd(s, 0);
+  return end > 0 && s.charCodeAt(end) === COLON ? end : -1;
+}
 
-export function parseContentLine(s: string): ContentLine | string {
-  // Most lines are `NAME:value`; they need none of the parameter parsing below (nor a regex: the
-  // scan asks this of every line of the file).
-  let end = 0;
+const SEMICOLON = 59;
+const COLON = 58;
+const COMMA = 44;
+const QUOTE = 34;
+const EQUALS = 61;
+
+/** Where the run of name characters (`A-Z a-z 0-9 -`) that starts at `from` ends. */
+function nameCharsEnd(s: string, from: number): number {
+  let end = from;
   for (; end < s.length; end++) {
     const c = s.charCodeAt(end);
     if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45)) break;
   }
-  if (end > 0 && s.charCodeAt(end) === 58) return { name: s.slice(0, end), params: NO_PARAMETERS, value: s.slice(end + 1) };
-  const name = /^[A-Za-z0-9-]+/.exec(s)?.[0];
-  if (!name) return s.includes(':') ? 'it does not start with a property name' : 'no ":" separator; a folded line must start with a space';
+  return end;
+}
+
+/** A property name in upper case: names nearly always are already, and `toUpperCase` copies even then. */
+export function upperName(name: string): string {
+  for (let i = 0; i < name.length; i++) {
+    if (name.charCodeAt(i) >= 97) return name.toUpperCase();
+  }
+  return name;
+}
+
+/** Splits `NAME;PARAM=a,"b";P2=c:value`; returns a description of the problem if it is malformed. */
+export const NO_PARAMETERS = new Map<string, string[]>();
+
+export function parseContentLine(s: string): ContentLine | string {
+  const end = plainNameEnd(s);
+  if (end > 0) return { name: s.slice(0, end), params: NO_PARAMETERS, value: s.slice(end + 1) };
+  const nameEnd = nameCharsEnd(s, 0);
+  if (nameEnd === 0) return s.includes(':') ? 'it does not start with a property name' : 'no ":" separator; a folded line must start with a space';
+  const name = s.slice(0, nameEnd);
   const params = new Map<string, string[]>();
-  let i = name.length;
-  while (s[i] === ';') {
-    const paramName = /^([A-Za-z0-9-]+)=/.exec(s.slice(i + 1));
-    if (!paramName) return `malformed parameter after "${name}"`;
-    i += 1 + paramName[0].length;
+  // Walked by character code: the scan asks this of every line with parameters in the file.
+  let i = nameEnd;
+  while (s.charCodeAt(i) === SEMICOLON) {
+    const paramEnd = nameCharsEnd(s, i + 1);
+    if (paramEnd === i + 1 || s.charCodeAt(paramEnd) !== EQUALS) return `malformed parameter after "${name}"`;
+    const paramName = s.slice(i + 1, paramEnd);
+    i = paramEnd + 1;
     const values: string[] = [];
     for (;;) {
-      if (s[i] === '"') {
+      if (s.charCodeAt(i) === QUOTE) {
         const close = s.indexOf('"', i + 1);
-        if (close < 0) return `unterminated quoted value of parameter ${paramName[1]}`;
+        if (close < 0) return `unterminated quoted value of parameter ${paramName}`;
         values.push(s.slice(i + 1, close));
         i = close + 1;
       } else {
         let j = i;
-        while (j < s.length && !';:,"'.includes(s[j])) j++;
+        for (; j < s.length; j++) {
+          const c = s.charCodeAt(j);
+          if (c === SEMICOLON || c === COLON || c === COMMA || c === QUOTE) break;
+        }
         values.push(s.slice(i, j));
         i = j;
       }
-      if (s[i] !== ',') break;
+      if (s.charCodeAt(i) !== COMMA) break;
       i++;
     }
-    params.set(paramName[1].toUpperCase(), values);
+    params.set(upperName(paramName), values);
   }
-  if (s[i] !== ':') {
+  if (s.charCodeAt(i) !== COLON) {
     return s.includes(':')
       ? `expected ":" after "${s.slice(0, i)}"`
       : 'no ":" separator; a folded line must start with a space';

@@ -5,7 +5,7 @@
  */
 import ICAL from 'ical.js';
 import type { ImportProblem } from './import-types';
-import { NO_PARAMETERS, parseContentLine, unfoldLines } from './lines';
+import { NO_PARAMETERS, parseContentLine, plainNameEnd, unfoldLines, upperName } from './lines';
 import { snippet } from './problems';
 import {
   MAX_LINES_PER_COMPONENT,
@@ -76,6 +76,13 @@ export interface Scan {
 }
 
 const DATE_PROPERTIES = new Set(['DTSTART', 'DTEND', 'DUE', 'RECURRENCE-ID', 'RDATE', 'EXDATE']);
+/** Properties whose value could ask for unbounded work, checked against bounds.ts. */
+const BOUNDED_PROPERTIES = new Set(['DURATION', 'RRULE', 'EXRULE', 'RDATE']);
+
+/** What the scan does with a property, by its upper-case name (bits of one lookup per line). */
+const KNOWN = 1;
+const DATED = 2;
+const BOUNDED = 4;
 
 /** Property names that are neither X- nor in ical.js's design set but occur in real files. */
 const EXTRA_KNOWN_PROPERTIES = new Set([
@@ -94,14 +101,15 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
   const fail = (line: number, message: string) => {
     if (errors.length < MAX_REPORTED_SYNTAX_ERRORS) errors.push({ line, message });
   };
-  const known = new Map<string, boolean>();
-  const knownProperty = (name: string) => {
-    let yes = known.get(name);
-    if (yes === undefined) {
-      yes = name.startsWith('X-') || EXTRA_KNOWN_PROPERTIES.has(name) || name.toLowerCase() in ICAL.design.icalendar.property;
-      known.set(name, yes);
+  const kinds = new Map<string, number>();
+  const kindOf = (name: string) => {
+    let kind = kinds.get(name);
+    if (kind === undefined) {
+      const known = name.startsWith('X-') || EXTRA_KNOWN_PROPERTIES.has(name) || name.toLowerCase() in ICAL.design.icalendar.property;
+      kind = (known ? KNOWN : 0) | (DATE_PROPERTIES.has(name) ? DATED : 0) | (BOUNDED_PROPERTIES.has(name) ? BOUNDED : 0);
+      kinds.set(name, kind);
     }
-    return yes;
+    return kind;
   };
 
   /** `virtual`: the calendar a file of bare components (a VEVENT without VCALENDAR around it) is read as. */
@@ -138,17 +146,22 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       } else if (first !== 'BEGIN:VCALENDAR') notCalendar = true;
     }
     if (notCalendar) return;
-    const parsed = parseContentLine(lineText);
+    // A plain `NAME:value` line is not split into parts: most lines need only their name.
+    const plainEnd = plainNameEnd(lineText);
+    const parsed = plainEnd > 0 ? undefined : parseContentLine(lineText);
     if (typeof parsed === 'string') {
       fail(line, `Line ${line} is not a valid iCalendar line (${parsed}): "${snippet(lineText)}".`);
       return;
     }
-    const name = parsed.name.toUpperCase();
+    const rawName = parsed ? parsed.name : lineText.slice(0, plainEnd);
+    const params = parsed ? parsed.params : NO_PARAMETERS;
+    const value = () => (parsed ? parsed.value : lineText.slice(plainEnd + 1));
+    const name = upperName(rawName);
     const top = stack[stack.length - 1];
     let inBlock = currentEvent !== undefined;
 
     if (name === 'BEGIN') {
-      const component = parsed.value.trim().toUpperCase();
+      const component = value().trim().toUpperCase();
       if (!top && component !== 'VCALENDAR') {
         fail(line, `Line ${line}: "BEGIN:${component}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
       }
@@ -164,7 +177,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       }
       stack.push({ name: component, line });
     } else if (name === 'END') {
-      const component = parsed.value.trim().toUpperCase();
+      const component = value().trim().toUpperCase();
       if (!top) {
         fail(line, `Line ${line}: "END:${component}" has no matching BEGIN.`);
         return;
@@ -195,35 +208,39 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       if (top.lines === MAX_LINES_PER_COMPONENT + 1) {
         fail(line, `Line ${line}: "BEGIN:${top.name}" at line ${top.line} has more than ${MAX_LINES_PER_COMPONENT.toLocaleString('en')} lines.`);
       }
-      const tooLarge =
-        (name === 'DURATION' && top.name === 'VEVENT' ? durationProblem(parsed.value) : undefined) ??
-        (name === 'RRULE' || name === 'EXRULE' ? ruleProblem(parsed.value) : undefined) ??
-        (name === 'RRULE' && (top.name === 'STANDARD' || top.name === 'DAYLIGHT') ? zoneRuleProblem(parsed.value) : undefined) ??
-        (name === 'RDATE' && parsed.params.get('VALUE')?.[0]?.toUpperCase() === 'PERIOD'
-          ? parsed.value.split(',').map((period) => durationProblem(period.slice(period.indexOf('/') + 1))).find(Boolean)
-          : undefined);
-      if (tooLarge) fail(line, `Line ${line}: ${tooLarge}.`);
+      const kind = kindOf(name);
+      if (kind & BOUNDED) {
+        const tooLarge =
+          (name === 'DURATION' && top.name === 'VEVENT' ? durationProblem(value()) : undefined) ??
+          (name === 'RRULE' || name === 'EXRULE' ? ruleProblem(value()) : undefined) ??
+          (name === 'RRULE' && (top.name === 'STANDARD' || top.name === 'DAYLIGHT') ? zoneRuleProblem(value()) : undefined) ??
+          (name === 'RDATE' && params.get('VALUE')?.[0]?.toUpperCase() === 'PERIOD'
+            ? value().split(',').map((period) => durationProblem(period.slice(period.indexOf('/') + 1))).find(Boolean)
+            : undefined);
+        if (tooLarge) fail(line, `Line ${line}: ${tooLarge}.`);
+      }
       if (top.name === 'VEVENT' && currentEvent) {
         if (stack.length === 2) {
           // What ical.js will read as the UID, when that is plain: no parameters, a non-empty value.
           if (name === 'UID' && currentEvent.uidRaw === undefined) {
-            currentEvent.uidRaw = parsed.params === NO_PARAMETERS && parsed.value.trim() !== '' ? parsed.value : null;
+            const uid = value();
+            currentEvent.uidRaw = params === NO_PARAMETERS && uid.trim() !== '' ? uid : null;
           } else if (name === 'RECURRENCE-ID') currentEvent.recurrence = true;
         }
-        if (!knownProperty(name) && ++unknownProperties <= MAX_UNKNOWN_PROPERTY_WARNINGS) {
+        if (!(kind & KNOWN) && ++unknownProperties <= MAX_UNKNOWN_PROPERTY_WARNINGS) {
           warnings.push({
             line,
             message:
-              `Line ${line}: unknown property "${parsed.name}" ignored. If it belongs to the line before, ` +
+              `Line ${line}: unknown property "${rawName}" ignored. If it belongs to the line before, ` +
               'the leading space that continues a folded line is missing.',
           });
         }
       }
-      if (DATE_PROPERTIES.has(name)) {
-        const tzid = parsed.params.get('TZID')?.[0];
+      if (kind & DATED) {
+        const tzid = params.get('TZID')?.[0];
         if (tzid && !tzids.has(tzid)) tzids.set(tzid, line);
         // Only event dates: VTIMEZONE observances start in 1601 (Outlook) or 1970.
-        const year = top.name === 'VEVENT' ? /^(\d{4})\d{4}/.exec(parsed.value.trim()) : null;
+        const year = top.name === 'VEVENT' ? /^(\d{4})\d{4}/.exec(value().trim()) : null;
         if (year) {
           years.min = Math.min(years.min, Number(year[1]));
           years.max = Math.max(years.max, Number(year[1]));
