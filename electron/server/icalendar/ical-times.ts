@@ -1,7 +1,7 @@
 /** ical.js times as the API's: their source (UTC, floating, TZID), keys, days and wall times. */
 import ICAL from 'ical.js';
 import { epochOfWall as epochOfWallNow, wallOfEpoch as wallOfEpochNow } from './zone-times';
-import { BoundedMemo } from '../store/bounded-memo';
+import { BoundedPairMemo } from '../store/bounded-memo';
 
 type IcalTime = InstanceType<typeof ICAL.Time>;
 
@@ -38,15 +38,23 @@ export function utcWall(t: IcalTime): string {
  * answers are remembered (bounded: forgotten whole when full). A failure is not remembered.
  */
 const MEMO_LIMIT = 20_000;
-const epochMemo = new BoundedMemo<number>(MEMO_LIMIT);
-const wallMemo = new BoundedMemo<string>(MEMO_LIMIT);
+const epochMemo = new BoundedPairMemo<number>(MEMO_LIMIT);
+const wallMemo = new BoundedPairMemo<string>(MEMO_LIMIT);
 
 export function epochOfWall(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }, zone: string): number {
-  const key = `${zone}\u0000${w.year}\u0000${w.month}\u0000${w.day}\u0000${w.hour}\u0000${w.minute}\u0000${w.second}`;
-  return epochMemo.get(key, () => epochOfWallNow(w, zone));
+  return epochMemo.get(zone, wallKey(w), () => epochOfWallNow(w, zone));
 }
 
 export function wallOfEpoch(ms: number, zone: string): string {
-  const key = `${zone}\u0000${ms}`;
-  return wallMemo.get(key, () => wallOfEpochNow(ms, zone));
+  return wallMemo.get(zone, ms, () => wallOfEpochNow(ms, zone));
+}
+
+/** A wall time as one number, YYYYMMDDhhmmss, when each part fits its digits; else as text. */
+function wallKey(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }): number | string {
+  const { year, month, day, hour, minute, second } = w;
+  const fits = (n: number, below: number) => Number.isInteger(n) && n >= 0 && n < below;
+  if (fits(year, 10_000) && fits(month, 100) && fits(day, 100) && fits(hour, 100) && fits(minute, 100) && fits(second, 100)) {
+    return ((((year * 100 + month) * 100 + day) * 100 + hour) * 100 + minute) * 100 + second;
+  }
+  return `${year}\u0000${month}\u0000${day}\u0000${hour}\u0000${minute}\u0000${second}`;
 }

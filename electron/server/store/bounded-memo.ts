@@ -19,3 +19,36 @@ export class BoundedMemo<V> {
     return v;
   }
 }
+
+/**
+ * A BoundedMemo by two keys: a few outer ones (time zones) and many inner ones (times). One key
+ * made of both was a new string to build and hash on every call, about a microsecond each, and an
+ * import asks several for every event.
+ */
+export class BoundedPairMemo<V> {
+  private readonly answers = new Map<string, Map<string | number, V>>();
+  private size = 0;
+
+  constructor(private readonly limit: number) {}
+
+  get(outer: string, inner: string | number, compute: () => V): V {
+    let answers = this.answers.get(outer);
+    let v = answers?.get(inner);
+    if (v === undefined) {
+      v = compute();
+      if (this.size >= this.limit) this.clear();
+      if (!answers || this.size === 0) {
+        answers = this.answers.get(outer) ?? new Map<string | number, V>();
+        this.answers.set(outer, answers);
+      }
+      answers.set(inner, v);
+      this.size++;
+    }
+    return v;
+  }
+
+  clear(): void {
+    this.answers.clear();
+    this.size = 0;
+  }
+}

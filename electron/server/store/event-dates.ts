@@ -7,7 +7,7 @@
 import { parseDate } from '../../../shared/dates/parse';
 import { formatLocal, localToUtc, startOfDay, endOfDay } from '../../../shared/dates/format';
 import { invalidParam } from '../errors';
-import { BoundedMemo } from './bounded-memo';
+import { BoundedPairMemo } from './bounded-memo';
 import type { Values, WriteContext } from './post-fields';
 
 export interface EventDates {
@@ -33,18 +33,25 @@ export interface StoredDates {
  * and again (events at the same hours). Bounded: forgotten whole when full.
  */
 export class EventDateMemo {
-  private readonly local = new BoundedMemo<string | null>(20_000);
-  private readonly utc = new BoundedMemo<string>(20_000);
+  private readonly local = new BoundedPairMemo<string | null>(20_000);
+  private readonly utc = new BoundedPairMemo<string>(20_000);
+  /** The "now" the local answers are for: relative texts ("tomorrow") depend on it. */
+  private localNow = NaN;
 
   localOf(value: string | number, zone: string, now: Date): string | null {
-    return this.local.get(`${zone}\u0000${now.getTime()}\u0000${typeof value}\u0000${value}`, () => {
+    if (now.getTime() !== this.localNow) {
+      this.local.clear();
+      this.localNow = now.getTime();
+    }
+    // A number and its text are two keys (Map keys keep their type): they are read differently.
+    return this.local.get(zone, value, () => {
       const dt = parseDate(value, { zone, now });
       return dt ? formatLocal(dt) : null; // parseDate answers in `zone` already
     });
   }
 
   utcOf(local: string, zone: string): string {
-    return this.utc.get(`${zone}\u0000${local}`, () => localToUtc(local, zone));
+    return this.utc.get(zone, local, () => localToUtc(local, zone));
   }
 }
 
