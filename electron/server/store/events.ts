@@ -80,7 +80,6 @@ export interface EventListQuery {
   near?: { lat: number; lng: number; radiusKm: number };
 }
 
-/** Fields an import may set that the API body does not offer. */
 /** The search index of a bulk write, kept by it rather than by the row triggers (`deferSearchIndex`). */
 export interface DeferredSearchIndex {
   /**
@@ -95,6 +94,7 @@ export interface DeferredSearchIndex {
   abandon(): void;
 }
 
+/** Fields an import may set that the API body does not offer. */
 export interface EventInternals {
   icsUid?: string;
   /** The calendar a new event goes to when its body does not say (a sync's pull). */
@@ -165,7 +165,6 @@ export function createEventStore(
   const addOrganizer = db.prepare('INSERT OR IGNORE INTO event_organizers (event_id, organizer_id, position) VALUES (?, ?, ?)');
   const unindexEvent = db.prepare("INSERT INTO events_search (events_search, rowid, title, excerpt, content) SELECT 'delete', id, title, excerpt, content FROM events WHERE id = ?");
   const indexEvent = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id = ?');
-  const indexEventsAfter = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? ORDER BY id');
   const indexEventsBetween = db.prepare('INSERT INTO events_search (rowid, title, excerpt, content) SELECT id, title, excerpt, content FROM events WHERE id > ? AND id <= ? ORDER BY id');
   const lastEventId = db.prepare('SELECT coalesce(max(id), 0) FROM events').pluck();
   const insertEvent = columnsStatement(stmt, (keys) => `INSERT INTO events (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`);
@@ -175,6 +174,12 @@ export function createEventStore(
    * it changed since, unindexed and to be indexed again at the end.
    */
   let deferred: { indexed: number; updated: Set<number> } | undefined;
+  /** Takes an event out of a deferred search index if it is in it there (indexed, not since unindexed). */
+  const unindexDeferred = (id: number): boolean => {
+    if (!deferred || id > deferred.indexed || deferred.updated.has(id)) return false;
+    unindexEvent.run(id);
+    return true;
+  };
   const lists = createListCache(stmt, stamp);
   // Ordered matches of recent text searches (a few hundred KB at most for a common word).
   const searches = createDerivedCache<number[]>(stamp, 8);
@@ -437,13 +442,8 @@ export function createEventStore(
      */
     beforeTextChange(ids: Iterable<number>): void {
       if (!deferred) return;
-      for (const id of ids) {
-        if (id <= deferred.indexed && !deferred.updated.has(id)) {
-          // What the update trigger would remove: the text indexed now.
-          unindexEvent.run(id);
-          deferred.updated.add(id);
-        }
-      }
+      // What the update trigger would remove: the text indexed now, to be indexed again at the end.
+      for (const id of ids) if (unindexDeferred(id)) deferred.updated.add(id);
     },
     /** Partial update: fields left out stay as they are (decisions page). Call in a transaction. */
     update(id: number, values: Values, ctx: WriteContext, internals: EventInternals = {}): void {
@@ -472,15 +472,16 @@ export function createEventStore(
       for (const t of triggers) db.exec(`DROP TRIGGER "${t.name}"`);
       const state = { indexed: lastEventId.get() as number, updated: new Set<number>() };
       deferred = state;
+      const catchUp = () => {
+        const last = lastEventId.get() as number;
+        indexEventsBetween.run(state.indexed, last);
+        state.indexed = last;
+      };
       return {
-        catchUp() {
-          const last = lastEventId.get() as number;
-          indexEventsBetween.run(state.indexed, last);
-          state.indexed = last;
-        },
+        catchUp,
         finish() {
+          catchUp();
           deferred = undefined;
-          indexEventsAfter.run(state.indexed);
           for (const id of state.updated) indexEvent.run(id);
           for (const t of triggers) db.exec(t.sql);
         },
@@ -494,7 +495,7 @@ export function createEventStore(
     },
     deleteForever(id: number): void {
       // What the delete trigger would remove, while a bulk write stands in for it.
-      if (deferred && id <= deferred.indexed && !deferred.updated.has(id)) unindexEvent.run(id);
+      unindexDeferred(id);
       deleteRow.run(id);
       registry.release(id);
     },
