@@ -271,10 +271,6 @@ export function moveBody(e: Event, to: MoveTarget): Record<string, unknown> {
 }
 
 /**
- * Drag-and-drop and resize. The calendar already shows the new place; if the server refuses,
- * `revert` puts the event back and the server's reason is shown.
- */
-/**
  * An event of a read-only calendar is not changed, whichever way the change was asked for (a drag,
  * the Delete key, a menu): it says so instead, as the server would refuse it.
  */
@@ -285,6 +281,10 @@ function refusedAsReadOnly(e: Event): boolean {
   return true;
 }
 
+/**
+ * Drag-and-drop and resize. The calendar already shows the new place; if the server refuses,
+ * `revert` puts the event back and the server's reason is shown.
+ */
 export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): Promise<void> {
   if (refusedAsReadOnly(e)) return revert();
   try {
