@@ -52,9 +52,12 @@ export function wallOfEpoch(ms: number, zone: string): string {
 /** A wall time as one number, YYYYMMDDhhmmss, when each part fits its digits; else as text. */
 function wallKey(w: { year: number; month: number; day: number; hour: number; minute: number; second: number }): number | string {
   const { year, month, day, hour, minute, second } = w;
-  const fits = (n: number, below: number) => Number.isInteger(n) && n >= 0 && n < below;
   if (fits(year, 10_000) && fits(month, 100) && fits(day, 100) && fits(hour, 100) && fits(minute, 100) && fits(second, 100)) {
     return ((((year * 100 + month) * 100 + day) * 100 + hour) * 100 + minute) * 100 + second;
   }
   return `${year}\u0000${month}\u0000${day}\u0000${hour}\u0000${minute}\u0000${second}`;
+}
+
+function fits(n: number, below: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n < below;
 }

@@ -5,7 +5,7 @@
  */
 import ICAL from 'ical.js';
 import type { ImportProblem } from './import-types';
-import { NO_PARAMETERS, parseContentLine, plainNameEnd, unfoldLines, upperName } from './lines';
+import { NO_PARAMETERS, parseContentLine, plainNameEnd, unfoldLines, upperName, type ContentLine } from './lines';
 import { snippet } from './problems';
 import {
   MAX_LINES_PER_COMPONENT,
@@ -91,6 +91,11 @@ const EXTRA_KNOWN_PROPERTIES = new Set([
   'PARTICIPANT-TYPE', 'CALENDAR-ADDRESS', 'RESOURCE-TYPE', 'BUSYTYPE', 'ESTIMATED-DURATION',
 ]);
 
+/** A scanned line's value: the parsed one, or for a plain `NAME:value` line what follows its ":". */
+function valueOf(lineText: string, parsed: ContentLine | undefined, plainEnd: number): string {
+  return parsed ? parsed.value : lineText.slice(plainEnd + 1);
+}
+
 export function scanCalendar(text: string, onVevent?: () => void): Scan {
   const errors: ImportProblem[] = [];
   const warnings: ImportProblem[] = [];
@@ -155,13 +160,12 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
     }
     const rawName = parsed ? parsed.name : lineText.slice(0, plainEnd);
     const params = parsed ? parsed.params : NO_PARAMETERS;
-    const value = () => (parsed ? parsed.value : lineText.slice(plainEnd + 1));
     const name = upperName(rawName);
     const top = stack[stack.length - 1];
     let inBlock = currentEvent !== undefined;
 
     if (name === 'BEGIN') {
-      const component = value().trim().toUpperCase();
+      const component = valueOf(lineText, parsed, plainEnd).trim().toUpperCase();
       if (!top && component !== 'VCALENDAR') {
         fail(line, `Line ${line}: "BEGIN:${component}" is outside of any calendar (BEGIN:VCALENDAR … END:VCALENDAR).`);
       }
@@ -177,7 +181,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       }
       stack.push({ name: component, line });
     } else if (name === 'END') {
-      const component = value().trim().toUpperCase();
+      const component = valueOf(lineText, parsed, plainEnd).trim().toUpperCase();
       if (!top) {
         fail(line, `Line ${line}: "END:${component}" has no matching BEGIN.`);
         return;
@@ -211,11 +215,11 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       const kind = kindOf(name);
       if (kind & BOUNDED) {
         const tooLarge =
-          (name === 'DURATION' && top.name === 'VEVENT' ? durationProblem(value()) : undefined) ??
-          (name === 'RRULE' || name === 'EXRULE' ? ruleProblem(value()) : undefined) ??
-          (name === 'RRULE' && (top.name === 'STANDARD' || top.name === 'DAYLIGHT') ? zoneRuleProblem(value()) : undefined) ??
+          (name === 'DURATION' && top.name === 'VEVENT' ? durationProblem(valueOf(lineText, parsed, plainEnd)) : undefined) ??
+          (name === 'RRULE' || name === 'EXRULE' ? ruleProblem(valueOf(lineText, parsed, plainEnd)) : undefined) ??
+          (name === 'RRULE' && (top.name === 'STANDARD' || top.name === 'DAYLIGHT') ? zoneRuleProblem(valueOf(lineText, parsed, plainEnd)) : undefined) ??
           (name === 'RDATE' && params.get('VALUE')?.[0]?.toUpperCase() === 'PERIOD'
-            ? value().split(',').map((period) => durationProblem(period.slice(period.indexOf('/') + 1))).find(Boolean)
+            ? valueOf(lineText, parsed, plainEnd).split(',').map((period) => durationProblem(period.slice(period.indexOf('/') + 1))).find(Boolean)
             : undefined);
         if (tooLarge) fail(line, `Line ${line}: ${tooLarge}.`);
       }
@@ -223,7 +227,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
         if (stack.length === 2) {
           // What ical.js will read as the UID, when that is plain: no parameters, a non-empty value.
           if (name === 'UID' && currentEvent.uidRaw === undefined) {
-            const uid = value();
+            const uid = valueOf(lineText, parsed, plainEnd);
             currentEvent.uidRaw = params === NO_PARAMETERS && uid.trim() !== '' ? uid : null;
           } else if (name === 'RECURRENCE-ID') currentEvent.recurrence = true;
         }
@@ -240,7 +244,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
         const tzid = params.get('TZID')?.[0];
         if (tzid && !tzids.has(tzid)) tzids.set(tzid, line);
         // Only event dates: VTIMEZONE observances start in 1601 (Outlook) or 1970.
-        const year = top.name === 'VEVENT' ? /^(\d{4})\d{4}/.exec(value().trim()) : null;
+        const year = top.name === 'VEVENT' ? /^(\d{4})\d{4}/.exec(valueOf(lineText, parsed, plainEnd).trim()) : null;
         if (year) {
           years.min = Math.min(years.min, Number(year[1]));
           years.max = Math.max(years.max, Number(year[1]));

@@ -36,9 +36,12 @@ export class BoundedPairMemo<V> {
     let v = answers?.get(inner);
     if (v === undefined) {
       v = compute();
-      if (this.size >= this.limit) this.clear();
-      if (!answers || this.size === 0) {
-        answers = this.answers.get(outer) ?? new Map<string | number, V>();
+      if (this.size >= this.limit) {
+        this.clear();
+        answers = undefined;
+      }
+      if (!answers) {
+        answers = new Map<string | number, V>();
         this.answers.set(outer, answers);
       }
       answers.set(inner, v);
