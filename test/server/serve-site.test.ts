@@ -42,23 +42,23 @@ describe('npm run serve as a site', () => {
       const link = /<([^>]+)>;\s*rel="https:\/\/api\.w\.org\/"/.exec(front.headers.get('link') ?? '');
       expect(link?.[1]).toBe(`${url}/wp-json/`);
       // 2. The index: the events namespace found by its shape, not its name.
-      const index = await (await fetch(link![1])).json();
+      const index = (await (await fetch(link![1])).json()) as { namespaces: string[]; routes: Record<string, unknown> };
       const ns = (index.namespaces as string[]).find((n) => /\/events\/v1$/.test(n) && ['events', 'venues', 'organizers', 'categories', 'tags'].every((c) => `/${n}/${c}` in index.routes));
       expect(ns).toBe('cal/events/v1');
       // 3. The login, proven before any list is trusted.
       const me = await fetch(`${url}/wp-json/wp/v2/users/me`, { headers: auth });
       expect(me.status).toBe(200);
-      expect((await me.json()).id).toBe(1);
+      expect(((await me.json()) as { id: number }).id).toBe(1);
       const wrong = await fetch(`${url}/wp-json/wp/v2/users/me`, { headers: { Authorization: `Basic ${Buffer.from('admin:nope').toString('base64')}` } });
       expect(wrong.status).toBe(401);
       expect(wrong.headers.get('www-authenticate')).toBeNull();
-      expect((await wrong.json()).code).toBe('incorrect_password');
+      expect(((await wrong.json()) as { code: string }).code).toBe('incorrect_password');
       // 4. A write and a read, in both address forms.
       const made = await fetch(`${url}/wp-json/${ns}/events`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Served', start_date: '2031-05-01 10:00', end_date: '2031-05-01 11:00' }) });
       expect(made.status).toBe(201);
-      const id = (await made.json()).id;
+      const id = ((await made.json()) as { id: number }).id;
       const read = await fetch(`${url}/index.php?rest_route=/${ns}/events/${id}`, { headers: auth });
-      expect((await read.json()).title).toBe('Served');
+      expect(((await read.json()) as { title: string }).title).toBe('Served');
       expect(read.headers.get('etag')).toMatch(/^"/);
       expect(read.headers.get('x-cal-conditional-writes')).toBe('1');
     } finally {
