@@ -6,10 +6,9 @@
  * which another change could be overwritten. The original has no such thing: clients tell the two
  * apart by the `X-Cal-Conditional-Writes` header and the index's `almanac.conditional_writes`.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiError } from '../errors';
 import type { Store } from '../store';
-import type { Settings } from '../store/settings';
 import type { UrlContext } from '../serialize/context';
 import { eventsJson } from '../serialize/event';
 import { linkedJson } from '../serialize/linked-posts';
@@ -20,16 +19,6 @@ export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
 /** Sent on every API answer, so a client can tell an Almanac (which honours `If-Match`) from the original. */
 export const CONDITIONAL_HEADER = 'X-Cal-Conditional-Writes';
-
-/**
- * Records are hashed as served at one fixed address, so the tag is the same through every root
- * (`/wp-json/…`, `?rest_route=`, a language prefix) and host name, and changes exactly when what
- * the record reads as changes there: its own fields, an embedded venue, organizer or term, a setting
- * that shows in it.
- */
-function canonical(settings: Settings): UrlContext {
-  return { origin: 'http://almanac.invalid', apiRoot: 'http://almanac.invalid/cal/events/v1/', settings };
-}
 
 /** The id of the record a by-id or by-slug route names, or undefined when there is none. */
 export function namedRecord(kind: RecordKind, req: Pick<ApiRequest, 'path' | 'store'>): number | undefined {
@@ -44,9 +33,23 @@ export function namedRecord(kind: RecordKind, req: Pick<ApiRequest, 'path' | 'st
   return store.terms.get(kind, id)?.id;
 }
 
-/** The record's entity tag (strong), or undefined when it does not exist. */
-export function recordEtag(kind: RecordKind, id: number, store: Store, settings: Settings): string | undefined {
-  const ctx = canonical(settings);
+/**
+ * The entity tag (strong) of a record as a read serves it (`bytes`). Its addresses are taken out
+ * first, so the tag is the same through every root (`/wp-json/…`, `?rest_route=`, a language
+ * prefix) and host name, and changes exactly when what the record reads as changes: its own
+ * fields, an embedded venue, organizer or term, a setting that shows in it.
+ */
+export function etagOf(bytes: Buffer | string, ctx: UrlContext): string {
+  const text = (typeof bytes === 'string' ? bytes : bytes.toString('utf8')).split(ctx.apiRoot).join('\u0000').split(ctx.origin).join('\u0001');
+  // A fingerprint of what was served, not a secret: the fastest of Node's one-shot hashes.
+  return `"${hash('sha1', text, 'base64url')}"`;
+}
+
+/**
+ * The record's tag as a read of it would answer, or undefined when it does not exist. Built at the
+ * request's own address, so the read that follows a write finds its JSON made already.
+ */
+export function recordEtag(kind: RecordKind, id: number, store: Store, ctx: UrlContext): string | undefined {
   let bytes: Buffer | string | undefined;
   if (kind === 'event') bytes = store.events.get(id) ? eventsJson([id], ctx, store, { jsonLd: true })[0] : undefined;
   else if (kind === 'venue' || kind === 'organizer') bytes = (kind === 'venue' ? store.venues : store.organizers).get(id) ? linkedJson(kind, [id], ctx, store, { jsonLd: true })[0] : undefined;
@@ -54,8 +57,7 @@ export function recordEtag(kind: RecordKind, id: number, store: Store, settings:
     const row = store.terms.get(kind, id);
     bytes = row ? JSON.stringify(serializeTerm(row, ctx, store.terms.translations(row))) : undefined;
   }
-  if (bytes === undefined) return undefined;
-  return `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
+  return bytes === undefined ? undefined : etagOf(bytes, ctx);
 }
 
 /** `If-Match` values: `*` or a list of tags; weak tags never match (a strong comparison, RFC 9110 §13.1.1). */
@@ -73,6 +75,6 @@ export function checkIfMatch(header: string | undefined, kind: RecordKind, req: 
   if (header === undefined) return;
   const id = namedRecord(kind, req);
   if (id === undefined) return;
-  const current = recordEtag(kind, id, req.store, req.url.settings);
+  const current = recordEtag(kind, id, req.store, req.url);
   if (current !== undefined && !matches(header, current)) throw new ApiError('rest_precondition_failed', 412, 'rest_precondition_failed', { id });
 }

@@ -15,7 +15,7 @@ import type { ApiErrorBody } from '../../../shared/api/records';
 import type { Viewer } from '../store/posts';
 import type { ApiRequest, ApiResponse, Method, RouteDef, Endpoint } from './route-table';
 import { originOf } from './security';
-import { checkIfMatch, namedRecord, recordEtag } from './conditional';
+import { checkIfMatch, etagOf, recordEtag } from './conditional';
 
 /**
  * The API is served on Node's own request and response objects, not Express's: Express gives them
@@ -154,9 +154,11 @@ export function dispatch(
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
       if (endpoint.record && res.statusCode < 300) {
-        // The record answered: the one the path names (a read), or the one written (its `id`).
-        const id = (out.body as { id?: unknown } | undefined)?.id ?? namedRecord(endpoint.record, apiReq);
-        const tag = typeof id === 'number' ? recordEtag(endpoint.record, id, apiReq.store, settings) : undefined;
+        // A read's tag is that of what it answers; a write's, that of the record written (its
+        // `id`) as a read would answer it.
+        const read = req.method === 'GET' || req.method === 'HEAD';
+        const id = (out.body as { id?: unknown } | undefined)?.id;
+        const tag = read ? etagOf(out.json ?? JSON.stringify(out.body), apiReq.url) : typeof id === 'number' ? recordEtag(endpoint.record, id, apiReq.store, apiReq.url) : undefined;
         if (tag) res.setHeader('ETag', tag);
       }
       if (out.stream) {
