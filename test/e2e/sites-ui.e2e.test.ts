@@ -2,7 +2,7 @@
  * The websites' UI in Chromium, by accessible names, while the server has no `/sites` yet (it is
  * served by the branch `sitesync`): the browser's requests to `/sites` and to `POST /sync?site=`
  * are answered by this test as SITES-API.md says the server answers them, and `GET /calendars`
- * gets the site's calendar added to the real server's answer. Everything else is the real server.
+ * and `GET /sync` get the site added to the real server's answers. Everything else is the real server.
  * Once `/sites` is served, test/e2e/sites.e2e.test.ts drives the same UI against a second Almanac
  * and this suite steps aside.
  */
@@ -67,6 +67,15 @@ describe.skipIf(!runBrowserSuites || sitesRouteExists)('the websites UI, /sites 
         held.syncs.push(new URL(route.request().url()).searchParams.get('site')!);
         held.sites = [site({ last_sync: new Date().toISOString(), pending: 0 })];
         return json(route, 202, {});
+      },
+    );
+    // The server's sync state says it syncs sites (`sites` in GET /sync), which the page reads before asking /sites.
+    await s.page.route(
+      (url) => url.pathname.endsWith('/cal/events/v1/sync') && !url.searchParams.has('site'),
+      async (route) => {
+        if (route.request().method() !== 'GET') return route.continue();
+        const real = (await (await route.fetch()).json()) as Record<string, unknown>;
+        return json(route, 200, { ...real, sites: held.sites.map((x) => ({ id: x.id, name: x.name, last_sync: x.last_sync, pending: x.pending, last_error: x.last_error, conflicts: x.conflicts })) });
       },
     );
     await s.page.route(

@@ -5,10 +5,11 @@
  * a site's calendar under its site with its sync state in words, Sync now, Remove after asking,
  * and the Repeat control's word on sites that take no repeating events. In three languages.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18n from '../../renderer/src/i18n';
 import type { CalendarJson } from '@shared/schema/accounts';
+import type { SiteAuthorizeResult } from '@shared/desktop-bridge';
 import { Calendars } from '../../renderer/src/sidebar/Calendars';
 import { EventEditor } from '../../renderer/src/editor/EventEditor';
 import { useCalendars } from '../../renderer/src/state/calendars';
@@ -17,6 +18,7 @@ import { useSettings } from '../../renderer/src/state/settings';
 import { useEvents } from '../../renderer/src/state/events';
 import { useToasts } from '../../renderer/src/state/toasts';
 import { useUi } from '../../renderer/src/state/ui';
+import { runCommand } from '../../renderer/src/desktop';
 import { makeEvent, mockApi } from './helpers';
 
 type Cal = CalendarJson & { site?: { id: number; url: string } | null };
@@ -262,5 +264,58 @@ describe('the Repeat control on a site’s calendar', () => {
     useSites.setState({ sites: [site()] });
     open(7);
     expect(note()?.textContent).toContain('does not take repeating events');
+  });
+});
+
+describe('approving Almanac on the site’s page (desktop app)', () => {
+  const bridge = (authorizeSite: (address: string) => Promise<SiteAuthorizeResult>) => {
+    window.almanac = { apiBase: 'http://127.0.0.1:4780/cal/events/v1/', token: 't', version: '1', importFile: vi.fn(), exportFile: vi.fn(), openDataFolder: vi.fn(), onCommand: () => () => {}, authorizeSite };
+  };
+  afterEach(() => {
+    delete window.almanac;
+  });
+
+  it('is offered only in the desktop app', async () => {
+    server({}, []);
+    await showSidebar();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect a website…' }));
+    expect(screen.queryByRole('button', { name: 'Approve in the browser instead' })).toBeNull();
+  });
+
+  it('opens the site’s page for the address typed, and says why when it cannot', async () => {
+    const authorizeSite = vi.fn().mockResolvedValueOnce({ status: 'failed', reason: 'no-authorization' }).mockResolvedValueOnce({ status: 'opened' });
+    bridge(authorizeSite);
+    server({}, []);
+    await showSidebar();
+    fireEvent.click(screen.getByRole('button', { name: 'Connect a website…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Connect a website' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve in the browser instead' }));
+    // No address yet: nothing is asked.
+    await waitFor(() => expect(within(dialog).getByLabelText('Website address', { exact: false }).getAttribute('aria-invalid')).toBe('true'));
+    expect(authorizeSite).not.toHaveBeenCalled();
+    fireEvent.change(within(dialog).getByLabelText('Website address', { exact: false }), { target: { value: 'jazz.example.org' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve in the browser instead' }));
+    await waitFor(() => expect(dialog.textContent).toContain('does not approve apps from the browser: paste an application password instead'));
+    expect(authorizeSite).toHaveBeenCalledWith('jazz.example.org');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve in the browser instead' }));
+    await waitFor(() => expect(within(dialog).getByRole('status').textContent).toContain('the password comes back here by itself'));
+  });
+
+  it('what the site sends back fills the dialog, and connects only when the user says so', async () => {
+    bridge(vi.fn());
+    const api = server({ 'POST sites': { status: 201, body: site() } }, []);
+    await showSidebar();
+    await runCommand({ name: 'site-authorized', url: 'jazz.example.org', user: 'ana', password: 'abcd efgh ijkl' });
+    const dialog = await screen.findByRole('dialog', { name: 'Connect a website' });
+    expect((within(dialog).getByLabelText('Website address', { exact: false }) as HTMLInputElement).value).toBe('jazz.example.org');
+    expect((within(dialog).getByLabelText('User name', { exact: false }) as HTMLInputElement).value).toBe('ana');
+    expect((within(dialog).getByLabelText('Application password', { exact: false }) as HTMLInputElement).value).toBe('abcd efgh ijkl');
+    expect(within(dialog).getByRole('status').textContent).toContain('The site approved Almanac');
+    // Kept nowhere but in the dialog.
+    expect(useSites.getState().authorized).toBeNull();
+    expect(api.to('POST', 'sites')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
+    await waitFor(() => expect(api.to('POST', 'sites')).toHaveLength(1));
+    expect(api.to('POST', 'sites')[0].body).toEqual({ url: 'jazz.example.org', user: 'ana', password: 'abcd efgh ijkl' });
   });
 });

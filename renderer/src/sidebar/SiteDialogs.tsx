@@ -5,7 +5,8 @@
  * lands on the field it names (`data.params` of the error). The password field starts empty every
  * time and nothing ever fills it from the server.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { SiteAuthorizeResult } from '@shared/desktop-bridge';
 import { useTranslation } from 'react-i18next';
 import * as k from '@shared/schema/kinds';
 import type { FieldDef } from '@shared/schema/resources';
@@ -32,6 +33,35 @@ export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; o
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const bridge = typeof window !== 'undefined' ? window.almanac : undefined;
+
+  // The site's approval came back (desktop app): its fields go in, and the user connects.
+  const authorized = useSites((s) => s.authorized);
+  useEffect(() => {
+    if (!authorized) return;
+    const a = useSites.getState().takeAuthorized();
+    if (!a) return;
+    setValues((cur) => ({ ...cur, url: a.url, user: a.user, password: a.password }));
+    setErrors({});
+    setNotice(t('sites.approved'));
+  }, [authorized, t]);
+
+  /** WordPress's "authorize application": the site's own page, in the browser. */
+  async function approveInBrowser() {
+    if (!bridge?.authorizeSite) return;
+    if (!values.url.trim()) return setErrors({ url: t('errors.required') });
+    setErrors({});
+    setNotice(null);
+    let result: SiteAuthorizeResult;
+    try {
+      result = await bridge.authorizeSite(values.url.trim());
+    } catch (err) {
+      return setFormError(String((err as Error)?.message ?? err));
+    }
+    if (result.status === 'opened') setNotice(t('sites.approve_opened'));
+    else setErrors({ url: t(`sites.approve_failed.${result.reason}`) });
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -85,6 +115,18 @@ export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; o
           />
         ))}
         <p className="field-hint">{t('sites.password_hint')}</p>
+        {bridge?.authorizeSite && (
+          <p className="field-hint">
+            <button type="button" className="button button-small" onClick={() => void approveInBrowser()}>
+              {t('sites.approve_in_browser')}
+            </button>
+          </p>
+        )}
+        {notice && (
+          <p className="field-hint" role="status">
+            {notice}
+          </p>
+        )}
         <footer className="dialog-footer">
           <span className="spacer" />
           <button type="button" className="button" onClick={onClose}>

@@ -129,7 +129,12 @@ export function Sites({ calendars, row }: { calendars: CalendarJson[]; row(c: Ca
 export function ConnectSite() {
   const { t } = useTranslation();
   const available = useSites((s) => s.available);
+  const authorized = useSites((s) => s.authorized);
   const [connecting, setConnecting] = useState(false);
+  // An approval from the site's page (desktop app) opens the dialog with what it sent.
+  useEffect(() => {
+    if (authorized) setConnecting(true);
+  }, [authorized]);
   if (!available) return null;
   return (
     <>

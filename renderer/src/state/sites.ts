@@ -57,9 +57,21 @@ export interface ConnectSiteBody {
   name?: string;
 }
 
+/** What a site's "authorize application" page sent back (the desktop app): the dialog's fields. */
+export interface AuthorizedSite {
+  url: string;
+  user: string;
+  password: string;
+}
+
 interface SitesState {
   sites: SiteJson[];
-  /** False while the server has no `/sites` route (an older server): the sidebar offers nothing then. */
+  /** An approval that came back and waits for the "Connect a website" dialog to take it. */
+  authorized: AuthorizedSite | null;
+  receiveAuthorized(a: AuthorizedSite): void;
+  /** The dialog takes the approval into its fields; it is kept nowhere else. */
+  takeAuthorized(): AuthorizedSite | null;
+  /** True once the server answered `/sites`; an older server has none, and the sidebar offers nothing then. */
   available: boolean;
   loaded: boolean;
   load(): Promise<void>;
@@ -73,13 +85,28 @@ interface SitesState {
 }
 
 const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage });
+
+/**
+ * Whether the server syncs sites: its `GET /sync` answer has `sites` (SITES-API.md), read before
+ * `/sites` is asked, so a server without them is never asked for a route it does not have.
+ */
+export const serverHasSites = (sync: object) => 'sites' in sync;
 const SYNC_WAIT_MS = 120_000;
 const POLL_MS = 500;
 
 export const useSites = create<SitesState>()((set, get) => ({
   sites: [],
-  available: true,
+  authorized: null,
+  available: false,
   loaded: false,
+  receiveAuthorized(a) {
+    set({ authorized: a });
+  },
+  takeAuthorized() {
+    const a = get().authorized;
+    if (a) set({ authorized: null });
+    return a;
+  },
   async load() {
     try {
       const sites = await api().get<SiteJson[]>('sites', inUiLanguage());
