@@ -133,6 +133,19 @@ describe('a site in the sidebar', () => {
     expect(screen.queryByRole('checkbox', { name: 'Jazz Club' })).toBeNull();
   });
 
+  it('a conflict copy of a site’s event offers “Keep the site’s”, and resolves as CalDAV’s do', async () => {
+    const kept = new Date().toISOString();
+    const api = server({
+      'GET sync': { body: { accounts: [], sites: [], conflicts: [{ id: 31, calendar: 7, uid: 'u', title: 'Gig', kept }] } },
+      'DELETE sync/conflicts/:id': { body: { deleted: true } },
+    });
+    await showSidebar();
+    expect(screen.getByRole('button', { name: 'Keep my version of Gig' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Keep the server’s version of Gig' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Keep the site’s version of Gig' }));
+    await waitFor(() => expect(api.to('DELETE', 'sync/conflicts/31')).toHaveLength(1));
+  });
+
   it('offers nothing where the server has no sites (an older server)', async () => {
     mockApi({ 'GET calendars': { body: [CALENDARS[0]] }, 'GET accounts': { body: [] }, 'GET sync': { body: { accounts: [], conflicts: [] } } });
     await showSidebar();

@@ -14,7 +14,7 @@ import { localeTag } from '../i18n';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AddAccountDialog, CalendarDialog } from './AccountDialogs';
 import { ConnectSite, Sites, isSiteCalendar } from './Sites';
-import { useSites } from '../state/sites';
+import { siteOf, useSites } from '../state/sites';
 import { timeAgo } from './timeAgo';
 import './calendars.css';
 
@@ -104,22 +104,26 @@ function Conflicts() {
       </h3>
       <p className="account-line">{t('calendars.conflicts_hint')}</p>
       <ul>
-        {conflicts.map((c) => (
-          <li key={c.id} className="conflict-row">
-            <span className="conflict-title">{c.title}</span>
-            <span className="account-line">
-              {calendars.find((x) => x.id === c.calendar)?.name ?? ''} · {timeAgo(c.kept, locale)}
-            </span>
-            <span className="conflict-actions">
-              <button type="button" className="button button-small" aria-label={t('calendars.keep_mine_named', { title: c.title })} onClick={act(() => restoreConflict(c.id))}>
-                {t('calendars.keep_mine')}
-              </button>
-              <button type="button" className="button button-small" aria-label={t('calendars.keep_server_named', { title: c.title })} onClick={act(() => dismissConflict(c.id))}>
-                {t('calendars.keep_server')}
-              </button>
-            </span>
-          </li>
-        ))}
+        {conflicts.map((c) => {
+          // A website's copy is the site's, not a server's.
+          const fromSite = siteOf(calendars.find((x) => x.id === c.calendar)) !== null;
+          return (
+            <li key={c.id} className="conflict-row">
+              <span className="conflict-title">{c.title}</span>
+              <span className="account-line">
+                {calendars.find((x) => x.id === c.calendar)?.name ?? ''} · {timeAgo(c.kept, locale)}
+              </span>
+              <span className="conflict-actions">
+                <button type="button" className="button button-small" aria-label={t('calendars.keep_mine_named', { title: c.title })} onClick={act(() => restoreConflict(c.id))}>
+                  {t('calendars.keep_mine')}
+                </button>
+                <button type="button" className="button button-small" aria-label={t(fromSite ? 'sites.keep_site_named' : 'calendars.keep_server_named', { title: c.title })} onClick={act(() => dismissConflict(c.id))}>
+                  {t(fromSite ? 'sites.keep_site' : 'calendars.keep_server')}
+                </button>
+              </span>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
