@@ -116,6 +116,23 @@ describe('a site in the sidebar', () => {
     expect(screen.getByRole('group', { name: 'Sync of Jazz Club' }).textContent).not.toContain('waiting');
   });
 
+  it('a refused Sync now still shows the site’s state, its error in words', async () => {
+    let asked = false;
+    const api = server({
+      'POST sync': () => {
+        asked = true;
+        return { status: 502, body: { code: 'site-unreachable', message: 'The website could not be reached.', data: { status: 502 } } };
+      },
+      'GET sites': () => ({ body: [asked ? site({ state: 'error', last_error: 'The website could not be reached (connection refused).' }) : site()] }),
+    });
+    await showSidebar();
+    // The section's own look after it appeared is over: what follows is the click's doing.
+    await waitFor(() => expect(api.to('GET', 'sites').length).toBeGreaterThanOrEqual(2));
+    fireEvent.click(screen.getByRole('button', { name: 'Sync Jazz Club now' }));
+    await waitFor(() => expect(screen.getByRole('group', { name: 'Sync of Jazz Club' }).textContent).toContain('could not be reached (connection refused)'));
+    expect(useToasts.getState().toasts.map((t) => t.message)).toContain('The website could not be reached.');
+  });
+
   it('Remove asks first; Cancel removes nothing, Remove takes it off', async () => {
     const api = server({ 'DELETE sites/:id': { body: { deleted: true, previous: site() } } });
     await showSidebar();

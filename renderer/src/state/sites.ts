@@ -131,9 +131,13 @@ export const useSites = create<SitesState>()((set, get) => ({
     await useCalendars.getState().load();
   },
   async syncNow(name) {
-    await api().post('sync', {}, { ...inUiLanguage(), site: name });
-    const site = get().sites.find((s) => s.name === name);
-    if (site) await get().settle(site.id);
+    try {
+      await api().post('sync', {}, { ...inUiLanguage(), site: name });
+    } finally {
+      // Refused or not, the site's state (its last error) is what the sidebar shows next.
+      const site = get().sites.find((s) => s.name === name);
+      if (site) await get().settle(site.id).catch(() => {});
+    }
   },
   async settle(id) {
     const until = Date.now() + SYNC_WAIT_MS;
