@@ -20,6 +20,7 @@ if (config) {
     importFile: (options?: ImportOptions) => ipcRenderer.invoke(IPC.importFile, options ?? {}),
     exportFile: (format: ExportFormat, options?: ExportOptions) => ipcRenderer.invoke(IPC.exportFile, format, options ?? {}),
     openDataFolder: () => ipcRenderer.invoke(IPC.openDataFolder),
+    authorizeSite: (address: string) => ipcRenderer.invoke(IPC.authorizeSite, address),
     onCommand(listener: (command: DesktopCommand) => void) {
       // The page gets the command only, never the IPC event (it would reach ipcRenderer through it).
       const relay = (_event: unknown, command: DesktopCommand) => listener(command);

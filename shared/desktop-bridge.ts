@@ -66,7 +66,15 @@ export type DesktopCommand =
   | { name: 'import'; format: ImportFormat; kind: ImportKind }
   | { name: 'export'; format: ExportFormat }
   /** A reminder's notification was clicked: the event's details card (issue 16). */
-  | { name: 'open-event'; id: number };
+  | { name: 'open-event'; id: number }
+  /**
+   * A website approved Almanac (WordPress's "authorize application" flow, issue 26): the fields of
+   * "Connect a website", its application password included, for the page to connect with.
+   */
+  | { name: 'site-authorized'; url: string; user: string; password: string };
+
+/** What `authorizeSite` did: the site's approval page opened in the browser, or why not. */
+export type SiteAuthorizeResult = { status: 'opened' } | { status: 'failed'; reason: 'bad-address' | 'unreachable' | 'not-a-site' | 'no-authorization' };
 
 export interface DesktopBridge {
   /** Absolute URL of the API namespace root, with a trailing slash. */
@@ -85,10 +93,15 @@ export interface DesktopBridge {
    * process performs the import and export commands itself (with default options).
    */
   onCommand(listener: (command: DesktopCommand) => void): () => void;
+  /**
+   * Opens the website's "authorize application" page in the browser; its answer comes back as the
+   * `site-authorized` command.
+   */
+  authorizeSite(address: string): Promise<SiteAuthorizeResult>;
 }
 
 /** Every key of `DesktopBridge`, for checking at run time that the preload exposes exactly these. */
-export const BRIDGE_KEYS = ['apiBase', 'token', 'version', 'importFile', 'exportFile', 'openDataFolder', 'onCommand'] as const;
+export const BRIDGE_KEYS = ['apiBase', 'token', 'version', 'importFile', 'exportFile', 'openDataFolder', 'onCommand', 'authorizeSite'] as const;
 type BridgeKey = (typeof BRIDGE_KEYS)[number];
 // Fails to compile when BRIDGE_KEYS and DesktopBridge disagree.
 const keysMatch: [Exclude<keyof DesktopBridge, BridgeKey>, Exclude<BridgeKey, keyof DesktopBridge>] extends [never, never] ? true : false = true;
@@ -118,6 +131,8 @@ export const IPC = {
   command: 'almanac:command',
   /** renderer → main: how many `onCommand` listeners the page has now */
   commandListeners: 'almanac:command-listeners',
+  /** invoke(address: string) → SiteAuthorizeResult */
+  authorizeSite: 'almanac:authorize-site',
 } as const;
 
 export function isCalendarView(v: unknown): v is CalendarView {

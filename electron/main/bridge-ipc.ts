@@ -15,6 +15,7 @@ import {
   type ExportResult,
   type ImportOptions,
   type ImportResult,
+  type SiteAuthorizeResult,
 } from '../../shared/desktop-bridge';
 import { isLanguage } from '../../shared/i18n/languages';
 import { originOf } from './navigation';
@@ -174,6 +175,8 @@ export interface BridgeHandlers<W> {
   importFile: (window: W | undefined, options: ImportOptions) => Promise<ImportResult>;
   exportFile: (window: W | undefined, format: ExportFormat, options: ExportOptions) => Promise<ExportResult>;
   openDataFolder: () => Promise<void>;
+  /** Opens a website's approval page (electron/main/site-authorize.ts). */
+  authorizeSite?: (address: string) => Promise<SiteAuthorizeResult>;
   router: CommandRouter;
   log?: (line: string) => void;
 }
@@ -209,6 +212,11 @@ export function registerBridgeIpc<W>(h: BridgeHandlers<W>): () => void {
     if (!fromApp(event, h.appOrigin())) throw refuse(IPC.openDataFolder, event);
     await h.openDataFolder();
   });
+  h.ipcMain.handle(IPC.authorizeSite, async (event, address: unknown) => {
+    if (!fromApp(event, h.appOrigin()) || !h.authorizeSite) throw refuse(IPC.authorizeSite, event);
+    if (typeof address !== 'string' || address.length > 2000) throw new BridgeArgumentError('address must be text of at most 2000 characters');
+    return h.authorizeSite(address);
+  });
 
   return () => {
     h.ipcMain.removeAllListeners(IPC.config);
@@ -216,5 +224,6 @@ export function registerBridgeIpc<W>(h: BridgeHandlers<W>): () => void {
     h.ipcMain.removeHandler(IPC.importFile);
     h.ipcMain.removeHandler(IPC.exportFile);
     h.ipcMain.removeHandler(IPC.openDataFolder);
+    h.ipcMain.removeHandler(IPC.authorizeSite);
   };
 }

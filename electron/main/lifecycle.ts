@@ -27,6 +27,7 @@ import { createCommandRouter, registerBridgeIpc, type IpcMainLike } from './brid
 import { createSafeStorageSecrets, type SafeStorageLike } from './safe-storage-secrets';
 import { createReminderNotifier, languageOf, type NotificationApi } from './reminder-notifications';
 import { createTrayKeeper, type TrayLike } from './tray';
+import { createSiteAuthorizer, linkFromArgv, PROTOCOL } from './site-authorize';
 
 export interface AppLike {
   readonly isPackaged: boolean;
@@ -42,7 +43,12 @@ export interface AppLike {
   enableSandbox(): void;
   /** Windows: notifications' clicks reach the app only under its App User Model ID. */
   setAppUserModelId?(id: string): void;
-  on(event: 'second-instance', listener: () => void): unknown;
+  /** Electron passes the second launch's command line: an `almanac://` link the system opened comes in it (Windows, Linux). */
+  on(event: 'second-instance', listener: (event: unknown, argv?: readonly string[]) => void): unknown;
+  /** macOS hands `almanac://` links here. */
+  on(event: 'open-url', listener: (event: PreventableEvent, url: string) => void): unknown;
+  /** Makes the system open `almanac://` links with this app. */
+  setAsDefaultProtocolClient?(protocol: string, path?: string, args?: string[]): boolean;
   on(event: 'window-all-closed', listener: () => void): unknown;
   on(event: 'activate', listener: () => void): unknown;
   on(event: 'will-quit', listener: (event: PreventableEvent) => void): unknown;
@@ -213,7 +219,7 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
   // The menu's file commands still work while the page does not listen for commands.
   const router = createCommandRouter({
     target: () => handle.window()?.webContents,
-    holdForPage: (command) => command.name === 'open-event',
+    holdForPage: (command) => command.name === 'open-event' || command.name === 'site-authorized',
     fallback: (command) => {
       const win = handle.window();
       if (command.name === 'import') {
@@ -317,6 +323,7 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
       importFile: (win, options) => transfers.importFile(win, options),
       exportFile: (win, format, options) => transfers.exportFile(win, format, options),
       openDataFolder,
+      authorizeSite: (address) => authorizer.start(address),
       router,
       log: (line) => log('warn', line),
     });
@@ -368,7 +375,29 @@ export function startDesktopApp<W extends WindowLike>(deps: DesktopDeps<W>): Des
     await srv?.close();
   }
 
-  app.on('second-instance', showWindow);
+  // WordPress's "authorize application" flow: the approval comes back as an almanac:// link.
+  const authorizer = createSiteAuthorizer({
+    fetch: deps.fetch ?? ((url, init) => fetch(url, init)),
+    openExternal: (url) => deps.shell.openExternal(url),
+    deliver: (a) => void router.dispatch({ name: 'site-authorized', ...a }),
+    log: (line) => log('warn', line),
+  });
+  const takeLink = (link: string | undefined) => {
+    if (!link) return;
+    showWindow();
+    authorizer.handleLink(link);
+  };
+  // Run from the sources (`electron .`), the system must be told how to start this app again.
+  if (app.isPackaged) app.setAsDefaultProtocolClient?.(PROTOCOL);
+  else if (deps.argv[1]) app.setAsDefaultProtocolClient?.(PROTOCOL, deps.argv[0], [deps.argv[1]]);
+  app.on('second-instance', (_event, argv) => {
+    showWindow();
+    takeLink(linkFromArgv(argv ?? []));
+  });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    takeLink(url);
+  });
   app.on('activate', showWindow);
   app.on('window-all-closed', () => {
     // In the tray (the user's setting) the server keeps firing reminders; the icon brings the window back.

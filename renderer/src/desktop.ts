@@ -13,6 +13,7 @@ import { useSettings } from './state/settings';
 import { toastError, toastInfo } from './state/toasts';
 import { useUi } from './state/ui';
 import { openEvent } from './reminders/alerts';
+import { useSites } from './state/sites';
 
 export async function runCommand(command: DesktopCommand): Promise<void> {
   const bridge = window.almanac;
@@ -29,6 +30,12 @@ export async function runCommand(command: DesktopCommand): Promise<void> {
   }
   if (command.name === 'open-event') {
     await openEvent(command.id);
+    return;
+  }
+  if (command.name === 'site-authorized') {
+    // The site approved Almanac: "Connect a website" opens with what it sent, for the user to connect.
+    useUi.getState().setScreen('calendar');
+    useSites.getState().receiveAuthorized({ url: command.url, user: command.user, password: command.password });
     return;
   }
   if (command.name === 'import') {

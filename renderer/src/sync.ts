@@ -15,6 +15,7 @@ import { useSettings } from './state/settings';
 import { toastError } from './state/toasts';
 import { useUndo } from './state/undo';
 import { useCalendars } from './state/calendars';
+import { serverHasSites, useSites } from './state/sites';
 
 export function useDataSync() {
   const range = useCalendar((s) => s.range);
@@ -41,6 +42,8 @@ export function useDataSync() {
     useCalendars
       .getState()
       .load()
+      // The websites synced as calendars (issue 26), their errors worded the same way.
+      .then(() => (serverHasSites(useCalendars.getState().sync) ? useSites.getState().load() : undefined))
       .catch((e: Error) => toastError(e.message));
   }, [uiLanguage]);
 

@@ -245,6 +245,12 @@ export class FakeApp extends Emitter {
   enableSandbox() {
     this.sandboxed = true;
   }
+  /** The protocols the app asked the system to open with it (`almanac://`). */
+  readonly protocols: string[] = [];
+  setAsDefaultProtocolClient(protocol: string) {
+    this.protocols.push(protocol);
+    return true;
+  }
   /** Like Electron: close the windows, then 'will-quit'; the app ends unless a listener prevents it. */
   quit() {
     this.quitCount++;

@@ -81,6 +81,7 @@ describe.skipIf(!ready)('the calendar window in Chromium', () => {
           exportFile: async () => ({ status: 'cancelled' }),
           openDataFolder: async () => {},
           onCommand: () => () => {},
+          authorizeSite: async () => ({ status: 'failed', reason: 'no-authorization' }),
         });
       },
       { apiBase: server.apiRoot, token: server.token },

@@ -346,7 +346,7 @@ describe('desktop menu commands (Electron bridge)', () => {
       report: { dry_run: false, created: 3, updated: 1, reused: 0, skipped: 2, items: [], errors: [], warnings: [] },
     });
     const exportFile = vi.fn().mockResolvedValue({ status: 'saved', file: '/home/me/almanac.ics', bytes: 120 });
-    window.almanac = { apiBase: 'http://127.0.0.1:4780/cal/events/v1/', token: 't', version: '1', importFile, exportFile, openDataFolder: vi.fn(), onCommand: () => () => {} };
+    window.almanac = { apiBase: 'http://127.0.0.1:4780/cal/events/v1/', token: 't', version: '1', importFile, exportFile, openDataFolder: vi.fn(), onCommand: () => () => {}, authorizeSite: vi.fn() };
     mockApi({ 'GET events': listOf('events', []), 'GET categories': listOf('categories', []), 'GET tags': listOf('tags', []), 'GET venues': listOf('venues', []), 'GET organizers': listOf('organizers', []) });
     try {
       useSettings.setState({ contentLanguage: 'es' });
