@@ -215,12 +215,13 @@ const ICAL_STATUS: Record<string, string> = { publish: 'CONFIRMED', future: 'CON
  */
 function statusOf(c: IcalComponent): string | undefined {
   const own = stringProperty(c, `${X}STATUS`)?.trim().toLowerCase();
-  const standard = stringProperty(c, 'status')?.trim().toUpperCase() ?? 'CONFIRMED';
   const access = stringProperty(c, 'class')?.toUpperCase();
   const isPrivate = access === 'PRIVATE' || access === 'CONFIDENTIAL';
-  if (own && STATUSES.has(own) && ICAL_STATUS[own] === standard && (own === 'private') === isPrivate) return own;
-  if (isPrivate) return 'private';
-  return undefined;
+  if (own && STATUSES.has(own) && (own === 'private') === isPrivate) {
+    const standard = stringProperty(c, 'status')?.trim().toUpperCase() ?? 'CONFIRMED';
+    if (ICAL_STATUS[own] === standard) return own;
+  }
+  return isPrivate ? 'private' : undefined;
 }
 
 /**
@@ -355,14 +356,6 @@ function appleGeo(p: Prop | null | undefined): { geo_lat?: number; geo_lng?: num
  * (or no one), it replaces that one; the others stay.
  */
 function organizersOf(c: IcalComponent): OrganizerBody[] {
-  const standard = allProps(c, 'organizer')
-    .map((p) => {
-      const address = String(p.getFirstValue() ?? '').trim();
-      const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;
-      const validEmail = email && /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
-      return compact<OrganizerBody>({ organizer: param(p, 'cn') ?? validEmail ?? '', email: validEmail });
-    })
-    .filter((o) => o.organizer);
   const own = allProps(c, `${X}ORGANIZER`.toLowerCase())
     .map((p) =>
       compact<OrganizerBody>({
@@ -373,14 +366,23 @@ function organizersOf(c: IcalComponent): OrganizerBody[] {
       }),
     )
     .filter((o) => o.organizer);
-  if (!own.length) return standard;
+  if (!own.length) return allProps(c, 'organizer').map(organizerOf).filter((o) => o.organizer);
+  const first = firstProp(c, 'organizer');
+  const now = first ? organizerOf(first) : undefined;
   const restated = own.findIndex((o) => o.email);
-  const now = standard[0];
-  const agrees = restated < 0 ? !now : !!now && now.email?.toLowerCase() === own[restated].email!.toLowerCase() && now.organizer === own[restated].organizer;
+  const agrees = restated < 0 ? !now?.organizer : now?.email?.toLowerCase() === own[restated].email!.toLowerCase() && now?.organizer === own[restated].organizer;
   if (agrees) return own;
-  if (restated < 0) return [now, ...own];
   const out = [...own];
-  if (now) out[restated] = now;
+  if (restated < 0) out.unshift(now!);
+  else if (now?.organizer) out[restated] = now;
   else out.splice(restated, 1);
   return out;
+}
+
+/** ORGANIZER as an organizer: its CN (else its address) and its e-mail. */
+function organizerOf(p: Prop): OrganizerBody {
+  const address = String(p.getFirstValue() ?? '').trim();
+  const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;
+  const validEmail = email && /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
+  return compact<OrganizerBody>({ organizer: param(p, 'cn') ?? validEmail ?? '', email: validEmail });
 }

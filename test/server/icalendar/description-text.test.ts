@@ -14,8 +14,9 @@ import { event } from '../import-export/records';
 /** What the API shows of stored content (the description field of a record). */
 const shown = (content: string) => renderContent(content);
 
+// UTC times: no VTIMEZONE to build or read, so that the property tests run hundreds of rounds quickly.
 function exportedWith(description: string): string {
-  return exportIcs([event({ id: 7, title: 'Talk', start_date: '2031-05-06 18:00:00', end_date: '2031-05-06 19:00:00', timezone: 'Europe/Lisbon', description })], { uidHost: 'almanac.test' });
+  return exportIcs([event({ id: 7, title: 'Talk', start_date: '2031-05-06 18:00:00', end_date: '2031-05-06 19:00:00', timezone: 'UTC', description })], { uidHost: 'almanac.test' });
 }
 
 function vevent(text: string) {
@@ -26,7 +27,7 @@ const descriptionOf = (text: string) => (vevent(text).getFirstPropertyValue('des
 
 /** The stored content an import makes of a text. */
 function imported(text: string): string {
-  const result = parseIcs(text, { siteZone: 'Europe/Lisbon' });
+  const result = parseIcs(text, { siteZone: 'UTC' });
   expect(result.errors).toEqual([]);
   return result.events[0].body.description ?? '';
 }
@@ -43,7 +44,7 @@ function throughPlainClient(text: string): string {
 function clientFile(description: string): string {
   const escaped = description.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
   return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//pimutils//khal//EN', 'BEGIN:VEVENT', 'UID:k-1@example.org', 'DTSTAMP:20310101T000000Z',
-    'DTSTART;TZID=Europe/Lisbon:20310506T180000', 'DTEND;TZID=Europe/Lisbon:20310506T190000', 'SUMMARY:Talk', `DESCRIPTION:${escaped}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    'DTSTART:20310506T180000Z', 'DTEND:20310506T190000Z', 'SUMMARY:Talk', `DESCRIPTION:${escaped}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
 }
 
 describe('DESCRIPTION on export', () => {
@@ -93,7 +94,7 @@ describe('round trips (property)', () => {
           content = imported(throughPlainClient(file));
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
