@@ -12,7 +12,7 @@ import { property, type Entry } from './entries';
 import { addDays, epochOfWall, formatWall, isoDate, sourceOf, utcWall, wallOfEpoch } from './ical-times';
 import { offsetFinder } from './zone-times';
 import { allProps, booleanOf, compact, firstProp, firstValue, hasProp, listProperty, param, stringProperty, textOf, unique, type Prop } from './props';
-import { apiZone, type Zones } from './zones';
+import { apiZone, offsetZone, type Zones } from './zones';
 import { alarmsOf } from './valarm';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
@@ -93,9 +93,9 @@ export class VeventToRecord {
   private zoneOf(start: IcalTime, entry: Entry, own: string | undefined): string {
     const source = sourceOf(start);
     if (source.kind === 'tz') {
-      // The API's own `UTC+2` form is written as the TZID itself.
-      const offsetForm = apiZone(source.tzid);
-      if (offsetForm && offsetForm === own) return own;
+      // The API's own `UTC+2` form is written as the TZID itself (not as its `Etc/GMT-2`).
+      const offsetForm = offsetZone(source.tzid);
+      if (offsetForm) return offsetForm;
       const resolution = this.zones.resolve(source.tzid);
       if ('zone' in resolution) return resolution.zone;
       if ('custom' in resolution) {

@@ -168,6 +168,9 @@ describe('an event Almanac writes now, edited by another client', () => {
     expect(bodyOf(fair).timezone).toBe('Europe/Lisbon');
     const call = exportIcs([event({ id: 14, title: 'Call', start_date: '2031-06-02 09:00:00', end_date: '2031-06-02 09:15:00', timezone: 'UTC' })], { uidHost: 'a' });
     expect(bodyOf(call).timezone).toBe('UTC');
+    // The API's offset form is its own TZID, and comes back as it went.
+    const offset = exportIcs([event({ id: 15, title: 'Call', start_date: '2031-06-02 09:00:00', end_date: '2031-06-02 09:15:00', timezone: 'UTC+2' })], { uidHost: 'a' });
+    expect(bodyOf(offset)).toMatchObject({ timezone: 'UTC+2', start_date: '2031-06-02 09:00:00' });
   });
 });
 
