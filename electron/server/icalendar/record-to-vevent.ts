@@ -149,7 +149,8 @@ function ruleLines(e: IcsEvent): string {
 
 const CRLF = '\r\n';
 const line = (name: string, value: string) => foldLine(`${name}:${value}`) + CRLF;
-const flagLine = (name: string) => [`${X}${name}:FALSE${CRLF}`, `${X}${name}:TRUE${CRLF}`];
+/** Only a flag that is set is written: X-ALMANAC-STATUS, always there, tells the reader the others are not. */
+const flagLine = (name: string) => ['', `${X}${name}:TRUE${CRLF}`];
 const FLAGS = {
   featured: flagLine('FEATURED'),
   sticky: flagLine('STICKY'),

@@ -161,8 +161,10 @@ export class VeventToRecord {
 
     const cost = listProperty(c, `${X}COST`).filter(Boolean);
     if (cost.length) fields.cost = cost.length === 1 ? cost[0] : cost;
+    // Almanac writes a flag only when it is set, and X-ALMANAC-STATUS always (older files: every flag).
+    const almanacs = hasProp(c, 'x-almanac-status');
     for (const [flag, name] of FLAGS) {
-      const value = booleanOf(stringProperty(c, X + name));
+      const value = booleanOf(stringProperty(c, X + name)) ?? (almanacs ? false : undefined);
       if (value !== undefined) fields[flag] = value;
     }
 

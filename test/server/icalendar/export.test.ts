@@ -130,14 +130,14 @@ describe('exportIcs', () => {
     for (const line of [
       'X-ALMANAC-STATUS:draft',
       'X-ALMANAC-TAGS:loud',
-      'X-ALMANAC-FEATURED:FALSE',
-      'X-ALMANAC-SHOW-MAP-LINK:FALSE',
       'X-ALMANAC-TIMEZONE:Europe/Lisbon',
       'X-ALMANAC-VENUE;ADDRESS="1 Main St";CITY=Springfield;STATE=IL;ZIP=62701;COUNTRY="United States":Town Hall',
       'X-ALMANAC-ORGANIZER;EMAIL=info@arts.example.org:Arts Council',
     ]) {
       expect(unfolded).toContain(`${line}\r\n`);
     }
+    // Flags that are not set are not written (X-ALMANAC-STATUS says the event is Almanac's).
+    expect(unfolded).not.toMatch(/^X-ALMANAC-(FEATURED|STICKY|HIDE-FROM-LISTINGS|SHOW-MAP|SHOW-MAP-LINK):/m);
     // The website falls back to the permalink when unset: that is not worth exporting.
     expect(text).not.toMatch(/^URL:/m);
   });
