@@ -8,10 +8,15 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError } from '../errors';
 import { applyResource } from '../caldav/resource';
+import { decideHeld, heldDeletes } from '../caldav/held-deletes';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 const syncParams: ParamSet = {
   account: { kind: k.text({ nonEmpty: true, max: 200 }), description: 'Sync only this account (its name); default: every account.' },
+};
+
+const deletionArgs: ParamSet = {
+  allow: { kind: k.boolean(), required: true, description: 'true: delete the held events here; false: keep them and send them back to the server.' },
 };
 
 function service(req: ApiRequest) {
@@ -35,6 +40,20 @@ function syncNow(req: ApiRequest): ApiResponse {
   // The round's outcome is in the status (and the server's log); the request does not wait for the network.
   void sync.syncNow(ids);
   return { status: 202, body: sync.status(req.lang) };
+}
+
+/**
+ * The user's answer to deletions a round held (held-deletes.ts): `allow` deletes them at the next
+ * round, which starts at once; otherwise they are kept and sent back to the server.
+ */
+function decideDeletions(req: ApiRequest): ApiResponse {
+  const sync = service(req);
+  const id = Number(req.path.id);
+  const calendar = req.store.accounts.calendar(id);
+  if (!calendar || calendar.account_id === null || !heldDeletes(calendar)) throw new ApiError('sync-nothing-held', 404, 'sync-nothing-held', { id });
+  req.store.write(() => decideHeld(req.store, calendar, req.values.allow as boolean));
+  void sync.syncNow([calendar.account_id]);
+  return { body: sync.status(req.lang) };
 }
 
 function conflictOf(req: ApiRequest) {
@@ -83,6 +102,19 @@ export const syncRoutes: RouteDef[] = [
       accepted: 'object',
       errors: [404, 503],
       handler: syncNow,
+    },
+  ]),
+  route('/sync/calendars/{id}/deletions', [
+    {
+      methods: ['POST'],
+      summary:
+        'Decide on deletions a sync held (Almanac): when the server stops listing over 90 % of a calendar of more than 5 events at once, nothing is deleted here and `GET /sync` shows `held_deletes` on the calendar. `allow: true` deletes them (a round starts at once); `allow: false` keeps them and sends them back to the server. 404 when nothing is held. Answers with the sync state.',
+      args: deletionArgs,
+      body: true,
+      write: true,
+      response: 'object',
+      errors: [400, 404, 503],
+      handler: decideDeletions,
     },
   ]),
   route('/sync/conflicts/{id}/restore', [
