@@ -33,8 +33,12 @@ export interface HostileCalDav {
   requests: HostileRequest[];
   /** Answer a request yourself: true when answered (or left hanging on purpose). */
   misbehave?: (req: HostileRequest, res: ServerResponse) => boolean | 'hang';
-  /** Extra `<response>`s listed in the home (other calendars). */
-  extraHomeResponses?: () => string;
+  /**
+   * Extra `<response>`s listed in the home (other calendars). A Buffer is sent as it is: a large
+   * answer built or encoded per request would hold this process's event loop, which the server
+   * under test shares.
+   */
+  extraHomeResponses?: () => string | Buffer;
   close(): Promise<void>;
 }
 
@@ -73,7 +77,13 @@ export async function startHostileCalDav(opts: { user?: string; password?: strin
       if (path === '/.well-known/caldav') return void res.writeHead(301, { Location: '/' }).end();
       if (r.authorization !== expected) return void res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="hostile"' }).end('Unauthorized');
       if (r.method === 'PROPFIND' && path === '/home/cal/') return void res.writeHead(207, XML).end(calendarListing(r.depth === '0'));
-      if (r.method === 'PROPFIND' && path === '/home/') return void res.writeHead(207, XML).end(homeListing());
+      if (r.method === 'PROPFIND' && path === '/home/') {
+        res.writeHead(207, XML);
+        res.write(homeHead());
+        const extra = dav.extraHomeResponses?.();
+        if (extra) res.write(extra);
+        return void res.end('</d:multistatus>');
+      }
       if (r.method === 'PROPFIND') return void res.writeHead(207, XML).end(principal(path));
       if (r.method === 'REPORT' && path === '/home/cal/') return void res.writeHead(207, XML).end(multiget(r.body));
       if (r.method === 'PUT' && path.startsWith('/home/cal/')) {
@@ -95,12 +105,10 @@ export async function startHostileCalDav(opts: { user?: string; password?: strin
     '<d:current-user-principal><d:href>/principal/</d:href></d:current-user-principal><c:calendar-home-set><d:href>/home/</d:href></c:calendar-home-set>' +
     '</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>';
 
-  const homeListing = () =>
+  const homeHead = () =>
     '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:cs="http://calendarserver.org/ns/">' +
     '<d:response><d:href>/home/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>' +
-    calendarResponse('/home/cal/', 'Work') +
-    (dav.extraHomeResponses?.() ?? '') +
-    '</d:multistatus>';
+    calendarResponse('/home/cal/', 'Work');
 
   const calendarListing = (self: boolean) => {
     let out =

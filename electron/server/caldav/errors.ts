@@ -148,7 +148,7 @@ export function excerpt(text: string, max = 120): string {
   t = t
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
     // Header-shaped text (`Name: value`) of the headers that carry secrets, to the end.
-    .replace(/\b(?:proxy-)?(?:authorization|authenticate|cookie|set-cookie|x-[\w-]*(?:token|key|auth)[\w-]*)\s*[:=].*$/i, '…')
+    .replace(/\b(?:proxy-|www-)?(?:authorization|authenticate|cookie|set-cookie|x-[\w-]*(?:token|key|auth)[\w-]*)\s*[:=].*$/i, '…')
     .replace(/\b(?:basic|bearer|digest|negotiate|token)\s+[\w+/=.~-]{4,}/gi, '…')
     // Anything that looks like an encoded secret (mixed case and digits, as base64 is).
     .replace(/[A-Za-z0-9+/_-]{20,}={0,2}/g, (m) => (/[A-Z]/.test(m) && /[a-z]/.test(m) && /[0-9]/.test(m) ? '…' : m))

@@ -78,7 +78,7 @@ export function createSyncService(opts: SyncServiceOptions) {
         const error = (err as Error).message;
         log('error', `sync of "${account.name}" failed: ${error}`);
         try {
-          store.write(() => store.davSync.setAccountResult(account.id, null, error));
+          store.write(() => store.davSync.setAccountResult(account.id, null, storedError(err as Error)));
         } catch {
           // The database itself failing is told above; nothing more to record.
         }

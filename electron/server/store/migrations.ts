@@ -580,6 +580,13 @@ export const migrations: Migration[] = [
       // many, and the user's decision once given ({"count", "total", "decision": "allow" |
       // "refuse" | null}); null when nothing is held.
       db.exec('ALTER TABLE calendars ADD COLUMN held_deletes TEXT');
+      // Errors stored before kept a library's "Raw response", which could echo a server's page and
+      // the request's Authorization header with it: dropped (the next round tells its own).
+      db.exec(`
+        UPDATE calendars SET last_error = NULL WHERE last_error LIKE '%Raw response%';
+        UPDATE caldav_accounts SET last_error = NULL WHERE last_error LIKE '%Raw response%';
+        UPDATE dav_outbox SET error = NULL WHERE error LIKE '%Raw response%';
+      `);
     },
   },
 ];
