@@ -85,7 +85,7 @@ export const syncRoutes: RouteDef[] = [
   route('/sync', [
     {
       methods: ['GET'],
-      summary: 'CalDAV sync state (Almanac): per account its last sync, changes waiting to be sent, the last error in words, per calendar the same; and the conflict copies kept.',
+      summary: 'CalDAV sync state (Almanac): per account its last sync, changes waiting to be sent, the last error in words, per calendar the same and `held_deletes` ({count, total}: deletions held for the user to allow or refuse, see POST /sync/calendars/{id}/deletions; null when none); and the conflict copies kept.',
       args: {},
       write: true,
       response: 'object',
