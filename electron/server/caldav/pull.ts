@@ -312,7 +312,7 @@ async function listing(cx: RoundContext): Promise<Change[]> {
   const fetchWhole: typeof fetch = async (input, init) => {
     const res = await cx.transport.fetch(input, init);
     const body = await res.text();
-    complete = /<\/(?:[A-Za-z_][\w.-]*:)?multistatus>\s*$/.test(body.slice(-200));
+    complete = /<\/(?:[A-Za-z_][\w.-]*:)?multistatus\s*>\s*$/.test(body.slice(-200));
     const out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
     Object.defineProperty(out, 'url', { value: res.url });
     return out;
