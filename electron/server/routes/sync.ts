@@ -6,7 +6,7 @@
  */
 import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
-import { ApiError } from '../errors';
+import { ApiError, missingParams } from '../errors';
 import { applyResource } from '../caldav/resource';
 import { decideHeld, heldDeletes } from '../caldav/held-deletes';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
@@ -48,6 +48,8 @@ function syncNow(req: ApiRequest): ApiResponse {
  */
 function decideDeletions(req: ApiRequest): ApiResponse {
   const sync = service(req);
+  // Required though the route updates: a decision left out must not read as "refuse".
+  if (typeof req.values.allow !== 'boolean') throw missingParams(['allow']);
   const id = Number(req.path.id);
   const calendar = req.store.accounts.calendar(id);
   if (!calendar || calendar.account_id === null || !heldDeletes(calendar)) throw new ApiError('sync-nothing-held', 404, 'sync-nothing-held', { id });

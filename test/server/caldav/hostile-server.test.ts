@@ -173,6 +173,14 @@ describe('a listing that would delete most of a calendar at once is held for the
     expect((await syncState()).accounts[0].calendars[0].held_deletes).toBeNull();
   });
 
+  it('deciding where nothing is held is 404, and the answer must say allow or not', async () => {
+    let res = await s.api('post', 'sync/calendars/1/deletions').send({ allow: true });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('sync-nothing-held');
+    res = await s.api('post', 'sync/calendars/1/deletions').send({});
+    expect(res.status).toBe(400);
+  });
+
   it('a few deletions, or fewer than 90 %, go through as before', async () => {
     const dav = await hostile();
     for (let i = 0; i < 4; i++) dav.put(`f${i}.ics`, calendarText(vevent(`f${i}`, `Few ${i}`)));
