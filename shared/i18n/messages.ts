@@ -91,6 +91,14 @@ const en = {
   sync_calendar_gone: 'The calendar is no longer on the server ({url}); it may have been deleted or renamed there.',
   sync_no_password: 'No password is stored for "{name}": remove the account and add it again.',
   sync_calendar_errors: 'Some of the account\'s calendars could not be synced.',
+  sync_failed: 'The sync failed ({reason}). It is tried again at the next round.',
+  sync_listing_unreadable: 'The server\'s listing of the calendar could not be read (HTTP {status}). Nothing was changed here; it is tried again at the next round.',
+  sync_answer_unreadable: 'The server\'s answer for {count} changed events could not be read (HTTP {status}). They are fetched again at the next round.',
+  sync_resource_refused: '"{name}" on the server was not taken: {reason}. It is tried again at the next round.',
+  sync_resource_too_large: '"{name}" on the server was not taken: it is {size}, more than the {limit} one event may be. It is tried again at the next round.',
+  sync_many_uids: '"{name}" on the server was not taken: it holds {count} events with different UIDs, where CalDAV allows one event (with its changed occurrences) per resource. It is tried again at the next round.',
+  sync_deletes_held: 'The server no longer lists {count} of its {total} events. Nothing was deleted here: confirm the deletion, or keep the events and send them back to the server.',
+  'sync-nothing-held': 'The calendar {id} has no deletions waiting for a decision.',
   'account-not-found': 'There is no CalDAV account with ID {id}.',
   'account-name-taken': 'There is already an account named "{name}"; choose another name.',
   'account-calendar-unknown': 'The account has no calendar "{name}". It has: {names}.',
@@ -138,6 +146,9 @@ const en = {
   caldav_not_caldav: '{host} answered, but it is not a CalDAV server: no calendars were found from {url}. Check the address in your provider\'s help pages.',
   caldav_server_error: '{host} failed with an error (HTTP {status}). Try again later.',
   caldav_too_large: '{host} sent an answer larger than {limit}; Almanac stopped reading it.',
+  caldav_redirected: '{host} sent Almanac on to {target}, another address than the one you typed, and Almanac does not send your password there. If that is really your server, add the account with that address.',
+  caldav_too_many_calendars: 'The server lists more than {limit} calendars for this account; Almanac stopped reading there and added nothing.',
+  caldav_foreign_calendar: '{host} lists a calendar at {url}, on another server than the account\'s; Almanac does not follow it, and added nothing.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -227,6 +238,14 @@ const ptBr: Catalog = {
   sync_calendar_gone: 'O calendário não está mais no servidor ({url}); pode ter sido apagado ou renomeado lá.',
   sync_no_password: 'Não há senha guardada para "{name}": remova a conta e adicione-a de novo.',
   sync_calendar_errors: 'Alguns calendários da conta não puderam ser sincronizados.',
+  sync_failed: 'A sincronização falhou ({reason}). Será tentada de novo na próxima rodada.',
+  sync_listing_unreadable: 'A listagem do calendário enviada pelo servidor não pôde ser lida (HTTP {status}). Nada foi alterado aqui; será tentada de novo na próxima rodada.',
+  sync_answer_unreadable: 'A resposta do servidor para {count} eventos alterados não pôde ser lida (HTTP {status}). Eles serão buscados de novo na próxima rodada.',
+  sync_resource_refused: '"{name}" no servidor não foi aceito: {reason}. Será tentado de novo na próxima rodada.',
+  sync_resource_too_large: '"{name}" no servidor não foi aceito: tem {size}, mais que os {limit} que um evento pode ter. Será tentado de novo na próxima rodada.',
+  sync_many_uids: '"{name}" no servidor não foi aceito: contém {count} eventos com UIDs diferentes, quando o CalDAV permite um evento (com suas ocorrências alteradas) por recurso. Será tentado de novo na próxima rodada.',
+  sync_deletes_held: 'O servidor não lista mais {count} dos seus {total} eventos. Nada foi apagado aqui: confirme a exclusão, ou mantenha os eventos e envie-os de volta ao servidor.',
+  'sync-nothing-held': 'O calendário {id} não tem exclusões esperando uma decisão.',
   'account-not-found': 'Não há conta CalDAV com ID {id}.',
   'account-name-taken': 'Já existe uma conta chamada "{name}"; escolha outro nome.',
   'account-calendar-unknown': 'A conta não tem o calendário "{name}". Ela tem: {names}.',
@@ -273,6 +292,9 @@ const ptBr: Catalog = {
   caldav_not_caldav: '{host} respondeu, mas não é um servidor CalDAV: nenhum calendário foi encontrado a partir de {url}. Confira o endereço nas páginas de ajuda do seu provedor.',
   caldav_server_error: '{host} falhou com um erro (HTTP {status}). Tente mais tarde.',
   caldav_too_large: '{host} enviou uma resposta maior que {limit}; o Almanac parou de lê-la.',
+  caldav_redirected: '{host} mandou o Almanac para {target}, outro endereço que não o digitado, e o Almanac não envia sua senha para lá. Se esse for mesmo o seu servidor, adicione a conta com esse endereço.',
+  caldav_too_many_calendars: 'O servidor lista mais de {limit} calendários para esta conta; o Almanac parou de ler ali e não adicionou nada.',
+  caldav_foreign_calendar: '{host} lista um calendário em {url}, em outro servidor que não o da conta; o Almanac não o segue e não adicionou nada.',
 };
 
 const es: Catalog = {
@@ -359,6 +381,14 @@ const es: Catalog = {
   sync_calendar_gone: 'El calendario ya no está en el servidor ({url}); puede que se haya borrado o renombrado allí.',
   sync_no_password: 'No hay contraseña guardada para "{name}": quita la cuenta y vuelve a añadirla.',
   sync_calendar_errors: 'Algunos calendarios de la cuenta no se pudieron sincronizar.',
+  sync_failed: 'La sincronización falló ({reason}). Se volverá a intentar en la próxima ronda.',
+  sync_listing_unreadable: 'No se pudo leer el listado del calendario que envió el servidor (HTTP {status}). No se cambió nada aquí; se volverá a intentar en la próxima ronda.',
+  sync_answer_unreadable: 'No se pudo leer la respuesta del servidor para {count} eventos cambiados (HTTP {status}). Se volverán a pedir en la próxima ronda.',
+  sync_resource_refused: 'No se aceptó "{name}" del servidor: {reason}. Se volverá a intentar en la próxima ronda.',
+  sync_resource_too_large: 'No se aceptó "{name}" del servidor: ocupa {size}, más que los {limit} que puede ocupar un evento. Se volverá a intentar en la próxima ronda.',
+  sync_many_uids: 'No se aceptó "{name}" del servidor: contiene {count} eventos con UID distintos, cuando CalDAV permite un evento (con sus ocurrencias cambiadas) por recurso. Se volverá a intentar en la próxima ronda.',
+  sync_deletes_held: 'El servidor ya no lista {count} de sus {total} eventos. No se borró nada aquí: confirma el borrado, o conserva los eventos y envíalos de vuelta al servidor.',
+  'sync-nothing-held': 'El calendario {id} no tiene borrados esperando una decisión.',
   'account-not-found': 'No hay ninguna cuenta CalDAV con ID {id}.',
   'account-name-taken': 'Ya hay una cuenta llamada "{name}"; elige otro nombre.',
   'account-calendar-unknown': 'La cuenta no tiene el calendario "{name}". Tiene: {names}.',
@@ -405,6 +435,9 @@ const es: Catalog = {
   caldav_not_caldav: '{host} respondió, pero no es un servidor CalDAV: no se encontraron calendarios a partir de {url}. Revisa la dirección en las páginas de ayuda de tu proveedor.',
   caldav_server_error: '{host} falló con un error (HTTP {status}). Inténtalo más tarde.',
   caldav_too_large: '{host} envió una respuesta mayor que {limit}; Almanac dejó de leerla.',
+  caldav_redirected: '{host} envió a Almanac a {target}, otra dirección distinta de la que escribiste, y Almanac no envía tu contraseña allí. Si de verdad es tu servidor, añade la cuenta con esa dirección.',
+  caldav_too_many_calendars: 'El servidor lista más de {limit} calendarios para esta cuenta; Almanac dejó de leer ahí y no añadió nada.',
+  caldav_foreign_calendar: '{host} lista un calendario en {url}, en otro servidor distinto del de la cuenta; Almanac no lo sigue y no añadió nada.',
 };
 
 const catalogs: Record<Language, Catalog> = { en, 'pt-br': ptBr, es };

@@ -62,6 +62,12 @@ export interface CalendarSyncJson {
   pending: number;
   last_error: string | null;
   last_full_sync: string | null;
+  /**
+   * Deletions held for the user: the server stopped listing `count` of the calendar's `total`
+   * events at once (over 90 %). Nothing is deleted until `POST /sync/calendars/{id}/deletions`
+   * says `allow: true`; `allow: false` keeps them and sends them back. Null when none wait.
+   */
+  held_deletes: { count: number; total: number } | null;
 }
 
 /** An account's sync state in `GET /sync`. */

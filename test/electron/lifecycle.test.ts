@@ -14,6 +14,7 @@ import { DB_FILE, DISCOVERY_FILE, TOKEN_FILE } from '../../electron/server/data-
 import { IPC } from '../../shared/desktop-bridge';
 import { findMenuItem } from '../../electron/main/menu';
 import { FakeElectron, LockTable, removeTempDirs, ROOT, tempDir, until, type FakeWindow } from './fake-electron';
+import { calendarText, startHostileCalDav, vevent } from '../helpers/hostile-caldav';
 
 const running: Array<{ fake: FakeElectron; app: DesktopApp<FakeWindow> }> = [];
 
@@ -187,6 +188,29 @@ describe('quit', () => {
     await until(() => fake.app.ended);
     expect(server.db.open).toBe(false);
     expect(fake.app.windows).toHaveLength(0);
+  });
+
+  it('quits at once while a sync round waits on a CalDAV server that never answers (its requests aborted)', async () => {
+    const dav = await startHostileCalDav();
+    try {
+      dav.put('a.ics', calendarText(vevent('a', 'Alpha')));
+      const { fake, app } = await launched(new FakeElectron({ serverOptions: { syncIntervalMs: 0, syncDebounceMs: 0 } }));
+      const server = app.server()!;
+      const headers = { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' };
+      const added = await fetch(`${server.apiRoot}accounts`, { method: 'POST', headers, body: JSON.stringify({ url: dav.url, username: dav.user, password: dav.password }) });
+      expect(added.status).toBe(201);
+      dav.misbehave = (req) => (req.path.startsWith('/home/cal/') ? 'hang' : false);
+      expect((await fetch(`${server.apiRoot}sync`, { method: 'POST', headers, body: '{}' })).status).toBe(202);
+      await until(() => dav.requests.some((r) => r.path.startsWith('/home/cal/')));
+      const started = performance.now();
+      await closeAndWait(fake);
+      // Not the forced exit after the quit's time limit (10 s): the round ended with its requests.
+      expect(fake.app.exitCode).toBeUndefined();
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(server.db.open).toBe(false);
+    } finally {
+      await dav.close();
+    }
   });
 
   it('waits for a start-up still in progress before quitting', async () => {

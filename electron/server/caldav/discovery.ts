@@ -39,6 +39,13 @@ export interface DiscoveredAccount {
 
 export interface DiscoverOptions extends TransportOptions {}
 
+/**
+ * Calendars one account may list. People have tens; a home listing more is broken or hostile (a
+ * listing of 120,000 held the server for seconds and took 855 MB): it is refused while it
+ * arrives, before anything parses it.
+ */
+export const MAX_CALENDARS = 1000;
+
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
@@ -85,7 +92,8 @@ export async function discoverAccount(input: string, credentials: Credentials, o
   const candidates = serverCandidates(input);
   let last: CalDavError | undefined;
   for (const serverUrl of candidates) {
-    const transport = createTransport(serverUrl, credentials, opts);
+    // The home itself is one more response than its calendars.
+    const transport = createTransport(serverUrl, credentials, { maxResponses: MAX_CALENDARS + 1, ...opts });
     let account;
     try {
       account = await createAccount({ account: { serverUrl, accountType: 'caldav' }, fetch: transport.fetch });
@@ -97,9 +105,18 @@ export async function discoverAccount(input: string, credentials: Credentials, o
     }
     const { rootUrl, principalUrl, homeUrl } = account as { rootUrl: string; principalUrl: string; homeUrl: string };
     const calendars = await listCalendars(homeUrl, transport);
+    // A calendar must live where the password goes: another host (or port) could be anyone's.
+    const own = new URL(serverUrl);
+    const foreign = calendars.find((c) => !sameServer(new URL(c.url), own));
+    if (foreign) throw new CalDavError('foreign_calendar', { host: own.host, url: foreign.url.slice(0, 200) });
     return { serverUrl, rootUrl, principalUrl, homeUrl, calendars };
   }
   throw last!;
+}
+
+/** The account's origin, or https on its host (what the transport sends the password to). */
+export function sameServer(url: URL, account: URL): boolean {
+  return url.origin === account.origin || (url.protocol === 'https:' && url.hostname === account.hostname);
 }
 
 const CALENDAR_PROPS = {
@@ -227,10 +244,13 @@ function lastSegment(url: string): string {
  * not CalDAV.
  */
 function explain(transport: Transport, url: string, err: unknown, status?: number): CalDavError {
+  // The transport counted the home's own response too.
+  if (err instanceof CalDavError && err.kind === 'too_many_calendars') return new CalDavError('too_many_calendars', { limit: MAX_CALENDARS.toLocaleString('en') });
   if (err instanceof CalDavError) return err;
   if (transport.tooLarge) return transport.tooLarge;
   const host = new URL(url).host;
   const seen = status === undefined ? transport.statuses : [...transport.statuses, status];
+  if (transport.untrusted) return transport.untrusted;
   if (seen.includes(401)) return new CalDavError('unauthorized', { host }, 401);
   if (transport.networkError) return transport.networkError;
   const serverErrors = seen.filter((s) => s >= 500);

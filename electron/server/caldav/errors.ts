@@ -6,7 +6,19 @@
 import { isMessageKey, message, type MessageKey } from '../../../shared/i18n/messages';
 import type { Language } from '../../../shared/i18n/languages';
 
-export type CalDavErrorKind = 'bad_url' | 'unauthorized' | 'forbidden' | 'unreachable' | 'timeout' | 'tls' | 'not_caldav' | 'server_error' | 'too_large';
+export type CalDavErrorKind =
+  | 'bad_url'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unreachable'
+  | 'timeout'
+  | 'tls'
+  | 'not_caldav'
+  | 'server_error'
+  | 'too_large'
+  | 'redirected'
+  | 'too_many_calendars'
+  | 'foreign_calendar';
 
 const KEYS: Record<CalDavErrorKind, MessageKey> = {
   bad_url: 'caldav_bad_url',
@@ -18,6 +30,9 @@ const KEYS: Record<CalDavErrorKind, MessageKey> = {
   not_caldav: 'caldav_not_caldav',
   server_error: 'caldav_server_error',
   too_large: 'caldav_too_large',
+  redirected: 'caldav_redirected',
+  too_many_calendars: 'caldav_too_many_calendars',
+  foreign_calendar: 'caldav_foreign_calendar',
 };
 
 export class CalDavError extends Error {
@@ -32,9 +47,12 @@ export class CalDavError extends Error {
     this.name = 'CalDavError';
     this.messageKey = KEYS[kind];
   }
-  /** True when trying again later may work (the network, the server), false when the user must act. */
+  /**
+   * True when trying again later may work (the network, the server; a redirect elsewhere, which
+   * servers undo), false when the user must act.
+   */
   get transient(): boolean {
-    return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'server_error';
+    return this.kind === 'unreachable' || this.kind === 'timeout' || this.kind === 'server_error' || this.kind === 'redirected';
   }
   describe(lang: Language): string {
     return message(lang, this.messageKey, this.vars);
@@ -106,12 +124,37 @@ interface StoredError {
   parts?: Array<{ name: string; error: string }>;
 }
 
-/** A keyed error as stored text (JSON); anything else as its message. */
+/**
+ * A keyed error as stored text (JSON); anything else in Almanac's words with a short sanitized
+ * excerpt of its message (which may be a library's, quoting whatever the server sent).
+ */
 export function storedError(err: Error | { key: MessageKey; vars?: Record<string, string | number> }): string {
   if (err instanceof CalDavError) return JSON.stringify({ key: err.messageKey, vars: err.vars } satisfies StoredError);
   if (err instanceof SyncProblem) return JSON.stringify({ key: err.key, vars: err.vars } satisfies StoredError);
-  if (err instanceof Error) return err.message;
+  if (err instanceof Error) return JSON.stringify({ key: 'sync_failed', vars: { reason: excerpt(err.message) } } satisfies StoredError);
   return JSON.stringify(err satisfies StoredError);
+}
+
+/**
+ * At most `max` characters of text a server may have written, safe to store, show and log: no
+ * control characters or line breaks (which would forge log lines), nothing shaped like an HTTP
+ * header or a credential (an error page echoing the request's `Authorization: Basic …`), and
+ * nothing after the words "Raw response" (a library quoting the server's whole answer).
+ */
+export function excerpt(text: string, max = 120): string {
+  let t = String(text);
+  const raw = t.search(/raw response/i);
+  if (raw >= 0) t = t.slice(0, raw);
+  t = t
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    // Header-shaped text (`Name: value`) of the headers that carry secrets, to the end.
+    .replace(/\b(?:proxy-|www-)?(?:authorization|authenticate|cookie|set-cookie|x-[\w-]*(?:token|key|auth)[\w-]*)\s*[:=].*$/i, '…')
+    .replace(/\b(?:basic|bearer|digest|negotiate|token)\s+[\w+/=.~-]{4,}/gi, '…')
+    // Anything that looks like an encoded secret (mixed case and digits, as base64 is).
+    .replace(/[A-Za-z0-9+/_-]{20,}={0,2}/g, (m) => (/[A-Z]/.test(m) && /[a-z]/.test(m) && /[0-9]/.test(m) ? '…' : m))
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 /** The account failed through these calendars (each error as stored). */
@@ -121,15 +164,17 @@ export function storedCalendarErrors(parts: Array<{ name: string; error: string 
 
 /** A stored error in words, in `lang`; null stays null, plain text stays as it was written. */
 export function errorText(stored: string | null, lang: Language): string | null {
-  if (stored === null || !stored.startsWith('{')) return stored;
+  // Plain text stored by an older version may quote a server: shown only as an excerpt.
+  if (stored === null) return stored;
+  if (!stored.startsWith('{')) return excerpt(stored, 300);
   let parsed: StoredError;
   try {
     parsed = JSON.parse(stored) as StoredError;
   } catch {
-    return stored;
+    return excerpt(stored, 300);
   }
-  if (Array.isArray(parsed.parts)) return `${message(lang, 'sync_calendar_errors', {})} ${parsed.parts.map((p) => `${p.name}: ${errorText(p.error, lang)}`).join('; ')}`;
-  if (typeof parsed.key !== 'string' || !isMessageKey(parsed.key)) return stored;
+  if (Array.isArray(parsed.parts)) return `${message(lang, 'sync_calendar_errors', {})} ${parsed.parts.map((p) => `${excerpt(p.name, 200)}: ${errorText(p.error, lang)}`).join('; ')}`;
+  if (typeof parsed.key !== 'string' || !isMessageKey(parsed.key)) return excerpt(stored, 300);
   return message(lang, parsed.key, parsed.vars ?? {});
 }
 

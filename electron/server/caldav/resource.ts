@@ -158,14 +158,46 @@ export function withUnknownOf(ours: string, base: string | null | undefined): st
  */
 export const CLEARED: Record<string, unknown> = { description: '', excerpt: '', website: '', venue: null, organizer: [], categories: [], tags: [], cost: '', reminders: [], status: 'publish' };
 
-/** What the mapping reads from a text: the items the importer would write, in order. */
-export function mappedItems(text: string, ctx: WriteContext): ImportItem[] {
+/**
+ * What the mapping reads from a text: the items the importer would write, in order. With
+ * `errors`, why nothing could be read (the file import's own words: a bound crossed, a line
+ * ical.js cannot parse) is added to it.
+ */
+export function mappedItems(text: string, ctx: WriteContext, errors?: string[]): ImportItem[] {
   const file = openIcs(text, { siteZone: ctx.siteZone, now: ctx.now });
   const items: ImportItem[] = [];
-  if (file.broken) return items;
+  if (file.broken) {
+    errors?.push(...file.read(() => undefined).errors.slice(0, 1).map((e) => e.message));
+    return items;
+  }
   const result = file.read((e) => items.push({ line: e.line, uid: e.uid, recurrenceId: e.recurrenceId, body: { ...CLEARED, ...e.body } }));
-  if (result.unreadable) return [];
+  if (result.unreadable) {
+    errors?.push(...result.errors.slice(0, 1).map((e) => e.message));
+    return [];
+  }
   return items;
+}
+
+/**
+ * How many different UIDs the VEVENTs of a text carry (a VALARM's own UID, as Apple writes, does
+ * not count): one line-by-line pass, before anything is parsed.
+ */
+export function veventUids(text: string): number {
+  const uids = new Set<string>();
+  let depth = 0;
+  let inEvent = false;
+  const line = /^(BEGIN|END|UID)([:;])([^\r\n]*)/gim;
+  for (let m = line.exec(text); m; m = line.exec(text)) {
+    const name = m[1].toUpperCase();
+    if (name === 'BEGIN') {
+      depth++;
+      if (m[3].trim().toUpperCase() === 'VEVENT' && m[2] === ':') inEvent = true;
+    } else if (name === 'END') {
+      depth--;
+      if (m[3].trim().toUpperCase() === 'VEVENT') inEvent = false;
+    } else if (inEvent && depth === 2) uids.add((m[2] === ':' ? m[3] : m[3].slice(m[3].indexOf(':') + 1)).trim());
+  }
+  return uids.size;
 }
 
 /** Whether two texts of one resource say the same to Almanac (every mapped field, every exception). */

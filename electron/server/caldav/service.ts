@@ -13,6 +13,13 @@ import { accountSecretKey } from '../secrets';
 import { syncAccount, type SyncDeps, type SyncReport } from './sync';
 import { errorText, storedError, SyncProblem } from './errors';
 import type { Language } from '../../../shared/i18n/languages';
+import { heldDeletes } from './held-deletes';
+
+/** Deletions held for the user, as `GET /sync` shows them (none once decided: the next round acts). */
+function heldJson(c: { held_deletes: string | null }): { count: number; total: number } | null {
+  const h = heldDeletes(c);
+  return h && h.decision === null ? { count: h.count, total: h.total } : null;
+}
 
 export interface SyncServiceOptions extends SyncDeps {
   secrets?: SecretStore;
@@ -35,6 +42,10 @@ const BACKOFF_MAX_MS = 2 * 3600_000;
 export function createSyncService(opts: SyncServiceOptions) {
   const store: Store = opts.store;
   const running = new Map<number, Promise<SyncReport>>();
+  // Each round's requests end with it: removing its account or quitting never waits on a peer.
+  const aborts = new Map<number, AbortController>();
+  // A server's words (a calendar's name, an error) never start a line of their own in the log.
+  const log = (level: 'info' | 'warn' | 'error', line: string) => opts.log?.(level, line.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' '));
   const backoff = new Map<number, { failures: number; until: number }>();
   const lastRound = new Map<number, SyncReport & { finished: string }>();
   let debounce: NodeJS.Timeout | undefined;
@@ -55,25 +66,27 @@ export function createSyncService(opts: SyncServiceOptions) {
         return { accountId, account: account.name, ok: false, calendars: [], error };
       }
       try {
-        const report = await syncAccount(opts, account, password);
+        const report = await syncAccount(opts, account, password, abort.signal);
         if (report.ok) backoff.delete(accountId);
         else if (report.transient) {
           const failures = (backoff.get(accountId)?.failures ?? 0) + 1;
           backoff.set(accountId, { failures, until: Date.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1)) });
         } else if (report.error) backoff.set(accountId, { failures: 0, until: Infinity });
-        if (report.error) opts.log?.('warn', `sync of "${account.name}": ${report.error}`);
+        if (report.error) log('warn', `sync of "${account.name}": ${report.error}`);
         return report;
       } catch (err) {
         const error = (err as Error).message;
-        opts.log?.('error', `sync of "${account.name}" failed: ${error}`);
+        log('error', `sync of "${account.name}" failed: ${error}`);
         try {
-          store.write(() => store.davSync.setAccountResult(account.id, null, error));
+          store.write(() => store.davSync.setAccountResult(account.id, null, storedError(err as Error)));
         } catch {
           // The database itself failing is told above; nothing more to record.
         }
         return { accountId, account: account.name, ok: false, calendars: [], error };
       }
     };
+    const abort = new AbortController();
+    aborts.set(accountId, abort);
     const round = (async () => {
       try {
         const report = await attempt();
@@ -81,6 +94,7 @@ export function createSyncService(opts: SyncServiceOptions) {
         return report;
       } finally {
         running.delete(accountId);
+        aborts.delete(accountId);
       }
     })();
     running.set(accountId, round);
@@ -106,6 +120,11 @@ export function createSyncService(opts: SyncServiceOptions) {
     },
     /** Resolves once the account's round under way (if any) is over: removing an account waits for it. */
     async settled(accountId: number): Promise<void> {
+      await running.get(accountId)?.catch(() => undefined);
+    },
+    /** Ends the account's round under way (its requests aborted) and resolves once it is over. */
+    async cancel(accountId: number): Promise<void> {
+      aborts.get(accountId)?.abort();
       await running.get(accountId)?.catch(() => undefined);
     },
     /** A local change was saved: a round soon, once the burst of changes is over. */
@@ -142,6 +161,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           pending: store.davSync.pendingCount(c.id),
           last_error: errorText(c.last_error, lang) ?? errorText(store.davSync.outboxErrors(c.id)[0]?.error ?? null, lang),
           last_full_sync: c.last_full_sync_utc,
+          held_deletes: heldJson(c),
         }));
         const b = backoff.get(a.id);
         return {
@@ -159,11 +179,12 @@ export function createSyncService(opts: SyncServiceOptions) {
       const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc }));
       return { accounts, conflicts };
     },
-    /** Stops the timers and waits for rounds under way. */
+    /** Stops the timers and ends the rounds under way (their requests aborted). */
     async close(): Promise<void> {
       closed = true;
       if (debounce) clearTimeout(debounce);
       if (interval) clearInterval(interval);
+      for (const abort of aborts.values()) abort.abort();
       await Promise.allSettled([...running.values()]);
     },
   };

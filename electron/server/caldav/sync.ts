@@ -15,10 +15,11 @@ import type { Store } from '../store';
 import type { AccountRow, CalendarRow } from '../store/caldav-accounts';
 import type { WriteContext } from '../store/post-fields';
 import type { UrlContext } from '../serialize/context';
-import { CalDavError, storedCalendarErrors, storedError, SyncProblem } from './errors';
+import { CalDavError, excerpt, storedCalendarErrors, storedError, SyncProblem } from './errors';
 import { createTransport, type Transport } from './transport';
 import { pushCalendar } from './push';
 import { pullCalendar } from './pull';
+import { sameServer } from './discovery';
 
 export interface SyncDeps {
   store: Store;
@@ -79,9 +80,10 @@ export const SYNC_TIMEOUT_MS = 180_000;
 /** Lets the server answer requests waiting behind a step of the round. */
 export const yieldToRequests = () => new Promise<void>((done) => setImmediate(done));
 
-export async function syncAccount(deps: SyncDeps, account: AccountRow, password: string): Promise<SyncReport> {
+/** `signal` aborts the round's requests (the account removed, the app quitting): nothing waits on a peer. */
+export async function syncAccount(deps: SyncDeps, account: AccountRow, password: string, signal?: AbortSignal): Promise<SyncReport> {
   const store = deps.store;
-  const transport = createTransport(account.server_url, { user: account.username, password }, { timeoutMs: deps.timeoutMs ?? SYNC_TIMEOUT_MS, fetch: deps.fetch });
+  const transport = createTransport(account.server_url, { user: account.username, password }, { timeoutMs: deps.timeoutMs ?? SYNC_TIMEOUT_MS, fetch: deps.fetch, signal });
   const calendars = store.accounts.calendarsOf(account.id).filter((c) => c.synced);
   const out: SyncReport = { accountId: account.id, account: account.name, ok: true, calendars: [] };
   // What the database keeps: message keys, so each reader gets the error in their language.
@@ -92,10 +94,20 @@ export async function syncAccount(deps: SyncDeps, account: AccountRow, password:
     out.calendars.push(report);
     const cx: RoundContext = { deps, store, transport, calendar, report, write: deps.write(), url: deps.url() };
     try {
+      // Stored by an older version, which followed calendars anywhere: the password stays home.
+      if (calendar.url && !sameServer(new URL(calendar.url), new URL(account.server_url))) {
+        throw new CalDavError('foreign_calendar', { host: new URL(account.server_url).host, url: calendar.url.slice(0, 200) });
+      }
       const pushed = await pushCalendar(cx);
       await pullCalendar(cx, pushed);
       store.write(() => store.davSync.setCalendarError(calendar.id, null));
     } catch (err) {
+      if (signal?.aborted) {
+        // Stopped here (the account removed, the app quitting): nothing to tell, the next round resumes.
+        out.ok = false;
+        out.error = 'The round was stopped.';
+        return out;
+      }
       const e = explainFailure(err, transport, calendar.url ?? account.server_url);
       report.error = e.message;
       store.write(() => store.davSync.setCalendarError(calendar.id, storedError(e)));
@@ -123,16 +135,24 @@ export async function syncAccount(deps: SyncDeps, account: AccountRow, password:
 
 /** A failure as a CalDavError where it is one of theirs (network, login, server), else as it came. */
 export function explainFailure(err: unknown, transport: Transport, url: string): Error {
-  if (err instanceof CalDavError) return err;
+  if (err instanceof CalDavError || err instanceof SyncProblem) return err;
   if (transport.tooLarge) return transport.tooLarge;
   if (transport.networkError) return transport.networkError;
-  const status = (err as { status?: number }).status;
+  if (transport.untrusted) return transport.untrusted;
+  // tsdav words a failed REPORT as "Collection query failed: 500 … Raw response: <the server's
+  // page>", which may echo the request's headers: only its status is kept.
+  const status = (err as { status?: number }).status ?? statusIn((err as Error)?.message);
   const host = new URL(url).host;
   if (status === 401) return new CalDavError('unauthorized', { host }, 401);
   if (status === 403) return new CalDavError('forbidden', { host }, 403);
   if (status === 404) return new SyncProblem('sync_calendar_gone', { url });
   if (status !== undefined && (status >= 500 || status === 429)) return new CalDavError('server_error', { host, status }, status);
-  return err instanceof Error ? err : new Error(String(err));
+  return new SyncProblem('sync_failed', { reason: excerpt(err instanceof Error ? err.message : String(err)) });
+}
+
+function statusIn(message: unknown): number | undefined {
+  const m = typeof message === 'string' ? /^Collection query failed: (\d{3})\b/.exec(message) : null;
+  return m ? Number(m[1]) : undefined;
 }
 
 /** An HTTP answer the round cannot go on with, carrying its status for `explainFailure`. */

@@ -4,8 +4,10 @@
  *
  * - Basic auth encoded as UTF-8 (RFC 7617). tsdav's own helper throws on any character outside
  *   Latin-1, so a password with "€" or "ł" could never log in.
- * - The password goes only where the user sent it: the origin they typed, or an https origin the
- *   server's well-known redirect named. An href pointing elsewhere gets no credentials.
+ * - The password goes only where the user sent it: the origin they typed (scheme, host and port),
+ *   or https on that same host when a well-known redirect names it. Anything else (another port
+ *   over http, another host) gets no credentials, and a 401 from there is told as the redirect it
+ *   is, not as a refused password.
  * - Every request has a time limit, and every answer a size limit, so a server that never answers
  *   or never stops answering cannot hold a sync (or the CLI) forever, nor fill the memory.
  * - A record of the answers seen, from which a failure is told in words (wrong password, not a
@@ -26,6 +28,13 @@ export interface TransportOptions {
   /** The underlying fetch (tests); defaults to Node's. */
   fetch?: typeof fetch;
   userAgent?: string;
+  /** Aborts every request under way and to come (an account removed, the app quitting). */
+  signal?: AbortSignal;
+  /**
+   * A multistatus answer listing more `<response>`s than this is cut off while it arrives, before
+   * anything parses it (a calendar home listing 100,000 calendars). Unbounded by default.
+   */
+  maxResponses?: number;
 }
 
 export interface Transport {
@@ -36,6 +45,8 @@ export interface Transport {
   networkError?: CalDavError;
   /** An answer cut off for being too large: the failure to report, whatever tsdav made of it. */
   tooLarge?: CalDavError;
+  /** A 401 from an origin the password is not sent to (a redirect elsewhere): told as such. */
+  untrusted?: CalDavError;
   readonly timeoutMs: number;
   /** Lets the password go to this origin too (a redirect target the user's server named). */
   trust(origin: string): void;
@@ -53,7 +64,7 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const base = opts.fetch ?? fetch;
-    const typed = new URL(typedUrl);
+  const typed = new URL(typedUrl);
   const trusted = new Set([typed.origin]);
   const authorization = basicAuth(credentials);
   const transport: Transport = {
@@ -62,9 +73,9 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
     timeoutMs,
     trust(origin: string) {
       const u = new URL(origin);
-      // Never hand the password to a plain-http origin the user did not choose: another host, or
-      // a downgrade of the https address they typed.
-      if (u.protocol === 'https:' || (typed.protocol === 'http:' && u.hostname === typed.hostname)) trusted.add(u.origin);
+      // The same host over https is the user's server, better protected; another port over http
+      // may be anyone on that machine, another host anyone at all.
+      if (u.protocol === 'https:' && u.hostname === typed.hostname) trusted.add(u.origin);
     },
     fetch: async (input, init = {}) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
@@ -72,7 +83,7 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
       headers.delete('authorization');
       if (trusted.has(url.origin)) headers.set('Authorization', authorization);
       if (!headers.has('user-agent')) headers.set('User-Agent', opts.userAgent ?? USER_AGENT);
-      const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(init.signal ? [init.signal] : []), ...(opts.signal ? [opts.signal] : [])]);
       let res: Response;
       try {
         res = await base(url, { ...init, headers, signal });
@@ -82,22 +93,35 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
       }
       transport.networkError = undefined;
       transport.statuses.push(res.status);
+      // fetch follows redirects itself and drops the password on the way to another origin.
+      const answered = new URL(res.url || url.href);
+      if (res.status === 401 && !trusted.has(answered.origin)) {
+        transport.untrusted = new CalDavError('redirected', { host: typed.host, target: answered.origin }, 401);
+      }
       if (res.status >= 300 && res.status < 400) {
         const location = res.headers.get('location');
         // A well-known redirect names where the service really is (often another host).
         if (location && url.pathname.startsWith('/.well-known/')) transport.trust(new URL(location, url).origin);
       }
-      return bounded(res, maxBytes, () => {
-        transport.tooLarge = new CalDavError('too_large', { host: url.host, limit: sizeLabel(maxBytes) }, res.status);
-        return transport.tooLarge;
-      });
+      return bounded(
+        res,
+        maxBytes,
+        () => {
+          transport.tooLarge = new CalDavError('too_large', { host: url.host, limit: sizeLabel(maxBytes) }, res.status);
+          return transport.tooLarge;
+        },
+        opts.maxResponses,
+      );
     },
   };
   return transport;
 }
 
-/** The same answer, failing once more than `max` bytes of body have come (or are announced). */
-function bounded(res: Response, max: number, tooLarge: () => CalDavError): Response {
+/**
+ * The same answer, failing once more than `max` bytes of body have come (or are announced), or
+ * (with `maxResponses`) once a multistatus has listed more `<response>` elements than that.
+ */
+function bounded(res: Response, max: number, tooLarge: () => CalDavError, maxResponses?: number): Response {
   if (!res.body) return res;
   const announced = Number(res.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > max) {
@@ -105,11 +129,13 @@ function bounded(res: Response, max: number, tooLarge: () => CalDavError): Respo
     throw tooLarge();
   }
   let seen = 0;
+  const counter = maxResponses === undefined ? undefined : responseCounter(maxResponses);
   const limited = res.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength;
         if (seen > max) controller.error(tooLarge());
+        else if (counter?.(chunk)) controller.error(new CalDavError('too_many_calendars', { limit: maxResponses!.toLocaleString('en') }));
         else controller.enqueue(chunk);
       },
     }),
@@ -118,6 +144,29 @@ function bounded(res: Response, max: number, tooLarge: () => CalDavError): Respo
   // tsdav reports some failures with the response's URL, which a new Response does not have.
   Object.defineProperty(out, 'url', { value: res.url });
   return out;
+}
+
+/**
+ * Counts `<response` / `<x:response` opening tags across chunks (a tag may straddle two); true
+ * once more than `limit` were seen. Linear in the bytes, nothing kept but a short tail.
+ */
+function responseCounter(limit: number): (chunk: Uint8Array) => boolean {
+  const decoder = new TextDecoder();
+  const tag = /<(?:[A-Za-z_][\w.-]*:)?response[\s>/]/g;
+  let tail = '';
+  let count = 0;
+  return (chunk) => {
+    const text = tail + decoder.decode(chunk, { stream: true });
+    tag.lastIndex = 0;
+    let last = 0;
+    for (let m = tag.exec(text); m; m = tag.exec(text)) {
+      count++;
+      last = m.index + m[0].length;
+    }
+    // Keep what could be the start of a tag cut by the chunk's end.
+    tail = text.slice(Math.max(last, text.length - 40));
+    return count > limit;
+  };
 }
 
 function sizeLabel(bytes: number): string {

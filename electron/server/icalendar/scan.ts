@@ -11,6 +11,7 @@ import {
   MAX_LINES_PER_COMPONENT,
   MAX_NESTING,
   MAX_TIME_ZONES,
+  MAX_ZONE_OBSERVANCES,
   MAX_UNKNOWN_PROPERTY_WARNINGS,
   durationProblem,
   ruleProblem,
@@ -118,7 +119,7 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
   };
 
   /** `virtual`: the calendar a file of bare components (a VEVENT without VCALENDAR around it) is read as. */
-  const stack: { name: string; line: number; virtual?: boolean; lines?: number }[] = [];
+  const stack: { name: string; line: number; virtual?: boolean; lines?: number; observances?: number }[] = [];
   let unknownProperties = 0;
   let currentEvent: VeventBlock | undefined;
   /** The VEVENT just closed, whose text ends where the next logical line starts. */
@@ -171,6 +172,9 @@ export function scanCalendar(text: string, onVevent?: () => void): Scan {
       }
       if (!top) roots++;
       if (stack.length === MAX_NESTING) fail(line, `Line ${line}: "BEGIN:${snippet(component)}" nests components more than ${MAX_NESTING} deep.`);
+      if ((component === 'STANDARD' || component === 'DAYLIGHT') && top?.name === 'VTIMEZONE' && (top.observances = (top.observances ?? 0) + 1) === MAX_ZONE_OBSERVANCES + 1) {
+        fail(line, `Line ${line}: the time zone begun at line ${top.line} has more than ${MAX_ZONE_OBSERVANCES.toLocaleString('en')} observances, more than a time zone changing at most monthly needs.`);
+      }
       if (component === 'VEVENT' && top?.name === 'VCALENDAR') {
         currentEvent = { line, start: at, end: at, root: roots - 1, recurrence: false };
         vevents.push(currentEvent);

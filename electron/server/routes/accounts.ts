@@ -65,6 +65,9 @@ const CALDAV_STATUS: Record<CalDavErrorKind, { status: number; field: keyof type
   timeout: { status: 422, field: 'url' },
   server_error: { status: 422, field: null },
   too_large: { status: 422, field: null },
+  redirected: { status: 422, field: 'url' },
+  too_many_calendars: { status: 422, field: null },
+  foreign_calendar: { status: 422, field: 'url' },
 };
 
 async function createAccount(req: ApiRequest): Promise<ApiResponse> {
@@ -89,8 +92,9 @@ async function createAccount(req: ApiRequest): Promise<ApiResponse> {
 async function deleteAccount(req: ApiRequest): Promise<ApiResponse> {
   const id = Number(req.path.id);
   if (!req.store.accounts.byId(id)) throw new ApiError('account-not-found', 404, 'account-not-found', { id });
-  // A round under way writes into the account's calendars: it ends first (bounded by its timeouts).
-  await req.sync?.settled(id);
+  // A round under way writes into the account's calendars: it ends first, its requests aborted
+  // (a server that never answers must not hold the removal).
+  await req.sync?.cancel(id);
   const account = req.store.accounts.byId(id);
   if (!account) throw new ApiError('account-not-found', 404, 'account-not-found', { id });
   const before = accountJson(account, req.store.accounts.calendarsOf(id), req.lang);

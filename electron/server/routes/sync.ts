@@ -6,12 +6,17 @@
  */
 import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
-import { ApiError } from '../errors';
+import { ApiError, missingParams } from '../errors';
 import { applyResource } from '../caldav/resource';
+import { decideHeld, heldDeletes } from '../caldav/held-deletes';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 const syncParams: ParamSet = {
   account: { kind: k.text({ nonEmpty: true, max: 200 }), description: 'Sync only this account (its name); default: every account.' },
+};
+
+const deletionArgs: ParamSet = {
+  allow: { kind: k.boolean(), required: true, description: 'true: delete the held events here; false: keep them and send them back to the server.' },
 };
 
 function service(req: ApiRequest) {
@@ -35,6 +40,22 @@ function syncNow(req: ApiRequest): ApiResponse {
   // The round's outcome is in the status (and the server's log); the request does not wait for the network.
   void sync.syncNow(ids);
   return { status: 202, body: sync.status(req.lang) };
+}
+
+/**
+ * The user's answer to deletions a round held (held-deletes.ts): `allow` deletes them at the next
+ * round, which starts at once; otherwise they are kept and sent back to the server.
+ */
+function decideDeletions(req: ApiRequest): ApiResponse {
+  const sync = service(req);
+  // Required though the route updates: a decision left out must not read as "refuse".
+  if (typeof req.values.allow !== 'boolean') throw missingParams(['allow']);
+  const id = Number(req.path.id);
+  const calendar = req.store.accounts.calendar(id);
+  if (!calendar || calendar.account_id === null || !heldDeletes(calendar)) throw new ApiError('sync-nothing-held', 404, 'sync-nothing-held', { id });
+  req.store.write(() => decideHeld(req.store, calendar, req.values.allow as boolean));
+  void sync.syncNow([calendar.account_id]);
+  return { body: sync.status(req.lang) };
 }
 
 function conflictOf(req: ApiRequest) {
@@ -66,7 +87,7 @@ export const syncRoutes: RouteDef[] = [
   route('/sync', [
     {
       methods: ['GET'],
-      summary: 'CalDAV sync state (Almanac): per account its last sync, changes waiting to be sent, the last error in words, per calendar the same; and the conflict copies kept.',
+      summary: 'CalDAV sync state (Almanac): per account its last sync, changes waiting to be sent, the last error in words, per calendar the same and `held_deletes` ({count, total}: deletions held for the user to allow or refuse, see POST /sync/calendars/{id}/deletions; null when none); and the conflict copies kept.',
       args: {},
       write: true,
       response: 'object',
@@ -83,6 +104,19 @@ export const syncRoutes: RouteDef[] = [
       accepted: 'object',
       errors: [404, 503],
       handler: syncNow,
+    },
+  ]),
+  route('/sync/calendars/{id}/deletions', [
+    {
+      methods: ['POST'],
+      summary:
+        'Decide on deletions a sync held (Almanac): when the server stops listing over 90 % of a calendar of more than 5 events at once, nothing is deleted here and `GET /sync` shows `held_deletes` on the calendar. `allow: true` deletes them (a round starts at once); `allow: false` keeps them and sends them back to the server. 404 when nothing is held. Answers with the sync state.',
+      args: deletionArgs,
+      body: true,
+      write: true,
+      response: 'object',
+      errors: [400, 404, 503],
+      handler: decideDeletions,
     },
   ]),
   route('/sync/conflicts/{id}/restore', [

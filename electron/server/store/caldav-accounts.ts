@@ -40,6 +40,8 @@ export interface CalendarRow {
   subscription_etag: string | null;
   subscription_last_modified: string | null;
   subscription_refreshed_utc: string | null;
+  /** Deletions a sync held for the user to confirm (JSON, caldav/held-deletes.ts); null when none. */
+  held_deletes: string | null;
 }
 
 export { LOCAL_CALENDAR_ID } from '../../../shared/schema/accounts';

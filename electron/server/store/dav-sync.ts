@@ -69,6 +69,8 @@ export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForev
     'UPDATE calendars SET sync_token = ?, ctag = ?, last_full_sync_utc = coalesce(?, last_full_sync_utc), last_error = ? WHERE id = ?',
   );
   const setCalendarError = db.prepare<[string | null, number]>('UPDATE calendars SET last_error = ? WHERE id = ?');
+  const setHeld = db.prepare<[string | null, number]>('UPDATE calendars SET held_deletes = ? WHERE id = ?');
+  const requeue = db.prepare<[number, string]>("INSERT INTO dav_outbox (calendar_id, uid) VALUES (?, ?) ON CONFLICT DO UPDATE SET rev = rev + 1, attempts = 0, next_try_utc = NULL, error = NULL");
   const setAccountResult = db.prepare<[string | null, string | null, number]>('UPDATE caldav_accounts SET last_sync_utc = coalesce(?, last_sync_utc), last_error = ? WHERE id = ?');
 
   return {
@@ -120,6 +122,10 @@ export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForev
     saveCalendarState: (calendarId: number, s: { syncToken: string | null; ctag: string | null; fullSyncUtc: string | null; error: string | null }) =>
       void saveState.run(s.syncToken, s.ctag, s.fullSyncUtc, s.error, calendarId),
     setCalendarError: (calendarId: number, error: string | null) => void setCalendarError.run(error, calendarId),
+    /** Deletions held for the user (JSON), or null. */
+    setHeldDeletes: (calendarId: number, held: string | null) => void setHeld.run(held, calendarId),
+    /** Queues a resource to be sent (again) as it is here: the server lost it, the user keeps it. */
+    requeue: (calendarId: number, uid: string) => void requeue.run(calendarId, uid),
     setAccountResult: (accountId: number, syncedUtc: string | null, error: string | null) => void setAccountResult.run(syncedUtc, error, accountId),
   };
 }

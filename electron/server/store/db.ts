@@ -3,6 +3,7 @@
  * connection from here, so the pragmas and migrations are never skipped.
  */
 import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database as DB, Statement } from 'better-sqlite3';
 import { migrations as allMigrations, type Migration } from './migrations';
 
@@ -36,7 +37,24 @@ export class NewerSchemaError extends Error {
   }
 }
 
+/**
+ * The calendar file, its write-ahead log and shared memory are the owner's only (0600), as
+ * `secrets.json` and `api-token` are: they hold every event, and a sync error may name a server.
+ * SQLite creates the -wal and -shm files with the mode of the database file, so the file is made
+ * (or narrowed) first. On Windows the mode bits mean little; the profile folder guards it there.
+ */
+function ownerOnly(file: string): void {
+  if (file === ':memory:' || file === '' || file.startsWith('file:')) return;
+  try {
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+  } catch {
+    // A file this user does not own (opened read-only by someone else): left as it is.
+  }
+}
+
 export function openDatabase(file: string, opts: OpenOptions = {}): DB {
+  ownerOnly(file);
   const db = new Database(file, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
   try {
     // WAL lets the UI read while a script writes; NORMAL sync is durable across app crashes in WAL

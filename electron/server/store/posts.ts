@@ -100,6 +100,14 @@ export function createPostRegistry(db: DB) {
     organizer: db.prepare<unknown[]>('SELECT id FROM organizers WHERE translation_group = ? AND lang = ? AND id != ?'),
   };
   const stmt = statementCache(db);
+  /**
+   * The highest `<base>-n` handed out per kind and base: the next copy of a title is one lookup,
+   * not a read of every copy before it (100,000 events of one title took over half an hour).
+   * Only a hint: what another process or a rolled-back transaction did is found by the check of
+   * the number chosen, and a stale hint is read afresh.
+   */
+  const highest = new Map<string, number>();
+  const HIGHEST_KEPT = 10_000;
 
   return {
     allocate(kind: PostKind | 'image'): number {
@@ -117,9 +125,13 @@ export function createPostRegistry(db: DB) {
       const base = slugify(wanted) || String(selfId);
       const row = slugTaken[kind].get(base) as { id: number } | undefined;
       if (!row || row.id === selfId) return base;
-      // One query for the highest number in use, not one per number tried: a recurring series
-      // imports hundreds of events with the same title.
-      return `${base}-${highestCopy(base, slugCopies[kind].all(`${base}-[0-9]*`) as Array<{ slug: string }>) + 1}`;
+      const key = `${kind}:${base}`;
+      const read = () => highestCopy(base, slugCopies[kind].all(`${base}-[0-9]*`) as Array<{ slug: string }>);
+      let next = (highest.get(key) ?? read()) + 1;
+      for (let tries = 0; slugTaken[kind].get(`${base}-${next}`); tries++) next = tries < 2 ? next + 1 : read() + 1;
+      if (highest.size >= HIGHEST_KEPT && !highest.has(key)) highest.clear();
+      highest.set(key, next);
+      return `${base}-${next}`;
     },
     /**
      * The translation group a record joins when it says it translates `of`: that record must be

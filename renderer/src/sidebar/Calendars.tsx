@@ -63,6 +63,7 @@ function AccountStatus({ account, state }: { account: AccountJson; state: Accoun
       <p className="account-line">{syncing ? t('calendars.syncing') : lastSync ? t('calendars.last_sync', { when: timeAgo(lastSync, locale) }) : t('calendars.never_synced')}</p>
       {pending > 0 && <p className="account-line">{t('calendars.pending', { count: pending })}</p>}
       {error && !syncing && <p className="account-line account-error">{error}</p>}
+      {state?.calendars.filter((c) => c.held_deletes).map((c) => <HeldDeletes key={c.id} account={account.name} calendar={c} />)}
       <button
         type="button"
         className="button button-small"
@@ -82,6 +83,40 @@ function AccountStatus({ account, state }: { account: AccountJson; state: Accoun
       >
         {syncing ? t('calendars.syncing') : t('calendars.sync_now')}
       </button>
+    </div>
+  );
+}
+
+/**
+ * Deletions a sync held (the server stopped listing most of a calendar at once): nothing goes
+ * until the user says which story is true.
+ */
+function HeldDeletes({ account, calendar }: { account: string; calendar: AccountSyncState['calendars'][number] }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const held = calendar.held_deletes!;
+  const decide = (allow: boolean) => async () => {
+    setBusy(true);
+    try {
+      await useCalendars.getState().decideDeletions(calendar.id, account, allow);
+      await reloadEvents();
+    } catch (err) {
+      toastError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="held-deletes" role="group" aria-label={t('calendars.held_of', { name: calendar.name })}>
+      <p className="account-line account-error">{t('calendars.held', { name: calendar.name, count: held.count, total: held.total })}</p>
+      <span className="conflict-actions">
+        <button type="button" className="button button-small" disabled={busy} aria-label={t('calendars.held_allow_named', { name: calendar.name, count: held.count })} onClick={decide(true)}>
+          {t('calendars.held_allow')}
+        </button>
+        <button type="button" className="button button-small" disabled={busy} aria-label={t('calendars.held_refuse_named', { name: calendar.name, count: held.count })} onClick={decide(false)}>
+          {t('calendars.held_refuse')}
+        </button>
+      </span>
     </div>
   );
 }

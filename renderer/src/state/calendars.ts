@@ -35,6 +35,8 @@ interface CalendarsState {
   syncNow(accountName: string): Promise<void>;
   restoreConflict(id: number): Promise<void>;
   dismissConflict(id: number): Promise<void>;
+  /** Deletions a sync held: delete them here (`allow`), or keep them and send them back. */
+  decideDeletions(calendarId: number, accountName: string, allow: boolean): Promise<void>;
 }
 
 /** Errors and words from the server in the interface's language, not the records'. */
@@ -138,6 +140,16 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
   async restoreConflict(id) {
     await api().post(`sync/conflicts/${id}/restore`, {}, inUiLanguage());
     await get().refreshSync();
+  },
+  async decideDeletions(calendarId, accountName, allow) {
+    await api().post(`sync/calendars/${calendarId}/deletions`, { allow }, inUiLanguage());
+    // The server starts the round that acts on the answer: followed as "Sync now" is.
+    const until = Date.now() + SYNC_WAIT_MS;
+    for (;;) {
+      const status = await get().refreshSync();
+      if (!status.accounts.find((a) => a.name === accountName)?.syncing || Date.now() > until) break;
+      await new Promise((ok) => setTimeout(ok, 500));
+    }
   },
   async dismissConflict(id) {
     await api().del(`sync/conflicts/${id}`, inUiLanguage());

@@ -3,7 +3,7 @@
  * language: an account that failed through some of its calendars says so, then each one.
  */
 import { describe, expect, it } from 'vitest';
-import { errorText, storedCalendarErrors, storedError } from '../../../electron/server/caldav/errors';
+import { errorText, excerpt, storedCalendarErrors, storedError } from '../../../electron/server/caldav/errors';
 
 describe('stored sync errors in words', () => {
   it('an account failed through some calendars: the sentence first, then each calendar with its own error, in the language asked', () => {
@@ -15,5 +15,17 @@ describe('stored sync errors in words', () => {
   it('text kept before errors had keys stays as it was written', () => {
     expect(errorText('connection refused', 'pt-br')).toBe('connection refused');
     expect(errorText(null, 'en')).toBeNull();
+  });
+
+  it('a library error quoting a server is kept in Almanac words, with a short excerpt free of credentials and line breaks', () => {
+    const basic = Buffer.from('alice:s3cret-Pässword').toString('base64');
+    const leaky = new Error(`Collection query failed: 500 Internal Server Error. Raw response: Authorization: Basic ${basic}\nINFO forged`);
+    const shown = errorText(storedError(leaky), 'en')!;
+    expect(shown).toBe('The sync failed (Collection query failed: 500 Internal Server Error.). It is tried again at the next round.');
+    // Old rows kept as plain text are shown the same way.
+    expect(errorText(leaky.message, 'en')).toBe('Collection query failed: 500 Internal Server Error.');
+    expect(excerpt(`proxy said\r\nWWW-Authenticate: Basic realm=x\u0007`)).toBe('proxy said …');
+    expect(excerpt(`sent Bearer ${'a1B2'.repeat(8)} ok`)).toBe('sent … ok');
+    expect(excerpt('x'.repeat(500)).length).toBe(120);
   });
 });

@@ -32,7 +32,7 @@ describe('the CalDAV transport', () => {
     expect(t.statuses).toEqual([207, 207]);
   });
 
-  it('trusts the https target of a well-known redirect, never a plain-http one on another host', async () => {
+  it('trusts the https target of a well-known redirect on the same host, nothing else', async () => {
     const follow = async (target: string, typed = 'http://dav.example.org/') => {
       const calls: string[] = [];
       const t = createTransport(typed, { user: 'u', password: 'p' }, {
@@ -45,16 +45,18 @@ describe('the CalDAV transport', () => {
       await t.fetch(new URL('principal/', target).href, { method: 'PROPFIND' });
       return calls;
     };
-    expect(await follow('https://caldav.example.com/dav/')).toEqual([
+    expect(await follow('https://dav.example.org/dav/')).toEqual([
       'http://dav.example.org/.well-known/caldav with password',
-      'https://caldav.example.com/dav/principal/ with password',
+      'https://dav.example.org/dav/principal/ with password',
     ]);
+    // Another host, even over https: only the origin the user typed gets the password (issue 25).
+    expect((await follow('https://caldav.example.com/dav/'))[1]).toBe('https://caldav.example.com/dav/principal/ without password');
     expect(await follow('http://evil.example.net/dav/')).toEqual([
       'http://dav.example.org/.well-known/caldav with password',
       'http://evil.example.net/dav/principal/ without password',
     ]);
-    // Typed as http: the same host on another port is the user's choice too.
-    expect((await follow('http://dav.example.org:5232/'))[1]).toBe('http://dav.example.org:5232/principal/ with password');
+    // Typed as http: the same host on another port over http may be anyone on that machine.
+    expect((await follow('http://dav.example.org:5232/'))[1]).toBe('http://dav.example.org:5232/principal/ without password');
     // Typed as https: a redirect down to plain http on the same host would send it in clear.
     expect((await follow('http://dav.example.org:5232/', 'https://dav.example.org/'))[1]).toBe('http://dav.example.org:5232/principal/ without password');
   });

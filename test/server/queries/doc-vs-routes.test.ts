@@ -105,6 +105,18 @@ async function call(path: string, method: Method): Promise<Res> {
     const key = due.body.reminders.find((r: { event_id: number }) => r.event_id === e.body.id).key;
     return t.api(method, path.replace('{key}', key).slice(1)).send({});
   }
+  if (path === '/sync/calendars/{id}/deletions') {
+    // A server calendar with deletions a sync held for the user.
+    const store = t.server.store;
+    const account = store.write(() =>
+      store.accounts.add({ name: uniq('held'), serverUrl: 'http://127.0.0.1:9/', username: 'doc', principalUrl: 'http://127.0.0.1:9/p/', homeUrl: 'http://127.0.0.1:9/h/', createdUtc: new Date().toISOString() }, [
+        { url: 'http://127.0.0.1:9/h/held/', name: 'Held', color: null, ctag: null, syncToken: null, hasSyncCollection: false, readOnly: false, synced: true },
+      ]),
+    );
+    const calendar = store.accounts.calendarsOf(account.id)[0].id;
+    store.write(() => store.davSync.setHeldDeletes(calendar, JSON.stringify({ count: 9, total: 10, decision: null })));
+    return t.api(method, `sync/calendars/${calendar}/deletions`).send({ allow: false });
+  }
   if (path.startsWith('/sync')) {
     // "Sync now" with no accounts, and a conflict copy a sync kept for the conflict routes.
     if (!path.includes('{id}')) return t.api(method, path.slice(1)).send({});

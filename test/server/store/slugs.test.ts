@@ -2,8 +2,12 @@
  * Slugs made from titles: plain ASCII titles take a shorter path than the rest (an import slugs
  * every event), and must get the very slug the general path gives.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { slugify } from '../../../electron/server/store/posts';
+import { openDatabase, closeDatabase, type DB } from '../../../electron/server/store/db';
+import { createStore } from '../../../electron/server/store';
+import { tempDir } from '../../helpers/temp-dir';
 
 describe('slugify', () => {
   it('makes the slug a user sees in the event address', () => {
@@ -25,5 +29,55 @@ describe('slugify', () => {
       const title = Array.from({ length }, () => String.fromCharCode(0x20 + Math.floor(random() * 95))).join('');
       expect(slugify(`${title}é`), JSON.stringify(title)).toBe(slugify(`${title}e`));
     }
+  });
+});
+
+describe('uniqueSlug', () => {
+  /** A store whose slug-copy lookups (the GLOB over `<base>-n`) count the rows they read. */
+  function countingStore() {
+    const db = openDatabase(join(tempDir('almanac-slugs-'), 'almanac.sqlite'));
+    opened.push(db);
+    const counted = { rows: 0 };
+    const prepare = db.prepare.bind(db);
+    (db as { prepare: unknown }).prepare = (sql: string) => {
+      const statement = prepare(sql);
+      if (!/slug GLOB/.test(sql)) return statement;
+      const all = statement.all.bind(statement);
+      (statement as { all: unknown }).all = (...args: unknown[]) => {
+        const rows = all(...args);
+        counted.rows += rows.length;
+        return rows;
+      };
+      return statement;
+    };
+    return { store: createStore(db), counted };
+  }
+  const opened: DB[] = [];
+  afterEach(() => opened.splice(0).forEach((db) => closeDatabase(db)));
+
+  it('numbers 3,000 events of one title in order, reading each earlier copy about once (not once per new copy)', () => {
+    const { store, counted } = countingStore();
+    const ctx = { lang: 'en' as const, now: new Date(), siteZone: 'UTC' };
+    const n = 3000;
+    store.write(() => {
+      for (let i = 0; i < n; i++) store.events.create({ title: 'Standup', start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 10:15:00' }, ctx);
+    });
+    const slugs = store.db.prepare("SELECT slug FROM events WHERE slug LIKE 'standup%' ORDER BY id").pluck().all() as string[];
+    expect(slugs.slice(0, 3)).toEqual(['standup', 'standup-2', 'standup-3']);
+    expect(slugs[n - 1]).toBe(`standup-${n}`);
+    expect(new Set(slugs).size).toBe(n);
+    // Quadratic, as it was: n²/2 = 4.5 million rows read.
+    expect(counted.rows).toBeLessThan(2 * n);
+  });
+
+  it('still finds a free number after copies made behind its back (another process on the file)', () => {
+    const { store } = countingStore();
+    const ctx = { lang: 'en' as const, now: new Date(), siteZone: 'UTC' };
+    const create = (title: string) => store.write(() => store.events.create({ title, start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00' }, ctx));
+    create('Retro');
+    create('Retro');
+    for (const n of [3, 4]) store.db.prepare('UPDATE events SET slug = ? WHERE id = ?').run(`retro-${n}`, create('Other'));
+    const id = create('Retro');
+    expect(store.db.prepare('SELECT slug FROM events WHERE id = ?').pluck().get(id)).toBe('retro-5');
   });
 });
