@@ -42,6 +42,7 @@ describe('the editor’s description: what is saved is what was shown', () => {
     const api = mockApi({ 'PATCH events/5': saved(e) });
     openEditor(e);
     expect(description().value).toBe('Use <b> & co');
+    expect(screen.queryByText(/edited as HTML/)).toBeNull();
     fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'Meet again' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.to('PATCH', 'events/5')).toHaveLength(1));
@@ -77,6 +78,9 @@ describe('the editor’s description: what is saved is what was shown', () => {
     // The API's own paragraph is taken off; the rest is the source, entities as written.
     const source = 'Bring <strong>food</strong> &amp; press &lt;Enter&gt;\n\n<ul>\n<li>chairs</li>\n</ul>';
     expect(description().value).toBe(source);
+    // Said where it is edited, as the textarea itself shows no formatting.
+    const hint = 'It holds formatting, so it is edited as HTML: its tags are formatting, not text.';
+    expect(document.getElementById(description().getAttribute('aria-describedby')!)?.textContent).toBe(hint);
     fireEvent.change(description(), { target: { value: source.replace('chairs', 'chairs and a <em>rug</em>') } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.to('PATCH', 'events/6')).toHaveLength(1));

@@ -131,6 +131,9 @@ function htmlOf(value: unknown, source: boolean): unknown {
 
 const sourceFields = (v: FormValues): string[] => (Array.isArray(v[HTML_SOURCE]) ? (v[HTML_SOURCE] as string[]) : []);
 
+/** Whether the textarea `name` edits HTML source (the form says so, as it does not show it). */
+export const isHtmlSource = (v: FormValues, name: string): boolean => sourceFields(v).includes(name);
+
 /** The cost as it was typed: `$10, $20` from values + symbol + position. */
 export function costToText(e: Pick<Event, 'cost' | 'cost_details'>): string {
   const d = e.cost_details;
@@ -271,7 +274,6 @@ export function changedFields(initial: FormValues, current: FormValues): string[
 export function formToBody(fields: FieldSet, current: FormValues, initial?: FormValues): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   const names = initial ? changedFields(initial, current) : Object.keys(current);
-  const source = sourceFields(current);
   for (const name of names) {
     const def = fields[name];
     if (!def) continue;
@@ -281,7 +283,7 @@ export function formToBody(fields: FieldSet, current: FormValues, initial?: Form
       // `false` flags are the default on create; leaving them out keeps the body short.
       if (empty && !def.required) continue;
     }
-    body[name] = toBodyValue(name, def, value, source.includes(name));
+    body[name] = toBodyValue(name, def, value, isHtmlSource(current, name));
   }
   return body;
 }
@@ -315,8 +317,7 @@ export function localErrors(
 export function reverseBody(fields: FieldSet, before: Event, keys: string[]): Record<string, unknown> {
   const old = eventToForm(before, fields);
   const body: Record<string, unknown> = {};
-  const source = sourceFields(old);
-  for (const k of keys) if (fields[k] && k in old) body[k] = toBodyValue(k, fields[k], old[k], source.includes(k));
+  for (const k of keys) if (fields[k] && k in old) body[k] = toBodyValue(k, fields[k], old[k], isHtmlSource(old, k));
   if (keys.some((k) => k === 'start_date' || k === 'end_date' || k === 'all_day')) {
     body.start_date = before.start_date;
     body.end_date = before.end_date;
