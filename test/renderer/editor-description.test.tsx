@@ -16,6 +16,8 @@ import { useSettings } from '../../renderer/src/state/settings';
 import { useUi } from '../../renderer/src/state/ui';
 import { useEvents } from '../../renderer/src/state/events';
 import { useUndo } from '../../renderer/src/state/undo';
+import { renderContent } from '@shared/content';
+import { htmlAsText } from '../../renderer/src/calendar/EventDetails';
 import { makeEvent, makeVenue, mockApi } from './helpers';
 import { openEditor } from './open-editor';
 
@@ -123,5 +125,31 @@ describe('every other path that writes a description follows the same rule', () 
     const v = eventToForm(makeEvent({ description: '<p>One &amp; two<br />\nthree</p>\n<p>x &lt; y</p>' }), eventFields);
     expect(v.description).toBe('One & two\nthree\n\nx < y');
     expect(formToBody(eventFields, v).description).toBe('One &amp; two\nthree\n\nx &lt; y');
+  });
+});
+
+describe('read and saved again unchanged, the API rendering what is sent as it rendered what was read', () => {
+  // What was stored (written by Almanac, a website or Outlook), as the API renders it: the same HTML again.
+  const exact = [
+    'Use &lt;b&gt; &amp; co',
+    'Line one\nLine two\n\nAfter a blank line: 1 &lt; 2 &amp; 3 &gt; 2',
+    '<b>Bring</b> food\nand drinks\n\n<ul>\n<li>chairs</li>\n<li><a href="https://x.example/?a=1&amp;b=2">map</a></li>\n</ul>\n\nThanks &lt;3',
+    '<p class="intro">Styled</p>\n<p>a\nb</p>',
+    '<div>Outlook<br>line</div><p>two</p>',
+    '<div>\n<p>x</p>\ny</div>',
+    'first<br />second &amp; <em>third</em>',
+  ];
+  it.each(exact)('%j', (content) => {
+    const html = renderContent(content);
+    const sent = formToBody(eventFields, eventToForm(makeEvent({ description: html }), eventFields)).description as string;
+    expect(renderContent(sent)).toBe(html);
+  });
+
+  // Text a client of the API stored unescaped: sent escaped, it reads as the same text.
+  const raw = ['Line one\nLine two\n\n1 < 2 & 3 > 2', 'Tom & Jerry’s “show” &#8211; tonight', '<p>one\ntwo</p>\n<p>three<br>four</p>'];
+  it.each(raw)('%j', (content) => {
+    const html = renderContent(content);
+    const sent = formToBody(eventFields, eventToForm(makeEvent({ description: html }), eventFields)).description as string;
+    expect(htmlAsText(renderContent(sent))).toBe(htmlAsText(html));
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { Event, Organizer, Venue, Term } from '@shared/api/records';
 import type { FieldDef, FieldSet } from '@shared/schema/resources';
+import { renderContent } from '@shared/content';
 import { DateTime } from 'luxon';
 import type { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
@@ -78,8 +79,6 @@ export const HTML_SOURCE = '@htmlSource';
 const TEXT_TAGS = /<\/?p>|<br\s*\/?>/gi;
 /** A `<` that opens a tag, a comment or a declaration (`1 < 2` opens nothing, as in a browser). */
 const OPENS_TAG = /<[a-z!?/]/i;
-/** Paragraphs the API leaves unwrapped because they open with a block of their own. */
-const OPENS_BLOCK = /^<(p|div|ul|ol|li|h[1-6]|table|thead|tbody|tr|td|th|blockquote|pre|figure|section|article|hr|address|dl|dd|dt|form|fieldset|header|footer|nav|aside|details|summary)[\s>/]/i;
 
 /** Whether the HTML is only rendered text (the "text" case above). */
 export function isRenderedText(html: string): boolean {
@@ -87,29 +86,39 @@ export function isRenderedText(html: string): boolean {
 }
 
 /**
- * The API's rendering taken back off: each `<p>…</p>` it could have wrapped around a paragraph is
- * that paragraph again, its `<br />` line breaks newlines, paragraphs a blank line apart. A `<p>`
- * the API would not have made (one holding a block, a bare newline, spaces at its ends) is left
- * as it is, so saving the result renders the same HTML again.
+ * Source as the API's rendering taken back off: each `<p>…</p>` it wrapped around a paragraph (one
+ * to a line of its answer) is that paragraph again, its `<br />` line breaks newlines, paragraphs a
+ * blank line apart. Checked by rendering it again: when that is not the HTML read (a `<p>` the API
+ * did not make, inside a `<div>`, say), the HTML is kept whole, which renders as itself.
  */
 function unrender(html: string): string {
-  return html
-    .replace(/\r\n?/g, '\n')
-    .replace(/<p>([\s\S]*?)<\/p>/g, (whole, inner: string) => {
-      const made = !/<\/?p[\s>]/i.test(inner) && !OPENS_BLOCK.test(inner) && inner === inner.trim() && !/(?<!<br \/>)\n/.test(inner);
-      return made ? `\n\n${inner.replaceAll('<br />\n', '\n')}\n\n` : whole;
-    })
+  const normalised = html.replace(/\r\n?/g, '\n').trim();
+  const source = normalised
+    .replace(/(?<=^|\n)<p>((?:<br \/>\n|(?!<\/p>)[^\n])*)<\/p>(?=\n|$)/g, (_, inner: string) => `\n\n${inner.replaceAll('<br />\n', '\n')}\n\n`)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+  return renderContent(source) === normalised ? source : normalised;
 }
 
-/** Rendered text (isRenderedText) as the text a reader sees: `<p>a &amp; b<br />\nc</p>` → `a & b\nc`. */
+const LINE = '\u0000';
+const PARAGRAPH = '\u0001';
+
+/**
+ * Rendered text (isRenderedText) as the text a reader sees, `<p>a &amp; b<br />\nc</p>` → `a & b\nc`:
+ * a line break is a newline, paragraphs a blank line apart, and a bare newline in the HTML a space,
+ * as a browser reads it. Spaces stay as typed. Text stored without any rendering (a term's
+ * description) keeps its newlines.
+ */
 export function htmlToText(html: string | undefined): string {
   if (!html) return '';
-  const text = unrender(html)
-    .replace(/<br\s*\/?>\n?/gi, '\n')
-    .replace(/[ \t]*<\/?p>[ \t]*/gi, '\n\n')
-    .replace(/\n{3,}/g, '\n\n');
+  const normalised = html.replace(/\r\n?/g, '\n').replace(/[\u0000\u0001]/g, '');
+  if (!/<(?:p|br)\b/i.test(normalised)) return decodeEntities(normalised).trim();
+  const text = normalised
+    .replace(/<br\s*\/?>\n?/gi, LINE)
+    .replace(/\n*<\/?p>\n*/gi, PARAGRAPH)
+    .replace(/\n/g, ' ')
+    .replace(/[ \t]*\u0001[\u0001 \t]*/g, '\n\n')
+    .replaceAll(LINE, '\n');
   return decodeEntities(text).trim();
 }
 
