@@ -169,6 +169,44 @@ describe.skipIf(!runBrowserSuites)('event editor (e2e)', () => {
     await s.page.getByRole('button', { name: 'Calendar', exact: true }).click();
   });
 
+  it('keeps a literal <b> from another calendar literal through an edit, read back from the API and in iCalendar', async () => {
+    // Thunderbird's plain DESCRIPTION, imported as the iCalendar mapping reads any other client's.
+    const ics = [
+      'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN',
+      'BEGIN:VEVENT', 'UID:e2e-literal-b@tests', 'DTSTAMP:20260101T000000Z', 'DTSTART:20310410T100000Z', 'DTEND:20310410T110000Z',
+      'SUMMARY:Markup lesson', 'DESCRIPTION:Use <b> & co', 'END:VEVENT', 'END:VCALENDAR', '',
+    ].join('\r\n');
+    const auth = { Authorization: `Bearer ${s.server.token}` };
+    const imported = await fetch(`${s.server.url}/cal/events/v1/import`, { method: 'POST', headers: { ...auth, 'Content-Type': 'text/calendar' }, body: ics });
+    expect(imported.status).toBe(200);
+    const [before] = await s.eventsMatching('Markup lesson');
+    expect(before.description).toBe('<p>Use &lt;b&gt; &amp; co</p>');
+
+    await s.page.reload();
+    await s.page.getByLabel('Go to date', { exact: true }).fill('2031-04-10');
+    await s.page.getByRole('button', { name: /^(\S+ )?Markup lesson/ }).dblclick();
+    const dialog = s.page.getByRole('dialog', { name: 'Edit event' });
+    const description = dialog.getByLabel('Description', { exact: true });
+    expect(await description.inputValue()).toBe('Use <b> & co');
+    await description.fill('Use <b> & co\nfor bold, 1 < 2');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const [after] = await s.eventsMatching('Markup lesson');
+    expect(after.description).toBe('<p>Use &lt;b&gt; &amp; co<br />\nfor bold, 1 &lt; 2</p>');
+    // The details card reads it as the same text, the tag and all.
+    await s.page.getByRole('button', { name: /^(\S+ )?Markup lesson/ }).click();
+    const card = s.page.getByRole('dialog', { name: 'Markup lesson' });
+    expect(await card.locator('.details-description').innerText()).toBe('Use <b> & co\nfor bold, 1 < 2');
+    expect(await card.locator('.details-description b').count()).toBe(0);
+    await s.page.keyboard.press('Escape');
+    // And another calendar gets back the text as it was typed, as plain text with no HTML alternative.
+    const exported = await (await fetch(`${s.server.url}/cal/events/v1/export?search=Markup%20lesson`, { headers: auth })).text();
+    const unfolded = exported.replace(/\r\n[ \t]/g, '');
+    expect(unfolded).toContain('DESCRIPTION:Use <b> & co\\nfor bold\\, 1 < 2\r\n');
+    expect(unfolded).not.toContain('X-ALT-DESC');
+  });
+
   it('raised no page errors', () => {
     expect(s.pageErrors).toEqual([]);
   });

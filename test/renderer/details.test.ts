@@ -8,6 +8,8 @@ describe('the details card’s description', () => {
     expect(htmlAsText('<p><b>Bring</b> a chair.</p>\n<p>Doors at 7.<br />Bar opens at 6.</p>')).toBe('Bring a chair.\n\nDoors at 7.\nBar opens at 6.');
     expect(htmlAsText('<ul><li>One</li><li>Two</li></ul>')).toBe('One\nTwo');
     expect(htmlAsText('Fish &amp; chips &lt;3')).toBe('Fish & chips <3');
+    // Another calendar's plain text, stored escaped: its tag is text.
+    expect(htmlAsText('<p>Use &lt;b&gt; &amp; co<br />\nfor bold</p>')).toBe('Use <b> & co\nfor bold');
   });
 
   it('never runs or shows what scripts and styles hold', () => {

@@ -17,7 +17,7 @@ import { formatInstant } from '../lib/format';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
-import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
+import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, isHtmlSource, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
@@ -199,6 +199,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
         value={values[name]}
         error={errors[name]}
         allDay={!!values.all_day}
+        htmlSource={isHtmlSource(values, name)}
         autoFocus={autoFocus}
         onChange={(v) => set(name, v)}
       />

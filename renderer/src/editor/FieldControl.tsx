@@ -45,8 +45,14 @@ export function FieldControl(p: ControlProps) {
       );
     case 'textarea':
       return (
-        <Field label={label} htmlFor={ids.input} error={p.error} errorId={ids.error} required={p.def.required}>
-          <textarea {...common} rows={p.name === 'excerpt' ? 2 : 4} value={str} onChange={(e) => p.onChange(e.target.value)} />
+        <Field label={label} htmlFor={ids.input} error={p.error} errorId={ids.error} required={p.def.required} hint={p.htmlSource ? t('field.html_source_hint') : undefined} hintId={ids.hint}>
+          <textarea
+            {...(p.htmlSource && !p.error ? { 'aria-describedby': ids.hint } : {})}
+            {...common}
+            rows={p.name === 'excerpt' ? 2 : 4}
+            value={str}
+            onChange={(e) => p.onChange(e.target.value)}
+          />
         </Field>
       );
     case 'datetime':

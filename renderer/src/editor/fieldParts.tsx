@@ -17,6 +17,8 @@ export interface ControlProps {
   taxonomy?: 'categories' | 'tags';
   selfId?: number;
   autoFocus?: boolean;
+  /** Textareas: the value is HTML source, not text (editor/form.ts, HTML_SOURCE). */
+  htmlSource?: boolean;
 }
 
 export function useFieldIds() {

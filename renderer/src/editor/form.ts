@@ -3,10 +3,12 @@
  *
  * Form values are body-shaped (what the API accepts), with three exceptions made for editing:
  * terms are `{id?, name}` chips (new ones have no id yet), a venue may be `null` (none), and
- * rendered HTML (description, excerpt) is turned back into the plain text it came from.
+ * rendered HTML (description, excerpt) is shown as its text or, when it holds real markup, as its
+ * source (the rule is written out above HTML_SOURCE).
  */
 import type { Event, Organizer, Venue, Term } from '@shared/api/records';
 import type { FieldDef, FieldSet } from '@shared/schema/resources';
+import { renderContent } from '@shared/content';
 import { DateTime } from 'luxon';
 import type { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
@@ -47,17 +49,99 @@ export function formFields(fields: FieldSet): Array<[string, FieldDef]> {
   return Object.entries(fields).filter(([name, def]) => !NEVER_SHOWN.has(name) && def.kind.input !== 'hidden');
 }
 
-/** `<p>One</p>\n<p>Two<br />lines</p>` → `One\n\nTwo\nlines`; other markup is left for the user. */
+/*
+ * Descriptions and excerpts (and venues', organizers' and terms' long texts): the API takes them as
+ * HTML, as the original plugin does ("HTML allowed"), and answers with its text rendered:
+ * paragraphs in `<p>`, line breaks as `<br />` (serialize/content.ts). The rule below is the only
+ * place the forms turn that HTML into what a textarea shows and back, and every path that writes
+ * one goes through it (the editor, a duplicate, undo, the management dialogs), so that what is
+ * saved is what was shown. A field the user did not touch is not sent at all (formToBody).
+ *
+ * - Text: HTML that is nothing but rendered text (paragraphs, line breaks, entities, a `<` that
+ *   opens no tag): every description typed here, and another calendar's plain DESCRIPTION, which
+ *   the iCalendar mapping stores escaped (`Use &lt;b&gt; &amp; co`). It is shown as the text a
+ *   reader sees, entities decoded, and saved with `&`, `<` and `>` escaped: a `<b>` that was shown
+ *   as four characters is saved as four characters, never as bold. What is typed in a new event is
+ *   text too; a textarea shows no formatting, so nothing typed into one may become formatting.
+ * - Source: HTML with any other markup (bold, links, lists from the website or Outlook). Decoded
+ *   it would lose its markup, escaped it would show its tags as text, so it is shown as its source
+ *   (the API's own `<p>` and `<br />` taken off, entities as written) and saved as typed: its
+ *   markup stays markup and a `&lt;` in it stays an escaped `<`.
+ *
+ * Which one a field is comes from the HTML it was read from, so it is kept beside the values under
+ * HTML_SOURCE (no field has that name; formToBody sends only fields).
+ */
+
+/** The names of the textarea fields of a form whose value is HTML source (see above); text otherwise. */
+export const HTML_SOURCE = '@htmlSource';
+
+/** Tags the API's rendering of text is made of: paragraphs and line breaks, without attributes. */
+const TEXT_TAGS = /<\/?p>|<br\s*\/?>/gi;
+/** A `<` that opens a tag, a comment or a declaration (`1 < 2` opens nothing, as in a browser). */
+const OPENS_TAG = /<[a-z!?/]/i;
+
+/** Whether the HTML is only rendered text (the "text" case above). */
+export function isRenderedText(html: string): boolean {
+  return !OPENS_TAG.test(html.replace(TEXT_TAGS, ''));
+}
+
+/**
+ * Source as the API's rendering taken back off: each `<p>…</p>` it wrapped around a paragraph (one
+ * to a line of its answer) is that paragraph again, its `<br />` line breaks newlines, paragraphs a
+ * blank line apart. Checked by rendering it again: when that is not the HTML read (a `<p>` the API
+ * did not make, inside a `<div>`, say), the HTML is kept whole, which renders as itself.
+ */
+function unrender(html: string): string {
+  const normalised = html.replace(/\r\n?/g, '\n').trim();
+  const source = normalised
+    .replace(/(?<=^|\n)<p>((?:<br \/>\n|(?!<\/p>)[^\n])*)<\/p>(?=\n|$)/g, (_, inner: string) => `\n\n${inner.replaceAll('<br />\n', '\n')}\n\n`)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return renderContent(source) === normalised ? source : normalised;
+}
+
+const LINE = '\u0000';
+const PARAGRAPH = '\u0001';
+
+/**
+ * Rendered text (isRenderedText) as the text a reader sees, `<p>a &amp; b<br />\nc</p>` → `a & b\nc`:
+ * a line break is a newline, paragraphs a blank line apart, and a bare newline in the HTML a space,
+ * as a browser reads it. Spaces stay as typed. Text stored without any rendering (a term's
+ * description) keeps its newlines.
+ */
 export function htmlToText(html: string | undefined): string {
   if (!html) return '';
-  const text = html
-    .replace(/\r/g, '')
-    .replace(/<br\s*\/?>\n?/gi, '\n')
-    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
-    .replace(/^\s*<p[^>]*>/i, '')
-    .replace(/<\/p>\s*$/i, '');
+  const normalised = html.replace(/\r\n?/g, '\n').replace(/[\u0000\u0001]/g, '');
+  if (!/<(?:p|br)\b/i.test(normalised)) return decodeEntities(normalised).trim();
+  const text = normalised
+    .replace(/<br\s*\/?>\n?/gi, LINE)
+    .replace(/\n*<\/?p>\n*/gi, PARAGRAPH)
+    .replace(/\n/g, ' ')
+    .replace(/[ \t]*\u0001[\u0001 \t]*/g, '\n\n')
+    .replaceAll(LINE, '\n');
   return decodeEntities(text).trim();
 }
+
+/** Text as the HTML the API stores: nothing in it is ever taken for markup; the API renders its lines. */
+export function textToHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** What a textarea shows of `html`, and whether that is its source (see above). */
+export function readHtml(html: string | undefined): { value: string; source: boolean } {
+  if (!html) return { value: '', source: false };
+  return isRenderedText(html) ? { value: htmlToText(html), source: false } : { value: unrender(html), source: true };
+}
+
+/** What the API is sent for a textarea's value: its source as typed, or its text escaped. */
+function htmlOf(value: unknown, source: boolean): unknown {
+  return typeof value === 'string' && !source ? textToHtml(value) : value;
+}
+
+const sourceFields = (v: FormValues): string[] => (Array.isArray(v[HTML_SOURCE]) ? (v[HTML_SOURCE] as string[]) : []);
+
+/** Whether the textarea `name` edits HTML source (the form says so, as it does not show it). */
+export const isHtmlSource = (v: FormValues, name: string): boolean => sourceFields(v).includes(name);
 
 /** The cost as it was typed: `$10, $20` from values + symbol + position. */
 export function costToText(e: Pick<Event, 'cost' | 'cost_details'>): string {
@@ -102,8 +186,13 @@ export function eventToForm(e: Event, fields: FieldSet): FormValues {
   set('end_date', e.end_date);
   set('timezone', e.timezone);
   set('all_day', e.all_day);
-  set('description', htmlToText(e.description));
-  set('excerpt', htmlToText(e.excerpt));
+  const source: string[] = [];
+  for (const name of ['description', 'excerpt'] as const) {
+    const read = readHtml(e[name]);
+    set(name, read.value);
+    if (read.source && name in v) source.push(name);
+  }
+  if (source.length) v[HTML_SOURCE] = source;
   set('status', e.status);
   set('image', e.image ? e.image.url : '');
   set('cost', costToText(e));
@@ -140,21 +229,29 @@ export function draftToForm(d: EventDraft, fields: FieldSet): FormValues {
 export function recordToForm(record: Venue | Organizer | Term | Record<string, unknown>, fields: FieldSet): FormValues {
   const v = emptyForm(fields);
   const r = record as Record<string, unknown>;
+  const source: string[] = [];
   for (const [name, def] of formFields(fields)) {
     const raw = r[name];
     if (raw === undefined || raw === null) continue;
     if (name === 'image') v[name] = typeof raw === 'object' ? ((raw as { url?: string }).url ?? '') : String(raw);
-    else if (def.kind.input === 'textarea') v[name] = htmlToText(String(raw));
+    else if (def.kind.input === 'textarea') {
+      const read = readHtml(String(raw));
+      v[name] = read.value;
+      if (read.source) source.push(name);
+    }
     else if (def.kind.input === 'checkbox') v[name] = !!raw;
     else if (def.kind.input === 'number') v[name] = name === 'parent' && raw === 0 ? '' : String(raw);
     else v[name] = typeof raw === 'string' ? decodeEntities(raw) : String(raw);
   }
+  if (source.length) v[HTML_SOURCE] = source;
   return v;
 }
 
-/** One form value as the API takes it. */
-export function toBodyValue(name: string, def: FieldDef, value: unknown): unknown {
+/** One form value as the API takes it; `source`: a textarea's value is HTML source (see HTML_SOURCE). */
+export function toBodyValue(name: string, def: FieldDef, value: unknown, source = false): unknown {
   switch (def.kind.input) {
+    case 'textarea':
+      return htmlOf(value, source);
     case 'terms':
       return (value as TermRef[]).map((t) => t.id ?? t.name);
     case 'venue':
@@ -168,7 +265,7 @@ export function toBodyValue(name: string, def: FieldDef, value: unknown): unknow
       return Number(s);
     }
     default:
-      return typeof value === 'string' && def.kind.input !== 'textarea' ? value.trim() : value;
+      return typeof value === 'string' ? value.trim() : value;
   }
 }
 
@@ -195,7 +292,7 @@ export function formToBody(fields: FieldSet, current: FormValues, initial?: Form
       // `false` flags are the default on create; leaving them out keeps the body short.
       if (empty && !def.required) continue;
     }
-    body[name] = toBodyValue(name, def, value);
+    body[name] = toBodyValue(name, def, value, isHtmlSource(current, name));
   }
   return body;
 }
@@ -229,7 +326,7 @@ export function localErrors(
 export function reverseBody(fields: FieldSet, before: Event, keys: string[]): Record<string, unknown> {
   const old = eventToForm(before, fields);
   const body: Record<string, unknown> = {};
-  for (const k of keys) if (fields[k] && k in old) body[k] = toBodyValue(k, fields[k], old[k]);
+  for (const k of keys) if (fields[k] && k in old) body[k] = toBodyValue(k, fields[k], old[k], isHtmlSource(old, k));
   if (keys.some((k) => k === 'start_date' || k === 'end_date' || k === 'all_day')) {
     body.start_date = before.start_date;
     body.end_date = before.end_date;

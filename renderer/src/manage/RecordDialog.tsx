@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { FieldControl } from '../editor/FieldControl';
-import { changedFields, emptyForm, formFields, formToBody, localErrors, recordToForm, type FieldErrors, type FormValues } from '../editor/form';
+import { changedFields, emptyForm, formFields, formToBody, isHtmlSource, localErrors, recordToForm, type FieldErrors, type FormValues } from '../editor/form';
 import { api } from '../state/api';
 import type { ManageConfig, ManagedRecord } from './configs';
 import { DiscardBar } from '../components/DiscardBar';
@@ -74,6 +74,7 @@ export function RecordDialog({
       value={values[name]}
       error={errors[name]}
       selfId={record?.id}
+      htmlSource={isHtmlSource(values, name)}
       autoFocus={i === 0}
       onChange={(v) => {
         setValues((cur) => ({ ...cur, [name]: v }));
