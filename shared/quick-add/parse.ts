@@ -272,7 +272,11 @@ export function parseQuickAdd(input: string, ctx: QuickAddContext): QuickAddResu
 
   // A venue that exists, named after "at" / "no" / "en".
   let venue: { id: number; name: string } | undefined;
-  const names = [...ctx.venues].filter((v) => v.name.trim()).sort((a, b) => b.name.length - a.name.length);
+  // Only names the sentence holds make the pattern, however many venues the calendar has.
+  const said = fold(s.text).replace(/\s+/g, ' ').toLowerCase();
+  const names = ctx.venues
+    .filter((v) => v.name.trim() && said.includes(fold(v.name.trim()).replace(/\s+/g, ' ').toLowerCase()))
+    .sort((a, b) => b.name.length - a.name.length);
   if (names.length) {
     const escaped = names.map((v) => fold(v.name.trim()).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
     each(`${B}(?:${w.venue})\\s+(${escaped.join('|')})${E}`, (m) => {

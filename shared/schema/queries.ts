@@ -100,3 +100,10 @@ export const indexParams: ParamSet = {
   namespace: p(k.text(), 'Namespace of the index.', { default: 'cal/events/v1' }),
   context: p(k.text(), 'Scope of the answer.', { default: 'view' }),
 };
+
+/** POST /quick-add (Almanac): one sentence in plain words becomes an event (shared/quick-add/). */
+export const quickAddParams: ParamSet = {
+  text: p(k.text({ nonEmpty: true, max: 1000 }), 'The event in plain words, in the request\'s language: "Lunch with Ana tomorrow 1pm at Luso #work", "Almoço amanhã 13h no Luso", "Cena el viernes a las 21h". Words it cannot read stay in the title.', { required: true }),
+  dry_run: p(k.boolean(), 'Answer 200 with the event it would make, and save nothing.', { default: false }),
+  calendar: p(k.integer({ min: 1 }), 'The calendar the event goes to (GET /calendars); "On this computer" when left out.'),
+};

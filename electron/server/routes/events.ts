@@ -199,18 +199,25 @@ function defaultReminders(req: ApiRequest, allDay: boolean): Reminder[] {
   return storedReminders(allDay ? s.reminders_all_day : s.reminders_timed);
 }
 
+/**
+ * A new event made in Almanac, from checked values (POST /events' fields): the event, its series,
+ * its reminders (the settings' defaults when it names none) and their schedule. Call inside a
+ * write transaction; POST /events and POST /quick-add both make events through this.
+ */
+export function insertEvent(req: ApiRequest, checked: Record<string, unknown>): number {
+  const { recurrence, reminders, ...values } = checked;
+  const id = req.store.events.create(values, req.write);
+  // The first months of rows now, the rest of the horizon in the background right after.
+  if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence, { firstMonths: FIRST_ROWS_MONTHS });
+  // Defaults only here, for events made in Almanac: imports and sync never get them.
+  const list = (reminders as Reminder[] | undefined) ?? defaultReminders(req, !!req.store.events.get(id)!.all_day);
+  if (list.length) req.store.reminders.set(req.store.events.get(id)!, list, 'all');
+  req.store.reminders.reschedule([id], req.now);
+  return id;
+}
+
 function createEvent(req: ApiRequest): ApiResponse {
-  const { recurrence, reminders, ...values } = req.values;
-  const id = req.store.write(() => {
-    const id = req.store.events.create(values, req.write);
-    // The first months of rows now, the rest of the horizon in the background right after.
-    if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence, { firstMonths: FIRST_ROWS_MONTHS });
-    // Defaults only here, for events made in Almanac: imports and sync never get them.
-    const list = (reminders as Reminder[] | undefined) ?? defaultReminders(req, !!req.store.events.get(id)!.all_day);
-    if (list.length) req.store.reminders.set(req.store.events.get(id)!, list, 'all');
-    req.store.reminders.reschedule([id], req.now);
-    return id;
-  });
+  const id = req.store.write(() => insertEvent(req, req.values));
   return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
