@@ -80,7 +80,7 @@ const en: QuickAddWords = {
   rangeJoin: '-|–|to|until|till|and',
   rangeStart: 'from|between',
   beforeTime: 'at|@|from',
-  beforeDay: 'on|this|from',
+  beforeDay: 'starting(?:\\s+on)?|beginning|on|this|from',
   lengthStart: 'for',
   repeat: {
     daily: 'daily|every\\s*day',
@@ -125,7 +125,7 @@ const ptBr: QuickAddWords = {
   rangeJoin: '-|–|[àa]s|a|at[ée]',
   rangeStart: 'das|de|desde|entre',
   beforeTime: '[àa]s|a|ao|@',
-  beforeDay: 'na|no|em|dia|para|de|nesta|neste',
+  beforeDay: 'a\\s+partir\\s+d[eao]|come[çc]ando\\s+(?:em|n[ao])|desde|na|no|em|dia|para|de|nesta|neste',
   lengthStart: 'por|durante',
   repeat: {
     daily: 'diariamente|todos\\s+os\\s+dias|todo\\s+dia|cada\\s+dia',
@@ -163,7 +163,7 @@ const es: QuickAddWords = {
   rangeJoin: '-|–|a(?:\\s+las?)?|al|hasta(?:\\s+las?)?',
   rangeStart: 'de(?:\\s+las?)?|desde(?:\\s+las?)?|entre(?:\\s+las?)?',
   beforeTime: 'a\\s+las?|a|@',
-  beforeDay: 'el|en|para|del|de|este|esta',
+  beforeDay: 'a\\s+partir\\s+del?|empezando\\s+el|desde\\s+el|desde|el|en|para|del|de|este|esta',
   lengthStart: 'por|durante',
   repeat: {
     daily: 'diariamente|todos\\s+los\\s+d[íi]as|cada\\s+d[íi]a',

@@ -76,6 +76,7 @@ const rows: Row[] = [
   ['Movie tonight 9pm', 'Movie', '2027-03-25 21:00', '22:00'],
   ['Meeting at 10am on March 30', 'Meeting', '2027-03-30 10:00', '11:00'],
   ['Report due monday', 'Report due', '2027-03-29', undefined],
+  ['Yoga every monday 7am starting June 7', 'Yoga', '2027-06-07 07:00', '08:00', { rule: 'FREQ=WEEKLY;BYDAY=MO' }],
 ];
 
 describe('quick add, English', () => runTable('en', rows));

@@ -73,6 +73,7 @@ const rows: Row[] = [
   ['Entrega el lunes', 'Entrega', '2027-03-29', undefined],
   ['Consulta el martes que viene a las 9', 'Consulta', '2027-03-30 09:00', '10:00'],
   ['Asado el sábado 12h', 'Asado', '2027-03-27 12:00', '13:00'],
+  ['Yoga cada lunes 7h a partir del 7 de junio', 'Yoga', '2027-06-07 07:00', '08:00', { rule: 'FREQ=WEEKLY;BYDAY=MO' }],
 ];
 
 describe('quick add, Spanish', () => runTable('es', rows));

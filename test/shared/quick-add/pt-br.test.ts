@@ -73,6 +73,7 @@ const rows: Row[] = [
   ['Entrega segunda-feira', 'Entrega', '2027-03-29', undefined],
   ['Consulta na próxima terça às 9h', 'Consulta', '2027-03-30 09:00', '10:00'],
   ['Churrasco sábado que vem 12h', 'Churrasco', '2027-03-27 12:00', '13:00'],
+  ['Ioga toda segunda 7h a partir de 7 de junho', 'Ioga', '2027-06-07 07:00', '08:00', { rule: 'FREQ=WEEKLY;BYDAY=MO' }],
 ];
 
 describe('quick add, Portuguese (Brazil)', () => runTable('pt-br', rows));
