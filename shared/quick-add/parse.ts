@@ -10,7 +10,10 @@
  * "15 de dezembro", "15/12/2027"). What no piece took is the title: words it could not read are
  * kept there, never dropped. Every day is worked out from `now` in the calendar's zone.
  */
-import * as chrono from 'chrono-node';
+// Only the three languages' parsers: the whole package would bring a dozen more into the app.
+import * as chronoEn from 'chrono-node/en';
+import * as chronoPt from 'chrono-node/pt';
+import * as chronoEs from 'chrono-node/es';
 import { DateTime } from 'luxon';
 import type { Language } from '../i18n/languages';
 import { zoneFor } from '../dates/zones';
@@ -575,7 +578,7 @@ function readTimes(g: Grammar, lang: Language, each: Each, takeMatch: (m: RegExp
   });
 }
 
-const CHRONO = { en: chrono.en.casual, 'pt-br': chrono.pt.casual, es: chrono.es.casual } as const;
+const CHRONO = { en: chronoEn.casual, 'pt-br': chronoPt.casual, es: chronoEs.casual } as const;
 
 interface ChronoDay {
   day: Day;

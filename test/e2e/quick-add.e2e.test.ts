@@ -45,7 +45,7 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
     await shortcuts.waitFor({ state: 'detached' });
     await s.page.keyboard.press('q');
     await field().waitFor();
-    expect(await field().evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await field().evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await s.page.keyboard.press('Escape');
   });
 
