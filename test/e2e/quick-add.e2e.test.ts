@@ -8,11 +8,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBrowserSuites } from './browser';
-import { e2eSuite, ROOT } from './harness';
+import { e2eSuite, SHOTS } from './harness';
 
 const NOW = new Date('2027-03-25T13:00:00Z'); // 10:00 in São Paulo
-/** Pictures of the preview for people to look at (issue 27 asks for them). */
-const PICTURES = join(ROOT, '..', 'shots');
+/** Pictures of the preview for people to look at (issue 27 asks for them): ALMANAC_SHOTS=DIR puts them elsewhere. */
+const PICTURES = process.env.ALMANAC_SHOTS || SHOTS;
 
 describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
   const s = e2eSuite();
@@ -110,6 +110,7 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
     await field().fill('Standup every weekday 9:15 at Luso #team');
     await expect.poll(() => said('when')).toBe('Friday, March 26, 2027 · 09:15 – 10:15');
     expect(await said('repeat')).toMatch(/Monday/);
+    await shots('quick-add-series-24h');
     await dialog().getByRole('button', { name: 'More options' }).click();
     const editor = s.page.getByRole('dialog', { name: 'New event' });
     await editor.waitFor();
