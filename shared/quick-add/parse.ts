@@ -73,7 +73,18 @@ const E = `(?![${L}])`;
 const WEEKDAY_CODES = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
 const alt = (list: string[]) => list.map((s) => `(?:${s})`).join('|');
-const re = (source: string) => new RegExp(source, 'giu');
+/**
+ * Patterns built from the word tables, compiled once: a sentence is read on every keystroke, and
+ * compiling them again each time was most of the cost. Only these finite sources come here.
+ */
+const compiled = new Map<string, RegExp>();
+function rx(source: string, flags = 'iu'): RegExp {
+  const key = `${flags}/${source}`;
+  let r = compiled.get(key);
+  if (!r) compiled.set(key, (r = new RegExp(source, flags)));
+  return r;
+}
+const re = (source: string) => rx(source, 'giu');
 
 /** One character per UTF-16 unit with its accents taken off, so indices stay those of the sentence. */
 function fold(text: string): string {
@@ -88,12 +99,14 @@ function fold(text: string): string {
 /** The sentence and which of its characters a piece has taken. */
 class Sentence {
   private readonly used: boolean[];
+  private readonly folded: string;
   constructor(readonly text: string) {
     this.used = new Array<boolean>(text.length).fill(false);
+    this.folded = fold(text);
   }
   /** The sentence with taken characters blanked: `folded` for our words, as typed for chrono. */
   view(folded = true): string {
-    const src = folded ? fold(this.text) : this.text;
+    const src = folded ? this.folded : this.text;
     let out = '';
     for (let i = 0; i < src.length; i++) out += this.used[i] ? ' ' : src[i];
     return out;
@@ -163,14 +176,14 @@ const indexIn = (list: RegExp[], word: string) => list.findIndex((r) => r.test(w
 function amountOf(g: Grammar, text: string): number {
   const n = Number(text.replace(',', '.'));
   if (Number.isFinite(n)) return n;
-  for (const [src, value] of g.w.numbers) if (new RegExp(`^(?:${src})$`, 'iu').test(text.trim())) return value;
+  for (const [src, value] of g.w.numbers) if (rx(`^(?:${src})$`).test(text.trim())) return value;
   return NaN;
 }
 
 type Unit = keyof QuickAddWords['units'];
 
 function unitOf(g: Grammar, word: string): Unit | undefined {
-  for (const [unit, src] of Object.entries(g.w.units) as Array<[Unit, string]>) if (new RegExp(`^(?:${src})$`, 'iu').test(word.trim())) return unit;
+  for (const [unit, src] of Object.entries(g.w.units) as Array<[Unit, string]>) if (rx(`^(?:${src})$`).test(word.trim())) return unit;
   return undefined;
 }
 
@@ -179,8 +192,8 @@ const unitAny = (g: Grammar, units: Unit[]) => `(?:${units.map((u) => g.w.units[
 /** A time token read: hours and minutes, with whether it said am/pm. */
 function clockOf(g: Grammar, token: string, after: string | undefined): (Clock & { meridiem: boolean }) | undefined {
   const t = token.trim();
-  if (new RegExp(`^(?:${g.w.noon})$`, 'iu').test(t)) return { h: 12, min: 0, meridiem: true };
-  if (new RegExp(`^(?:${g.w.midnight})$`, 'iu').test(t)) return { h: 0, min: 0, meridiem: true };
+  if (rx(`^(?:${g.w.noon})$`).test(t)) return { h: 12, min: 0, meridiem: true };
+  if (rx(`^(?:${g.w.midnight})$`).test(t)) return { h: 0, min: 0, meridiem: true };
   const m = /^(\d{1,2})(?:[:.h](\d{2}))?\s*(?:(a)\.?m\.?|(p)\.?m\.?)?h?$/iu.exec(t);
   if (!m) return undefined;
   let h = Number(m[1]);
@@ -195,8 +208,8 @@ function clockOf(g: Grammar, token: string, after: string | undefined): (Clock &
   }
   if (h > 24) return undefined;
   if (h === 24) h = 0;
-  if (after && new RegExp(`^(?:${g.w.afternoon})$`, 'iu').test(after.trim()) && h < 12) return { h: h + 12, min, meridiem: true };
-  if (after && new RegExp(`^(?:${g.w.morning})$`, 'iu').test(after.trim())) return { h: h === 12 ? 0 : h, min, meridiem: true };
+  if (after && rx(`^(?:${g.w.afternoon})$`).test(after.trim()) && h < 12) return { h: h + 12, min, meridiem: true };
+  if (after && rx(`^(?:${g.w.morning})$`).test(after.trim())) return { h: h === 12 ? 0 : h, min, meridiem: true };
   return { h, min, meridiem: false };
 }
 
@@ -218,9 +231,9 @@ export function parseQuickAdd(input: string, ctx: QuickAddContext): QuickAddResu
   const s = new Sentence(input.replace(/\s/g, ' '));
 
   /** Runs `source` over what is left; `use` answers whether it took the match. */
-  const each = (source: string, use: (m: RegExpExecArray) => boolean | void, once = true): void => {
+  const each = (source: string | RegExp, use: (m: RegExpExecArray) => boolean | void, once = true): void => {
     const view = s.view();
-    for (const m of view.matchAll(re(source))) {
+    for (const m of view.matchAll(typeof source === 'string' ? re(source) : source)) {
       if (m[0].trim() === '') continue;
       if (use(m as RegExpExecArray) === false) continue;
       if (once) return;
@@ -276,15 +289,17 @@ export function parseQuickAdd(input: string, ctx: QuickAddContext): QuickAddResu
   // A venue that exists, named after "at" / "no" / "en".
   let venue: { id: number; name: string } | undefined;
   // Only names the sentence holds make the pattern, however many venues the calendar has.
-  const said = fold(s.text).replace(/\s+/g, ' ').toLowerCase();
+  const said = s.view().replace(/\s+/g, ' ').toLowerCase();
+  const plain = (name: string) => name.trim().normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').toLowerCase();
   const names = ctx.venues
-    .filter((v) => v.name.trim() && said.includes(fold(v.name.trim()).replace(/\s+/g, ' ').toLowerCase()))
+    .filter((v) => v.name.trim() && said.includes(plain(v.name)))
     .sort((a, b) => b.name.length - a.name.length);
   if (names.length) {
-    const escaped = names.map((v) => fold(v.name.trim()).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
-    each(`${B}(?:${w.venue})\\s+(${escaped.join('|')})${E}`, (m) => {
-      const said = m[1].replace(/\s+/g, ' ').toLowerCase();
-      venue = names.find((v) => fold(v.name.trim()).replace(/\s+/g, ' ').toLowerCase() === said);
+    const escaped = names.map((v) => plain(v.name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+    // Built for this sentence's names, so not kept with the word tables' patterns.
+    each(new RegExp(`${B}(?:${w.venue})\\s+(${escaped.join('|')})${E}`, 'giu'), (m) => {
+      const named = m[1].replace(/\s+/g, ' ').toLowerCase();
+      venue = names.find((v) => plain(v.name) === named);
       if (!venue) return false;
       venue = { id: venue.id, name: venue.name };
       takeMatch(m);
@@ -377,7 +392,7 @@ export function parseQuickAdd(input: string, ctx: QuickAddContext): QuickAddResu
       lastDay = found.last;
       yearSaid = found.yearSaid;
       // "on", "el", "no dia" before it belong to it.
-      const lead = new RegExp(`${B}(?:${w.beforeDay}|of|the)\\s+$`, 'iu').exec(s.view().slice(0, found.start));
+      const lead = rx(`${B}(?:${w.beforeDay}|of|the)\\s+$`).exec(s.view().slice(0, found.start));
       s.take(lead ? lead.index : found.start, found.end);
     }
   }
@@ -457,7 +472,7 @@ interface Repeat {
   byDay?: string[];
 }
 
-type Each = (source: string, use: (m: RegExpExecArray) => boolean | void, once?: boolean) => void;
+type Each = (source: string | RegExp, use: (m: RegExpExecArray) => boolean | void, once?: boolean) => void;
 
 function readRepeat(g: Grammar, each: Each, takeMatch: (m: RegExpExecArray) => void): Repeat | undefined {
   const w = g.w;
@@ -480,7 +495,7 @@ function readRepeat(g: Grammar, each: Each, takeMatch: (m: RegExpExecArray) => v
       // "every monday and wednesday", "toda segunda", "cada lunes", "on mondays", "às segundas"
       `(?:${w.repeat.every})\\s+(${g.weekdayAny}(?:${and}${g.weekdayAny})*)`,
       (m) => {
-        const words = m[1].split(new RegExp(and, 'iu')).filter((x) => x.trim());
+        const words = m[1].split(rx(and)).filter((x) => x.trim());
         const days = words.map((x) => indexIn(g.weekdays, x));
         if (!days.length || days.some((d) => d < 0)) return undefined;
         return { freq: 'WEEKLY', interval: 1, byDay: [...new Set(days)].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)).map((d) => WEEKDAY_CODES[d]) };
@@ -539,7 +554,7 @@ function readTimes(g: Grammar, lang: Language, each: Each, takeMatch: (m: RegExp
   const notUnit = `(?!\\s*(?:(?:${Object.values(w.units).join('|')})${E}|/|\\.\\d|-\\d{2}))`;
   let done = false;
   each(`${B}(?:(${w.rangeStart})\\s+)?(?:(?:${w.beforeTime})\\s+)?${part}\\s*(?:${w.rangeJoin})\\s*(?:(?:${w.beforeTime})\\s+)?${part}${E}${notUnit}`, (m) => {
-    const marked = (t: string) => new RegExp(`^(?:${g.time})$`, 'iu').test(t.trim());
+    const marked = (t: string) => rx(`^(?:${g.time})$`).test(t.trim());
     // "9-11" alone could be anything; "from 9 to 11", "9:30-10:15" and "9-11am" are times.
     if (!m[1] && !marked(m[2]) && !marked(m[4])) return false;
     const a = clockOf(g, m[2], m[3]);
@@ -616,7 +631,7 @@ function chronoDate(lang: Language, g: Grammar, s: Sentence, today: Day, from = 
 /** The date that starts at `from`: a month alone ("June", "junho") means its first day. */
 function absoluteDateAt(lang: Language, g: Grammar, s: Sentence, from: number, today: Day): { day: Day; end: number } | undefined {
   const view = s.view();
-  const m = new RegExp(`^(${g.monthAny})(?:\\s+(?:de\\s+)?(\\d{4}))?${E}(?!\\s*\\d)`, 'iu').exec(view.slice(from));
+  const m = rx(`^(${g.monthAny})(?:\\s+(?:de\\s+)?(\\d{4}))?${E}(?!\\s*\\d)`).exec(view.slice(from));
   if (m) {
     const month = indexIn(g.months, m[1]) + 1;
     let day: Day = { y: m[2] ? Number(m[2]) : today.y, m: month, d: 1 };

@@ -120,6 +120,7 @@ export function QuickAdd() {
           autoFocus
           autoComplete="off"
           spellCheck={false}
+          maxLength={1000}
           aria-label={t('quick_add.field')}
           aria-describedby="quick-add-preview"
           aria-invalid={error ? true : undefined}

@@ -106,6 +106,8 @@ describe('POST /quick-add', () => {
     expectInvalidParam(noTitle, 'text');
     expect(noTitle.body.data.params.text).toMatch(/not what/);
     expectInvalidParam(await quick({ text: '' }), 'text');
+    // The work a sentence can cause is bounded by its length: a line, as any title.
+    expectInvalidParam(await quick({ text: `Lunch tomorrow 1pm ${'a'.repeat(1000)}` }), 'text');
     expect((await quick({})).status).toBe(400);
     expectInvalidParam(await quick({ text: 'Lunch tomorrow 1pm', calendar: 999 }), 'calendar');
     expect(t.snapshot()).toEqual(before);
