@@ -260,7 +260,8 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       if (q.orderby === 'include' && q.include) {
         orderSql = `CASE t.id ${q.include.map((id, i) => `WHEN ${Number(id)} THEN ${i}`).join(' ')} END`;
       } else {
-        orderSql = ORDER_COLUMNS[q.orderby] ?? ORDER_COLUMNS.name;
+        // Own keys only: `orderby=__proto__` found Object.prototype, and the SQL built from it failed (500).
+        orderSql = Object.hasOwn(ORDER_COLUMNS, q.orderby) ? ORDER_COLUMNS[q.orderby] : ORDER_COLUMNS.name;
       }
       const dir = q.order === 'asc' ? 'ASC' : 'DESC';
       const ids = lists.ids(`SELECT t.id FROM terms t WHERE ${whereSql} ORDER BY ${orderSql} ${dir}, t.id ${dir} LIMIT ? OFFSET ?`, [...params, q.perPage, (q.page - 1) * q.perPage]);
