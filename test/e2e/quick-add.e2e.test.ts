@@ -22,9 +22,9 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
   /** A part's text, Intl's narrow spaces ("1:00\u202fPM") written as plain ones. */
   const said = async (name: string) => (await part(name).innerText()).replace(/\s+/g, ' ');
 
-  async function reload() {
+  async function reload(today = 'Today') {
     await s.page.reload();
-    await s.page.getByRole('button', { name: 'Today', exact: true }).waitFor();
+    await s.page.getByRole('button', { name: today, exact: true }).waitFor();
   }
 
   beforeAll(async () => {
@@ -129,6 +129,30 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
       ['team'],
     ]);
     expect((await s.api('settings', { method: 'PATCH', body: { time_format: 'language' } })).status).toBe(200);
+  });
+
+  it('reads and answers in the interface language, with a venue of the records language', async () => {
+    await s.page.getByLabel('Interface language', { exact: true }).selectOption('pt-br');
+    await s.page.getByLabel('Idioma dos registros', { exact: true }).selectOption('pt-br');
+    expect((await s.api('venues', { method: 'POST', body: { venue: 'Sala Luso' }, lang: 'pt-br' })).status).toBe(201);
+    await reload('Hoje');
+    await s.page.keyboard.press('q');
+    const pt = s.page.getByRole('dialog', { name: 'Adição rápida' });
+    await pt.getByRole('textbox', { name: 'Adição rápida' }).fill('Almoço com Ana sexta que vem das 13h às 14h30 na Sala Luso lembrar 10 minutos antes');
+    const ptSaid = async (name: string) => (await pt.locator(`[data-part="${name}"] dd`).innerText()).replace(/\s+/g, ' ');
+    await expect.poll(() => ptSaid('when')).toBe('sexta-feira, 26 de março de 2027 · 13:00 – 14:30');
+    expect(await ptSaid('title')).toBe('Almoço com Ana');
+    expect(await ptSaid('length')).toBe('1 hora 30 minutos');
+    expect(await ptSaid('venue')).toBe('Sala Luso');
+    expect(await ptSaid('reminders')).toMatch(/10 minutos antes/);
+    await shots('quick-add-preview-pt-br');
+    await s.page.keyboard.press('Enter');
+    await pt.waitFor({ state: 'detached' });
+    const [saved] = await s.eventsMatching('Almoço', 'pt-br');
+    expect([saved.title, saved.start_date, saved.end_date, saved.venue.venue]).toEqual(['Almoço com Ana', '2027-03-26 13:00:00', '2027-03-26 14:30:00', 'Sala Luso']);
+    await s.page.getByLabel('Idioma dos registros', { exact: true }).selectOption('en');
+    await s.page.getByLabel('Idioma da interface', { exact: true }).selectOption('en');
+    await s.page.getByRole('button', { name: 'Today', exact: true }).waitFor();
   });
 
   /** The open dialog, light and dark, at 1366 and 420 px wide. */

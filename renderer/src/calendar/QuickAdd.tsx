@@ -136,7 +136,7 @@ export function QuickAdd() {
                 {b.title ? b.title : <em className="quick-add-missing">{t('quick_add.no_title')}</em>}
               </Row>
               <Row part="when" icon="clock" label={t('quick_add.when')}>
-                {problems.includes('no_date') ? <em className="quick-add-missing">{t('quick_add.no_date')}</em> : describeSpan(draftOf(read!), locale, t('field.all_day'))}
+                {problems.includes('no_date') ? <em className="quick-add-missing">{t('quick_add.no_date')}</em> : <Whole text={describeSpan(draftOf(read!), locale, t('field.all_day'))} />}
               </Row>
               {!b.all_day && read!.minutes !== undefined && !problems.includes('no_date') && (
                 <Row part="length" icon="clock" label={t('quick_add.length')}>
@@ -202,6 +202,21 @@ function Row({ part, icon, label, children }: { part: string; icon: 'pushpin' | 
       </dt>
       <dd>{children}</dd>
     </div>
+  );
+}
+
+/** "Friday, March 26 · 1:00 PM – 2:00 PM", its day and its times each kept on one line on a narrow screen. */
+function Whole({ text }: { text: string }) {
+  const parts = text.split(' · ');
+  return (
+    <>
+      {parts.map((p, i) => (
+        <span key={i} className="quick-add-whole">
+          {i > 0 && ' · '}
+          {p}
+        </span>
+      ))}
+    </>
   );
 }
 
