@@ -38,6 +38,8 @@ const SERIES_ITERATIONS = Number(process.env.BENCH_SERIES_ITERATIONS ?? Math.min
 const LIST_RATIO_TARGET = 1.5;
 const CREATE_SERIES_TARGET_MS = 50;
 const CHANGE_SERIES_TARGET_MS = 300;
+/** Issue #27's: a double-booking check answers within this (p50). */
+const CONFLICTS_TARGET_MS = 2;
 const TOKEN = 'bench-token-0123456789abcdef';
 const root = resolve(import.meta.dirname, '..');
 
@@ -396,6 +398,34 @@ async function main() {
     note: `${farRows} rows written for ${months} months (${(farRows / months).toFixed(0)} per month, all languages); ${lastFar.total} events in the last month's English list`,
   });
 
+  // Double bookings (issue #27): the check the editor makes before saving, a two-hour evening
+  // slot on a different day each time within the next two years, at a venue, for an organizer, or
+  // both, of any language, against the 100,000 events and the series' occurrences.
+  const venuesAll = Object.values(seeded.venueIds).flat();
+  const organizersAll = Object.values(seeded.organizerIds).flat();
+  let conflictsFound = 0;
+  const conflictStats = await timeOneByOne(
+    server.url,
+    (i) => {
+      const d = zoneNow(1 + ((i * 37) % 700));
+      const who = i % 3 === 0 ? `venue=${venuesAll[i % venuesAll.length]}` : i % 3 === 1 ? `organizer=${organizersAll[i % organizersAll.length]}` : `venue=${venuesAll[(i * 7) % venuesAll.length]}&organizer=${organizersAll[(i * 11) % organizersAll.length]},${organizersAll[(i * 13) % organizersAll.length]}`;
+      return ['GET', `${ns}/events/conflicts?start_date=${d}%2019:00:00&end_date=${d}%2021:00:00&${who}`];
+    },
+    SERIES_ITERATIONS * 4,
+  );
+  for (let i = 0; i < 60; i++) {
+    const d = zoneNow(1 + i * 11);
+    conflictsFound += ((await getJson(server.url, `${ns}/events/conflicts?start_date=${d}%2000:00:00&end_date=${d}%2023:59:59&venue=${venuesAll[i % venuesAll.length]}`)).events as unknown[]).length;
+  }
+  expectThat(conflictsFound > 0, `the double-booking check finds the events holding a venue (${conflictsFound} on 60 whole days)`);
+  seriesRows.push({
+    name: 'events: double-booking check (GET /events/conflicts, a venue and/or organizers, a new evening each time)',
+    http: conflictStats.stats,
+    target: `< ${CONFLICTS_TARGET_MS} ms`,
+    pass: conflictStats.stats.p50 < CONFLICTS_TARGET_MS,
+    note: `${conflictsFound} events found holding a venue on 60 whole days`,
+  });
+
   // A whole 500-occurrence series changed at once: every row of it exists (500 days < the horizon).
   const day = zoneNow(2);
   const recurrence = (rule: string) => ({ rules: [rule], rdates: [], exdates: [] });
@@ -520,7 +550,7 @@ async function main() {
           occurrenceRows: seededSeries.rows,
           seedSeconds: seriesSeedSeconds,
           iterations: SERIES_ITERATIONS,
-          targets: { listRatio: LIST_RATIO_TARGET, createMs: CREATE_SERIES_TARGET_MS, changeMs: CHANGE_SERIES_TARGET_MS },
+          targets: { listRatio: LIST_RATIO_TARGET, createMs: CREATE_SERIES_TARGET_MS, changeMs: CHANGE_SERIES_TARGET_MS, conflictsMs: CONFLICTS_TARGET_MS },
           lists: listsWithSeries,
           listRowsWritten: listRows,
           cases: seriesRows,

@@ -11,6 +11,7 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { createSeriesStore } from './series';
+import { createEventConflicts } from './event-conflicts';
 import { createCalDavAccountStore } from './caldav-accounts';
 import { createReminderStore } from './reminders';
 import { createDavSyncStore } from './dav-sync';
@@ -44,6 +45,14 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const reminders = createReminderStore(db);
   const davSync = createDavSyncStore(db, events);
   const subscriptions = createSubscriptionStore(db, events);
+  function write<T>(fn: () => T): T {
+    try {
+      return db.transaction(fn).immediate();
+    } catch (err) {
+      stamps.rolledBack();
+      throw err;
+    }
+  }
   return {
     db,
     registry,
@@ -75,15 +84,10 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
      */
     linkedJson: createDerivedCache<Buffer>(stamps.watched, 5000),
     linkedObjects: createDerivedCache<Venue | Organizer>(stamps.watched, 5000),
+    /** Events holding a venue or organizers at overlapping times (double bookings, issue 27). */
+    conflicts: createEventConflicts(db, series, write),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
-    write<T>(fn: () => T): T {
-      try {
-        return db.transaction(fn).immediate();
-      } catch (err) {
-        stamps.rolledBack();
-        throw err;
-      }
-    },
+    write,
   };
 }
 

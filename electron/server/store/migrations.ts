@@ -571,4 +571,17 @@ export const migrations: Migration[] = [
       db.exec('ALTER TABLE event_series ADD COLUMN first_deleted INTEGER NOT NULL DEFAULT 0');
     },
   },
+  {
+    version: 12,
+    name: 'double-booking checks: events by their UTC times',
+    up(db) {
+      // GET /events/conflicts (store/event-conflicts.ts): events shorter than a day that overlap a
+      // window start less than a day before it, a short range of events_when whose venue and
+      // status are read from the index; the few a day long or more are found by their end.
+      db.exec(`
+        CREATE INDEX events_when ON events (start_utc, end_utc, venue_id, status);
+        CREATE INDEX events_long ON events (end_utc, start_utc) WHERE julianday(end_utc) - julianday(start_utc) >= 1;
+      `);
+    },
+  },
 ];
