@@ -4,7 +4,7 @@
  * original does) and UTC (what calendars place events by).
  */
 import { eventFields } from '../../../shared/schema/resources';
-import type { Language } from '../../../shared/i18n/languages';
+import { NO_LANGUAGE, type Language } from '../../../shared/i18n/languages';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { randomUUID } from 'node:crypto';
 import { columnsStatement, rowsByIds, statementCache, type DB } from './db';
@@ -187,7 +187,17 @@ export function createEventStore(
   const dayCounts = createEventCounts(db);
   /** A list's total: from the per-day counts where its filters allow, else its rows counted. */
   const countOf = (q: EventListQuery, f: ListFilter): number =>
-    lists.remember(`total\u0000${JSON.stringify({ ...q, page: 0, perPage: 0 })}`, () => dayCounts(q) ?? (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n);
+    lists.remember(`total\u0000${JSON.stringify({ ...q, page: 0, perPage: 0 })}`, () => dayCounts(q, listLanguages(q)) ?? (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n);
+  // Events without a language of their own (a sync's, a subscription's, a file's that said none)
+  // show in every language's lists. Most calendars have none: their lists keep the one-language
+  // index range, which needs no sort.
+  const anyWithoutLanguage = db.prepare<[string], number>('SELECT 1 FROM events WHERE lang = ? LIMIT 1').pluck();
+  let withoutLanguage = { at: '', any: false };
+  function listLanguages(q: Pick<EventListQuery, 'lang'>): string[] {
+    const at = stamp();
+    if (withoutLanguage.at !== at) withoutLanguage = { at, any: anyWithoutLanguage.get(NO_LANGUAGE) !== undefined };
+    return withoutLanguage.any ? [q.lang, NO_LANGUAGE] : [q.lang];
+  }
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );
@@ -328,8 +338,9 @@ export function createEventStore(
 
   /** FROM and WHERE of the events a list query matches (every filter of reference §4.1). */
   function filterSql(q: EventListQuery): ListFilter {
-    const where: string[] = ['e.lang = ?', `e.status IN (${q.statuses.map(() => '?').join(',')})`];
-    const params: unknown[] = [q.lang, ...q.statuses];
+    const langs = listLanguages(q);
+    const where: string[] = [langs.length === 1 ? 'e.lang = ?' : `e.lang IN (${langs.map(() => '?').join(',')})`, `e.status IN (${q.statuses.map(() => '?').join(',')})`];
+    const params: unknown[] = [...langs, ...q.statuses];
     const add = (sql: string, ...p: unknown[]) => {
       where.push(sql);
       params.push(...p);

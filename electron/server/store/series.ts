@@ -11,6 +11,7 @@
  * and here, what an iCalendar import or export asks of series.
  */
 import { wallOfValue, type SeriesTiming } from '../icalendar/recurrence';
+import { NO_LANGUAGE } from '../../../shared/i18n/languages';
 import { statementCache, type DB } from './db';
 import type { EventListQuery, EventRow, EventStore, LinkMemo } from './events';
 import type { PostRegistry } from './posts';
@@ -118,7 +119,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       void page;
       void perPage;
       if (Object.values(filters).some((v) => v !== undefined)) return true;
-      return !!stmt(`SELECT 1 FROM event_series s JOIN events e ON e.id = s.id WHERE e.lang = ? AND e.status NOT IN (${statuses.map(() => '?').join(',')}) LIMIT 1`).get(lang, ...statuses);
+      return !!stmt(`SELECT 1 FROM event_series s JOIN events e ON e.id = s.id WHERE e.lang IN (?, ?) AND e.status NOT IN (${statuses.map(() => '?').join(',')}) LIMIT 1`).get(lang, NO_LANGUAGE, ...statuses);
     },
   };
 }
