@@ -23,6 +23,7 @@ import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
 import { EventDateMemo, resolveEventDates, type EventDates } from './event-dates';
 import { EXPORT_COLUMNS, SERIES_EXPORT_SQL, type EventExportBatch } from './event-export-row';
+import { isVirtualId } from './series-virtual';
 
 export interface EventRow extends PostRow {
   parent_id: number | null;
@@ -203,6 +204,7 @@ export function createEventStore(
   );
 
   const dateMemo = new EventDateMemo();
+  let virtualRows: ((ids: number[]) => Map<number, EventRow>) | undefined;
 
   /**
    * Refuses a change through the API to an event of a read-only calendar: a subscription's (it
@@ -402,7 +404,28 @@ export function createEventStore(
 
   return {
     byIds(ids: number[]): Map<number, EventRow> {
-      return rowsByIds<EventRow>(stmt, 'events', ids);
+      const rows = rowsByIds<EventRow>(stmt, 'events', ids.filter((id) => !isVirtualId(id)));
+      if (virtualRows && ids.some(isVirtualId)) for (const [id, row] of virtualRows(ids.filter(isVirtualId))) rows.set(id, row);
+      return rows;
+    },
+    /** Where occurrences without rows come from (series-virtual.ts), set by the series store. */
+    setVirtualRows(source: (ids: number[]) => Map<number, EventRow>): void {
+      virtualRows = source;
+    },
+    /**
+     * Every event a list matches, by start, with its start: what occurrences without rows are
+     * merged into (a far window holds few rows). Dates, language, status and every other filter
+     * apply; paging does not.
+     */
+    listKeys(q: EventListQuery): Array<{ id: number; start_local: string }> {
+      const f = filterSql(q);
+      return stmt(`SELECT e.id, e.start_local FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local, e.id`).all(...f.params) as Array<{ id: number; start_local: string }>;
+    },
+    /** Those of `ids` (events) that a list's filters other than its dates let through. */
+    matchingApartFromDates(q: EventListQuery, ids: number[]): Set<number> {
+      if (!ids.length) return new Set();
+      const f = filterSql({ ...q, startDate: undefined, endDate: undefined, startsAfter: undefined, startsBefore: undefined, endsAfter: undefined, endsBefore: undefined, include: undefined, postParent: undefined });
+      return new Set(stmt(`SELECT e.id FROM ${f.from} WHERE ${f.where} AND e.id IN (SELECT value FROM json_each(?))`).pluck().all(...f.params, JSON.stringify(ids)) as number[]);
     },
     get(id: number): EventRow | undefined {
       return byId.get(id);

@@ -77,6 +77,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
      * unchanged.
      */
     recordJson: createDerivedCache<Buffer>(stamp, 5000),
+    /** Far windows' lists merged with their occurrences without rows, until the data changes. */
+    virtualLists: createDerivedCache<number[]>(stamp, 16),
     /**
      * The same for venues and organizers, kept until one of `LINKED_JSON_TABLES` changes: creating
      * or editing events leaves them valid, so an event's response and the lists after it do not

@@ -573,7 +573,7 @@ export const migrations: Migration[] = [
   },
   {
     version: 12,
-    name: 'double-booking checks: events by their UTC times',
+    name: 'double-booking checks: events by their UTC times; series by where their rows stop',
     up(db) {
       // GET /events/conflicts (store/event-conflicts.ts): events shorter than a day that overlap a
       // window start less than a day before it, a short range of events_when whose venue and
@@ -581,6 +581,9 @@ export const migrations: Migration[] = [
       db.exec(`
         CREATE INDEX events_when ON events (start_utc, end_utc, venue_id, status);
         CREATE INDEX events_long ON events (end_utc, start_utc) WHERE julianday(end_utc) - julianday(start_utc) >= 1;
+        -- Series whose rows stop short of a window (a far month's list, series-virtual.ts; the
+        -- horizon's extension): few but for far windows, found without reading every series.
+        CREATE INDEX event_series_rows_until ON event_series (generated_until) WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until);
       `);
     },
   },

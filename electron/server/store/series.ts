@@ -24,6 +24,7 @@ import { createSeriesRows } from './series-rows';
 import { createSeriesScopes } from './series-scopes';
 import { createSeriesTrash } from './series-trash';
 import { createSeriesValues } from './series-values';
+import { createSeriesVirtual } from './series-virtual';
 
 export { recurrenceProblem, type Budget, type RecurrenceScope, type SeriesRow } from './series-record';
 
@@ -35,6 +36,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const horizon = createSeriesHorizon(db, settings, records, rows);
   const trashing = createSeriesTrash(events, records, rows, values);
   const scopes = createSeriesScopes(events, records, rows, values, trashing);
+  const virtual = createSeriesVirtual(db, events, records, rows);
+  events.setVirtualRows(virtual.rowsFor);
   const { byId, seriesOfRow } = records;
   const { groupValues, snapshot, keepInTemplate, pick } = values;
   const occurrenceAt = db.prepare<{ id: number; key: string }, EventRow>(
@@ -57,6 +60,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       return rows.startSeries(anchorId, recurrence, opts);
     },
     onLagging: rows.onLagging,
+    /** Occurrences shown without rows (far windows): see series-virtual.ts. */
+    virtual,
     update: scopes.update,
     trash: trashing.trash,
     deleteForever: trashing.deleteForever,
