@@ -38,6 +38,8 @@ const SERIES_ITERATIONS = Number(process.env.BENCH_SERIES_ITERATIONS ?? Math.min
 const LIST_RATIO_TARGET = 1.5;
 const CREATE_SERIES_TARGET_MS = 50;
 const CHANGE_SERIES_TARGET_MS = 300;
+/** Issue #27's: a month the user opens answers within this (p50), wherever it lies. */
+const FAR_MONTH_TARGET_MS = 200;
 /** Issue #27's: a double-booking check answers within this (p50). */
 const CONFLICTS_TARGET_MS = 2;
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -341,8 +343,9 @@ async function main() {
 
   const seriesRows: SeriesRow[] = [];
   // Months more than a month past the horizon, a different one each request, alternately in the
-  // 2030s and the 2090s, so every request finds no rows and writes that month's only; a far
-  // window must cost the same wherever it lies.
+  // 2030s and the 2090s, so every request finds no rows; their occurrences are shown without
+  // writing any (issue #27; before, each request wrote that month's rows, about 3,900). A far
+  // window must cost the same wherever it lies, and answer within FAR_MONTH_TARGET_MS.
   const monthOf = (year: number, k: number) => {
     const y = year + Math.floor(k / 12);
     const month = (k % 12) + 1;
@@ -376,25 +379,33 @@ async function main() {
     return e.recurrence !== null && at >= monthFrom && at < monthTo;
   };
   expectThat(lastFar.total > 0 && lastFar.events.every(inMonth), `the list of ${lastMonth} shows that month's occurrences`);
-  // Every open-ended weekly series meets every month: all of them must have rows in that one.
+  // Every open-ended weekly series meets every month: all of them must be in that month's lists
+  // (every page, every language), as rows or as occurrences shown without rows (issue #27).
   const openEnded = countOf(dbFile, 'SELECT count(*) FROM event_series WHERE last_start IS NULL AND trashed = 0');
-  const seriesInMonth = countOf(dbFile, `SELECT count(DISTINCT coalesce(parent_id, id)) FROM events WHERE start_local >= '${lastMonth}-05' AND start_local < '${lastMonth}-25'`);
-  expectThat(seriesInMonth === openEnded, `every open-ended series has rows in ${lastMonth} (${seriesInMonth} of ${openEnded})`);
+  const seriesShown = new Set<number>();
+  for (const lang of ['en', 'pt-br', 'es']) {
+    for (let page = 1; ; page++) {
+      const res = await getJson(server.url, `${ns}/events?start_date=${lastMonth}-05&end_date=${lastMonth}-24&per_page=50&page=${page}&i18n_language=${lang}`);
+      for (const e of res.events as Json[]) if (e.series_id !== null) seriesShown.add(e.series_id as number);
+      if (page * 50 >= (res.total as number)) break;
+    }
+  }
+  expectThat(seriesShown.size >= openEnded, `every open-ended series is in the lists of ${lastMonth} (${seriesShown.size} series shown, ${openEnded} open-ended)`);
   const months = warmPairs + pairs;
   const nearStats = stats(nearSamples);
   const farStats = stats(farSamples);
   seriesRows.push({
     name: 'series: list of a month in the 2030s, past the horizon (a new month each time)',
     http: nearStats,
-    target: 'the reference for the row below',
-    pass: true,
+    target: `< ${FAR_MONTH_TARGET_MS} ms: a month answers at once wherever it lies`,
+    pass: nearStats.p50 < FAR_MONTH_TARGET_MS,
     note: `${nearRows} rows written for ${months} months (${(nearRows / months).toFixed(0)} per month, all languages)`,
   });
   seriesRows.push({
     name: 'series: list of a month in the 2090s (a new month each time)',
     http: farStats,
-    target: `≤ ${LIST_RATIO_TARGET}× the 2030s month (${(nearStats.p50 * LIST_RATIO_TARGET).toFixed(2)} ms): a far window costs the same wherever it lies`,
-    pass: farStats.p50 <= nearStats.p50 * LIST_RATIO_TARGET,
+    target: `< ${FAR_MONTH_TARGET_MS} ms, and ≤ ${LIST_RATIO_TARGET}× the 2030s month (${(nearStats.p50 * LIST_RATIO_TARGET).toFixed(2)} ms): a far window costs the same wherever it lies`,
+    pass: farStats.p50 < FAR_MONTH_TARGET_MS && farStats.p50 <= nearStats.p50 * LIST_RATIO_TARGET,
     note: `${farRows} rows written for ${months} months (${(farRows / months).toFixed(0)} per month, all languages); ${lastFar.total} events in the last month's English list`,
   });
 
@@ -550,7 +561,7 @@ async function main() {
           occurrenceRows: seededSeries.rows,
           seedSeconds: seriesSeedSeconds,
           iterations: SERIES_ITERATIONS,
-          targets: { listRatio: LIST_RATIO_TARGET, createMs: CREATE_SERIES_TARGET_MS, changeMs: CHANGE_SERIES_TARGET_MS, conflictsMs: CONFLICTS_TARGET_MS },
+          targets: { listRatio: LIST_RATIO_TARGET, createMs: CREATE_SERIES_TARGET_MS, changeMs: CHANGE_SERIES_TARGET_MS, conflictsMs: CONFLICTS_TARGET_MS, farMonthMs: FAR_MONTH_TARGET_MS },
           lists: listsWithSeries,
           listRowsWritten: listRows,
           cases: seriesRows,

@@ -5,16 +5,19 @@
  *
  * An interval query answered from indexes (migration 12): events shorter than a day that overlap
  * the window start less than a day before it, a short range of `events_when`; the few a day long
- * or more are in the partial index `events_long`, by their end. A window beyond the rows a series
- * has (past the horizon) gets those rows first, for the series that would hold the venue or an
- * organizer only, and that window only (series-horizon.ts), so later occurrences count too.
+ * or more are in the partial index `events_long`, by their end. Past the rows a series has (the
+ * horizon), the occurrences of the series that would hold the venue or an organizer count too:
+ * expanded on the fly (series-virtual.ts), or, for the few series that cannot be, their rows for
+ * that window written first (series-horizon.ts).
  */
 import { addSeconds } from './series-record';
 import type { DB } from './db';
 import { statementCache } from './db';
 import type { PostStatus } from '../../../shared/schema/kinds';
 import type { SeriesStore } from './series';
-import { utcToLocal } from '../../../shared/dates/format';
+import { localToUtc, utcToLocal } from '../../../shared/dates/format';
+import type { EventStore } from './events';
+import type { SeriesRow } from './series-record';
 
 /** At most this many conflicts are answered: a booking check needs the first few, never thousands. */
 export const MAX_CONFLICTS = 100;
@@ -33,7 +36,7 @@ export interface ConflictQuery {
 /** The "long" events of `events_long`: keep this expression as the migration's index writes it. */
 const LONG = 'julianday(e.end_utc) - julianday(e.start_utc) >= 1';
 
-export function createEventConflicts(db: DB, series: SeriesStore, write: <T>(fn: () => T) => T) {
+export function createEventConflicts(db: DB, events: EventStore, series: SeriesStore, write: <T>(fn: () => T) => T) {
   const stmt = statementCache(db);
   const seriesOfEvent = db.prepare<[number], { id: number; parent_id: number | null; recurrence_id: string | null }>('SELECT id, parent_id, recurrence_id FROM events WHERE id = ?');
 
@@ -55,7 +58,7 @@ export function createEventConflicts(db: DB, series: SeriesStore, write: <T>(fn:
    * their occurrences in the window are written first. The series' own values (its template) win
    * over its first event's, as they do for the rows it writes.
    */
-  function seriesShortOf(q: ConflictQuery): Array<{ id: number; timezone: string; duration_s: number }> {
+  function seriesShortOf(q: ConflictQuery): SeriesRow[] {
     const params: unknown[] = [addSeconds(q.endUtc, 86_400), q.startUtc];
     const parts: string[] = [];
     if (q.venue !== undefined) {
@@ -71,21 +74,35 @@ export function createEventConflicts(db: DB, series: SeriesStore, write: <T>(fn:
     }
     // Wall times against UTC ones: a day's slack covers every zone's offset.
     return stmt(
-      `SELECT s.id, s.timezone, s.duration_s FROM event_series s JOIN events e ON e.id = s.id
+      `SELECT s.* FROM event_series s JOIN events e ON e.id = s.id
        WHERE s.trashed = 0 AND (s.last_start IS NULL OR s.last_start >= s.generated_until) AND s.generated_until < ?
          AND (s.last_start IS NULL OR s.last_start >= datetime(?, '-1 day', printf('-%d seconds', s.duration_s)))
          AND (${parts.join(' OR ')})`,
-    ).all(...params) as Array<{ id: number; timezone: string; duration_s: number }>;
+    ).all(...params) as SeriesRow[];
   }
 
   return {
     /** Event ids, by start, of the events that conflict with `q` (at most MAX_CONFLICTS). */
     find(q: ConflictQuery): number[] {
-      for (const s of seriesShortOf(q)) {
-        const from = addSeconds(utcToLocal(q.startUtc, s.timezone), -s.duration_s);
-        series.ensureWindow(from, utcToLocal(q.endUtc, s.timezone), write, undefined, s.id);
-      }
       const exclude = q.exclude === undefined ? undefined : seriesOfEvent.get(q.exclude);
+      const excludedSeries = exclude && exclude.recurrence_id !== null ? (exclude.parent_id ?? exclude.id) : undefined;
+      // Occurrences past the rows: shown without rows where the series allows (series-virtual.ts),
+      // else that window's rows written first.
+      const unwritten: Array<{ id: number; start_utc: string }> = [];
+      for (const s of seriesShortOf(q)) {
+        if (s.id === excludedSeries) continue;
+        const from = addSeconds(utcToLocal(q.startUtc, s.timezone), -s.duration_s);
+        const to = utcToLocal(q.endUtc, s.timezone);
+        if (!series.virtual.isVirtual(s)) {
+          series.ensureWindow(from, to, write, undefined, s.id);
+          continue;
+        }
+        if (!q.statuses.includes(events.statusOf.get(s.id)!.status)) continue;
+        for (const o of series.virtual.occurrences([s], from, to)) {
+          const start = localToUtc(o.start_local, s.timezone);
+          if (start < q.endUtc && localToUtc(o.end_local, s.timezone) > q.startUtc) unwritten.push({ id: o.id, start_utc: start });
+        }
+      }
       const common = (params: unknown[]): string => {
         const where = [`e.end_utc > ?`, `e.start_utc < ?`, `e.status IN (${q.statuses.map(() => '?').join(',')})`];
         params.push(q.startUtc, q.endUtc, ...q.statuses);
@@ -105,7 +122,12 @@ export function createEventConflicts(db: DB, series: SeriesStore, write: <T>(fn:
       const short = `SELECT e.id, e.start_utc FROM events e WHERE e.start_utc > ? AND ${common(params)}`;
       const long = `SELECT e.id, e.start_utc FROM events e WHERE ${LONG} AND ${common(params)}`;
       params.push(MAX_CONFLICTS);
-      return stmt(`${short} UNION ${long} ORDER BY 2, 1 LIMIT ?`).pluck().all(...params) as number[];
+      const rows = stmt(`${short} UNION ${long} ORDER BY 2, 1 LIMIT ?`).all(...params) as Array<{ id: number; start_utc: string }>;
+      if (!unwritten.length) return rows.map((r) => r.id);
+      return [...rows, ...unwritten]
+        .sort((a, b) => (a.start_utc < b.start_utc ? -1 : a.start_utc > b.start_utc ? 1 : a.id - b.id))
+        .slice(0, MAX_CONFLICTS)
+        .map((r) => r.id);
     },
   };
 }

@@ -87,7 +87,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     linkedJson: createDerivedCache<Buffer>(stamps.watched, 5000),
     linkedObjects: createDerivedCache<Venue | Organizer>(stamps.watched, 5000),
     /** Events holding a venue or organizers at overlapping times (double bookings, issue 27). */
-    conflicts: createEventConflicts(db, series, write),
+    conflicts: createEventConflicts(db, events, series, write),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
     write,
   };

@@ -19,6 +19,7 @@ import { statementCache } from './db';
 import type { EventRow, EventStore } from './events';
 import { addSeconds, recurrenceOf, timingOf, wallMs, type SeriesRecords, type SeriesRow } from './series-record';
 import type { SeriesRows } from './series-rows';
+import { isHidden } from './series-fields';
 
 /** Ids from here on are occurrences without rows: no post id comes near (2^52). */
 export const VIRTUAL_BASE = 2 ** 52;
@@ -80,6 +81,12 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
   const makes = (s: SeriesRow, start: string) => expand(recurrenceOf(s), timingOf(s), start, addSeconds(start, 1)).starts.includes(start);
 
   return {
+    /** Whether `s` shows occurrences without rows past where its rows reach (see `candidates`). */
+    isVirtual(s: SeriesRow): boolean {
+      if (s.trashed || s.template !== '{}' || s.id >= MAX_SERIES || s.start_local.slice(17, 19) !== '00') return false;
+      const status = events.statusOf.get(s.id)?.status;
+      return status !== undefined && status !== 'trash' && !isHidden(status);
+    },
     /** The series a list of [from, to) shows without rows (a list leaves their rows unwritten). */
     seriesFor(from: string, to: string): SeriesRow[] {
       return candidates.all({ from, to, maxId: MAX_SERIES });

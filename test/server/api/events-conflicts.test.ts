@@ -122,6 +122,8 @@ describe('repeating events', () => {
     // 2090: decades past the rows the series has; 4 April 2090 is a Tuesday.
     const found = await conflicts({ start_date: '2090-04-04 19:00:00', end_date: '2090-04-04 19:30:00', venue });
     expect(found.map((e) => [e.title, e.start_date])).toEqual([['Choir', '2090-04-04 18:00:00']]);
+    // Asked without writing a row (series-virtual.ts).
+    expect(t.server.store.db.prepare("SELECT count(*) FROM events WHERE start_local >= '2090-01-01'").pluck().get()).toBe(0);
     // The record is the occurrence a list of that day shows.
     const day = await t.api('get', 'events').query({ start_date: '2090-04-04', end_date: '2090-04-04', venue });
     expect(day.body.events.map((e: { id: number }) => e.id)).toEqual([found[0].id]);
