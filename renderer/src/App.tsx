@@ -26,6 +26,7 @@ import { useCalendar } from './state/calendar';
 import { Icon } from './components/Icon';
 import { ImportDialog } from './transfer/ImportDialog';
 import { ScopeDialogHost } from './recurrence/ScopeDialog';
+import { ConflictConfirmHost } from './booking/ConflictWarning';
 import { ExportDialog } from './transfer/ExportDialog';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { ReminderBanners, useReminderStream } from './reminders/ReminderBanners';
@@ -129,6 +130,7 @@ export function App() {
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
       {importDialog && <ImportDialog preset={importDialog} />}
       <ScopeDialogHost />
+      <ConflictConfirmHost />
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
       {settingsDialog && <SettingsDialog />}

@@ -54,6 +54,15 @@ export const eventListParams: ParamSet = {
   ticketed: p(k.boolean(), 'Ticketed events; ticketing is not available, so true is refused.'),
 };
 
+/** `GET /events/conflicts` (Almanac): who holds a venue or organizers at overlapping times. */
+export const conflictParams: ParamSet = {
+  start_date: p(k.dateTime({ nonEmpty: true }), 'Start of the time to check, exactly as given (in the calendar\'s zone unless it names one).', { required: true }),
+  end_date: p(k.dateTime({ nonEmpty: true }), 'End of the time to check; after start_date. Touching ends are not a conflict.', { required: true }),
+  venue: p(k.integer({ min: 1 }), 'Events at this venue (id). Give a venue, organizers, or both.'),
+  organizer: p(k.idList(), 'Events with any of these organizers (ids).'),
+  exclude: p(k.integer({ min: 1 }), 'The event being checked (id): it and the other occurrences of its series are left out.'),
+};
+
 export const linkedListParams: ParamSet = {
   ...paging('records'),
   search: p(k.text({ nonEmpty: true }), 'Records with every word in one of their fields.'),

@@ -6,6 +6,7 @@ import { indexParams } from '../../../shared/schema/queries';
 import { route, type RouteDef } from '../http/route-table';
 import { namespaceIndex, openApiDocument } from '../http/describe';
 import { eventRoutes } from './events';
+import { conflictRoutes } from './conflicts';
 import { linkedRoutes } from './linked-posts';
 import { termRoutes } from './terms';
 import { transferRoutes } from './transfer';
@@ -42,6 +43,7 @@ export function allRoutes(): RouteDef[] {
       },
     ]),
     ...eventRoutes,
+    ...conflictRoutes,
     ...linkedRoutes('venue'),
     ...linkedRoutes('organizer'),
     ...termRoutes('category'),

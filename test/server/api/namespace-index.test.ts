@@ -15,6 +15,7 @@ const ROUTES = [
   `${NS}/events`,
   `${NS}/events/(?P<id>\\d+)`,
   `${NS}/events/by-slug/(?P<slug>[^/]+)`,
+  `${NS}/events/conflicts`,
   `${NS}/venues`,
   `${NS}/venues/(?P<id>\\d+)`,
   `${NS}/venues/by-slug/(?P<slug>[^/]+)`,
@@ -194,7 +195,7 @@ describe('/doc (reference §8.2, correction 1)', () => {
 
   it('has every path and the component schemas', () => {
     expect(Object.keys(doc.paths)).toEqual([
-      '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
+      '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/events/conflicts', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
       '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss',
       '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sync', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}', '/quick-add',
