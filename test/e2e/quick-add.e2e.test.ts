@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBrowserSuites } from './browser';
-import { e2eSuite, SHOTS } from './harness';
+import { BROWSER_ZONE, e2eSuite, SHOTS } from './harness';
 
 const NOW = new Date('2027-03-25T13:00:00Z'); // 10:00 in São Paulo
 /** Pictures of the preview for people to look at (issue 27 asks for them): ALMANAC_SHOTS=DIR puts them elsewhere. */
@@ -150,9 +150,38 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
     await pt.waitFor({ state: 'detached' });
     const [saved] = await s.eventsMatching('Almoço', 'pt-br');
     expect([saved.title, saved.start_date, saved.end_date, saved.venue.venue]).toEqual(['Almoço com Ana', '2027-03-26 13:00:00', '2027-03-26 14:30:00', 'Sala Luso']);
-    await s.page.getByLabel('Idioma dos registros', { exact: true }).selectOption('en');
+    const created = s.page.locator('.toast', { hasText: 'Almoço com Ana' });
+    await created.locator('.toast-close').click();
+    await created.waitFor({ state: 'detached' });
     await s.page.getByLabel('Idioma da interface', { exact: true }).selectOption('en');
+    await s.page.getByLabel('Records language', { exact: true }).selectOption('en');
     await s.page.getByRole('button', { name: 'Today', exact: true }).waitFor();
+    // Toasts would sit in the next pictures.
+    const toast = s.page.locator('.toast', { hasText: 'Showing English records' });
+    await toast.waitFor();
+    await toast.locator('.toast-close').click();
+    await toast.waitFor({ state: 'detached' });
+  });
+
+  it('warns in the preview when another event holds the venue then, and still saves', async () => {
+    const venue = (await s.api('venues?search=Luso&i18n_language=en')).json.venues.find((v: { venue: string }) => v.venue === 'Luso');
+    const recital = await s.api('events', { method: 'POST', body: { title: 'Recital', start_date: '2027-03-29 17:30:00', end_date: '2027-03-29 19:00:00', timezone: BROWSER_ZONE, venue: venue.id } });
+    expect(recital.status).toBe(201);
+    await s.page.keyboard.press('q');
+    await field().fill('Rehearsal monday 6pm at Luso');
+    const warning = dialog().getByTestId('conflict-warning');
+    await warning.waitFor();
+    expect((await warning.innerText()).replace(/\s+/g, ' ')).toMatch(/Luso is booked 5:30 PM–7:00 PM by Recital/);
+    await shots('quick-add-double-booking');
+    // An hour later nobody holds it: the warning goes.
+    await field().fill('Rehearsal monday 7pm at Luso');
+    await warning.waitFor({ state: 'detached' });
+    await field().fill('Rehearsal monday 6pm at Luso');
+    await warning.waitFor();
+    await s.page.keyboard.press('Enter');
+    await dialog().waitFor({ state: 'detached' });
+    const [saved] = await s.eventsMatching('Rehearsal');
+    expect([saved.start_date, saved.venue.venue]).toEqual(['2027-03-29 18:00:00', 'Luso']);
   });
 
   /** The open dialog, light and dark, at 1366 and 420 px wide. */

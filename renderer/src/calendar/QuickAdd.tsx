@@ -5,7 +5,7 @@
  * with a later "now"), and "More options" carries it into the full editor. The reading itself is
  * shared/quick-add/parse.ts, the one the API and the CLI use.
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { parseQuickAdd, type QuickAddResult } from '@shared/quick-add/parse';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
@@ -24,6 +24,8 @@ import { describeSpan } from './QuickCreate';
 import { fromRecurrence } from '../recurrence/rule';
 import { summarise } from '../recurrence/summary';
 import { useDescribe } from '../reminders/NotificationsControl';
+import { ConflictWarning } from '../booking/ConflictWarning';
+import type { Placement } from '../booking/conflicts';
 
 /** The event a reading makes, as a draft (the editor's and describeSpan's shape). */
 function draftOf(r: QuickAddResult): EventDraft {
@@ -111,6 +113,14 @@ export function QuickAdd() {
 
   const b = read?.body;
   const start = b ? { start: b.start_date, allDay: b.all_day, zone: b.timezone } : undefined;
+  // Who else holds the venue then (issue 27 §2), asked about what the preview shows; Save stays possible.
+  const placement = useMemo<Placement | null>(
+    () =>
+      read && read.body.venue !== undefined && !read.problems.includes('no_date')
+        ? { start_date: read.body.start_date, end_date: read.body.end_date, timezone: read.body.timezone, all_day: read.body.all_day, venue: read.body.venue }
+        : null,
+    [read],
+  );
   return (
     <Dialog title={t('quick_add.title')} onRequestClose={close} closeLabel={t('action.close')} className="quick-add-dialog">
       <form onSubmit={save} className="quick-form quick-add-form" noValidate>
@@ -171,6 +181,7 @@ export function QuickAdd() {
             <div className="quick-add-empty">{t('quick_add.examples')}</div>
           )}
         </dl>
+        <ConflictWarning placement={placement} />
         {error && (
           <div className="form-error" role="alert">
             {error}
