@@ -214,8 +214,8 @@ function clockOf(g: Grammar, token: string, after: string | undefined): (Clock &
 }
 
 /**
- * An hour said without am/pm in English: 1 to 7 are afternoon ("at 5", "from 2 to 4"), as people
- * mean them; Portuguese and Spanish speakers write the 24-hour clock.
+ * An hour said without am/pm in English: 1 to 7 are afternoon ("at 5", "4:30", "from 2 to 4"), as
+ * people mean them; Portuguese and Spanish speakers write the 24-hour clock.
  */
 function guessAfternoon(lang: Language, c: Clock & { meridiem: boolean }): Clock {
   if (lang === 'en' && !c.meridiem && c.h >= 1 && c.h <= 7) return { h: c.h + 12, min: c.min };
@@ -579,7 +579,8 @@ function readTimes(g: Grammar, lang: Language, each: Each, takeMatch: (m: RegExp
   each(`${B}(?:(?:${w.beforeTime})\\s+)?(${g.time})(?:\\s+(${w.afternoon}|${w.morning}))?${E}`, (m) => {
     const c = clockOf(g, m[1], m[2]);
     if (!c) return false;
-    found(c, undefined);
+    // "at 4:30" in English is the afternoon's, as a bare "at 4" is.
+    found(guessAfternoon(lang, c), undefined);
     done = true;
     takeMatch(m);
   });

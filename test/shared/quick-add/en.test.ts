@@ -77,6 +77,8 @@ const rows: Row[] = [
   ['Meeting at 10am on March 30', 'Meeting', '2027-03-30 10:00', '11:00'],
   ['Report due monday', 'Report due', '2027-03-29', undefined],
   ['Yoga every monday 7am starting June 7', 'Yoga', '2027-06-07 07:00', '08:00', { rule: 'FREQ=WEEKLY;BYDAY=MO' }],
+  // Without am/pm, 1 to 7 o'clock are the afternoon's in English; 13:00 and 9:15 are as written.
+  ['Call the bank at 4:30', 'Call the bank', '2027-03-25 16:30', '17:30'],
 ];
 
 describe('quick add, English', () => runTable('en', rows));
