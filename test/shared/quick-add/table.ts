@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { parseQuickAdd, type QuickAddBody } from '../../../shared/quick-add/parse';
 import type { Language } from '../../../shared/i18n/languages';
+import { eventFields } from '../../../shared/schema/resources';
+import { validateFields } from '../../../electron/server/validate';
 
 export const ZONES = ['Europe/Lisbon', 'America/Sao_Paulo'] as const;
 export type Zone = (typeof ZONES)[number];
@@ -74,6 +76,8 @@ export function runTable(lang: Language, rows: Row[]): void {
           const r = parseQuickAdd(row[0], { lang, now: nowIn(zone), zone, defaultMinutes: 60, venues: VENUES });
           expect(r.body).toEqual(expected(row, zone));
           expect(r.problems).toEqual(row[4]?.problem ? [row[4].problem] : []);
+          // A body POST /events takes as it is: its fields pass the same checks.
+          if (!r.problems.length) expect(() => validateFields(eventFields, { ...r.body }, 'create')).not.toThrow();
         });
       }
     });
