@@ -103,7 +103,7 @@ export function parseQuickAdd(input: string, ctx: QuickAddContext): QuickAddResu
     takeMatch(m);
   });
 
-  // A repeat, and how it ends.
+  // A repeat (how it ends, "until June" or "10 times", is read after the times).
   const repeat = readRepeat(g, each, takeMatch);
   // A length: "for 45 minutes", "por 2 horas", "durante 1 hora e 30 minutos".
   let lengthMinutes: number | undefined;
