@@ -7,12 +7,14 @@
  *   npm run cli -- sync [--account NAME]             one CalDAV sync round
  *   npm run cli -- subscribe URL [--name N]          subscribe to an iCalendar feed (read-only)
  *   npm run cli -- subscriptions list|refresh|remove iCalendar subscriptions
+ *   npm run cli -- add "TEXT" [--dry-run]            quick add: an event in plain words
  */
 import { serveCommand, SERVE_HELP } from './cli/serve';
 import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
 import { accountsCommand, ACCOUNTS_HELP } from './cli/accounts';
 import { syncCommand, SYNC_HELP } from './cli/sync';
 import { subscribeCommand, subscriptionsCommand, SUBSCRIPTIONS_HELP } from './cli/subscriptions';
+import { quickAddCommand, QUICK_ADD_HELP } from './cli/quick-add';
 
 const commands: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
@@ -22,12 +24,13 @@ const commands: Record<string, (argv: string[]) => Promise<void>> = {
   sync: syncCommand,
   subscribe: subscribeCommand,
   subscriptions: subscriptionsCommand,
+  add: quickAddCommand,
 };
 
 async function main([name, ...rest]: string[]) {
   const command = name ? commands[name] : undefined;
   if (!command) {
-    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}`);
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}\n${QUICK_ADD_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { CalendarToolbar } from './calendar/CalendarToolbar';
 import { CalendarView } from './calendar/CalendarView';
 import { QuickCreate } from './calendar/QuickCreate';
+import { QuickAdd } from './calendar/QuickAdd';
 import { DayList } from './calendar/DayList';
 import { EventDetails } from './calendar/EventDetails';
 import { SearchResults } from './calendar/SearchResults';
@@ -25,6 +26,7 @@ import { useCalendar } from './state/calendar';
 import { Icon } from './components/Icon';
 import { ImportDialog } from './transfer/ImportDialog';
 import { ScopeDialogHost } from './recurrence/ScopeDialog';
+import { ConflictConfirmHost } from './booking/ConflictWarning';
 import { ExportDialog } from './transfer/ExportDialog';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { ReminderBanners, useReminderStream } from './reminders/ReminderBanners';
@@ -67,6 +69,7 @@ export function App() {
   const screen = useUi((s) => s.screen);
   const editor = useUi((s) => s.editor);
   const quick = useUi((s) => s.quickCreate);
+  const quickAdd = useUi((s) => s.quickAdd);
   const dayList = useUi((s) => s.dayList);
   const details = useUi((s) => s.details);
   const importDialog = useUi((s) => s.importDialog);
@@ -121,11 +124,13 @@ export function App() {
         {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}
       </main>
       {quick && <QuickCreate draft={quick} />}
+      {quickAdd && <QuickAdd />}
       {dayList && <DayList day={dayList} />}
       {details && <EventDetails key={details.id} event={details} />}
       {editor && <EventEditor key={editor.kind === 'edit' ? `e${editor.event.id}` : 'new'} target={editor} />}
       {importDialog && <ImportDialog preset={importDialog} />}
       <ScopeDialogHost />
+      <ConflictConfirmHost />
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
       {settingsDialog && <SettingsDialog />}

@@ -1,5 +1,5 @@
 /**
- * Single-key shortcuts, as calendar apps have them: n new, t today, m/w/d/a views, / search,
+ * Single-key shortcuts, as calendar apps have them: n new, q quick add, t today, m/w/d/a views, / search,
  * Delete trashes the selected event, Ctrl+Z undoes, ? lists them all (components/ShortcutsDialog). Keys typed into a field or inside a dialog
  * belong to that field or dialog.
  */
@@ -36,7 +36,7 @@ function targetEventId(): number | null {
 export function handleShortcut(e: KeyboardEvent): boolean {
   if (e.defaultPrevented || e.isComposing) return false;
   const ui = useUi.getState();
-  const dialogOpen = !!document.querySelector('dialog[open]') || ui.editor !== null || ui.quickCreate !== null;
+  const dialogOpen = !!document.querySelector('dialog[open]') || ui.editor !== null || ui.quickCreate !== null || ui.quickAdd;
   if (dialogOpen || isTyping(e.target)) return false;
 
   const key = e.key;
@@ -70,6 +70,11 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   if (lower === 'n') {
     ui.setScreen('calendar');
     ui.openEditor({ kind: 'create', draft: newEventDraft() });
+    return true;
+  }
+  if (lower === 'q') {
+    ui.setScreen('calendar');
+    ui.openQuickAdd();
     return true;
   }
   if (lower === 't') {

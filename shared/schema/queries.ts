@@ -54,6 +54,15 @@ export const eventListParams: ParamSet = {
   ticketed: p(k.boolean(), 'Ticketed events; ticketing is not available, so true is refused.'),
 };
 
+/** `GET /events/conflicts` (Almanac): who holds a venue or organizers at overlapping times. */
+export const conflictParams: ParamSet = {
+  start_date: p(k.dateTime({ nonEmpty: true }), 'Start of the time to check, exactly as given (in the calendar\'s zone unless it names one).', { required: true }),
+  end_date: p(k.dateTime({ nonEmpty: true }), 'End of the time to check; after start_date. Touching ends are not a conflict.', { required: true }),
+  venue: p(k.integer({ min: 1 }), 'Events at this venue (id). Give a venue, organizers, or both.'),
+  organizer: p(k.idList(), 'Events with any of these organizers (ids).'),
+  exclude: p(k.integer({ min: 1 }), 'The event being checked (id): it and the other occurrences of its series are left out.'),
+};
+
 export const linkedListParams: ParamSet = {
   ...paging('records'),
   search: p(k.text({ nonEmpty: true }), 'Records with every word in one of their fields.'),
@@ -99,4 +108,11 @@ export const recurrenceScopeParams: ParamSet = {
 export const indexParams: ParamSet = {
   namespace: p(k.text(), 'Namespace of the index.', { default: 'cal/events/v1' }),
   context: p(k.text(), 'Scope of the answer.', { default: 'view' }),
+};
+
+/** POST /quick-add (Almanac): one sentence in plain words becomes an event (shared/quick-add/). */
+export const quickAddParams: ParamSet = {
+  text: p(k.text({ nonEmpty: true, max: 1000 }), 'The event in plain words, in the request\'s language: "Lunch with Ana tomorrow 1pm at Luso #work", "Almoço amanhã 13h no Luso", "Cena el viernes a las 21h". Words it cannot read stay in the title.', { required: true }),
+  dry_run: p(k.boolean(), 'Answer 200 with the event it would make, and save nothing.', { default: false }),
+  calendar: p(k.integer({ min: 1 }), 'The calendar the event goes to (GET /calendars); "On this computer" when left out.'),
 };

@@ -14,6 +14,7 @@
 import type { Store } from '../store';
 import type { AccountRow, CalendarRow } from '../store/caldav-accounts';
 import type { WriteContext } from '../store/post-fields';
+import { NO_LANGUAGE } from '../../../shared/i18n/languages';
 import type { UrlContext } from '../serialize/context';
 import { CalDavError, excerpt, storedCalendarErrors, storedError, SyncProblem } from './errors';
 import { createTransport, type Transport } from './transport';
@@ -92,7 +93,7 @@ export async function syncAccount(deps: SyncDeps, account: AccountRow, password:
   for (const calendar of calendars) {
     const report: CalendarReport = { calendarId: calendar.id, name: calendar.name, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0 };
     out.calendars.push(report);
-    const cx: RoundContext = { deps, store, transport, calendar, report, write: deps.write(), url: deps.url() };
+    const cx: RoundContext = { deps, store, transport, calendar, report, write: { ...deps.write(), eventLang: NO_LANGUAGE }, url: deps.url() };
     try {
       // Stored by an older version, which followed calendars anywhere: the password stays home.
       if (calendar.url && !sameServer(new URL(calendar.url), new URL(account.server_url))) {

@@ -85,6 +85,7 @@ function responseSchema(shape: Endpoint['response']) {
       },
     };
   }
+  if (shape === 'ConflictList') return { type: 'object', properties: { events: { type: 'array', items: ref('Event') } } };
   if (shape === 'ImportReport') return { oneOf: [ref('ImportReport'), ref('RestoreReport')] };
   if (shape === 'File') return { type: 'string', format: 'binary' };
   return shape === 'object' ? { type: 'object' } : ref(shape);

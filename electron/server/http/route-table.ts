@@ -57,7 +57,7 @@ export interface ApiResponse {
 }
 
 /** What a response body is, for `/doc`. */
-export type ResponseShape = 'ImportReport' | 'ImportJob' | 'File' | 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'object';
+export type ResponseShape = 'ImportReport' | 'ImportJob' | 'File' | 'Event' | 'Venue' | 'Organizer' | 'Term' | 'EventList' | 'VenueList' | 'OrganizerList' | 'CategoryList' | 'TagList' | 'ConflictList' | 'object';
 
 export interface Endpoint {
   methods: Method[];

@@ -16,6 +16,7 @@
 import ICAL from 'ical.js';
 import { localToUtc, utcToLocal, wallAsUtc, wallToMillis } from '../../../shared/dates/format';
 import { needsSelection, selectedStarts } from './recurrence-periods';
+import { isPlainRule, plainStarts } from './recurrence-plain';
 import { addWall, icalTime, pad, ruleForIcal, wall, wallOf } from './rule-time';
 // Also bounds ical.js's own search for each next occurrence (it loops for ever on some rules).
 import { RuleTooSparse } from './rule-steps';
@@ -213,6 +214,23 @@ export function readRule(rule: string, timing: SeriesTiming): RuleParts {
   return { freq, interval, count, until, untilMs, parts };
 }
 
+/**
+ * `readRule` remembered: it checks the rule and has ical.js take two steps of it, which cost as
+ * much as expanding a month of it, and a far month's list expands a thousand series at once.
+ * Rules are few and parts are never changed after reading.
+ */
+const readRules = new Map<string, RuleParts>();
+function ruleOf(rule: string, timing: SeriesTiming): RuleParts {
+  const key = `${rule}\u0000${timing.start}\u0000${timing.zone}\u0000${timing.allDay ? 1 : 0}`;
+  let r = readRules.get(key);
+  if (!r) {
+    r = readRule(rule, timing);
+    if (readRules.size >= 20_000) readRules.clear();
+    readRules.set(key, r);
+  }
+  return r;
+}
+
 /** A wall time's instant (ms); a repeated wall time is its first instance (RFC 5545 §3.3.5). */
 const instantOf = (local: string, zone: string) => wallToMillis(wall(local), zone, true);
 
@@ -357,7 +375,14 @@ export interface Expansion {
  * The series' occurrence starts in [from, to) (wall times in its zone): DTSTART (always the first
  * occurrence, RFC 5545 §3.8.5.3), every rule's occurrences and the RDATEs, less the EXDATEs.
  */
-export function expand(rec: Recurrence, timing: SeriesTiming, from: string, to: string, opts: { maxSteps?: number; maxResults?: number } = {}): Expansion {
+export function expand(
+  rec: Recurrence,
+  timing: SeriesTiming,
+  from: string,
+  to: string,
+  /** `icalOnly`: every rule through ical.js, the plain ones too (the test that compares the two). */
+  opts: { maxSteps?: number; maxResults?: number; icalOnly?: boolean } = {},
+): Expansion {
   const maxSteps = opts.maxSteps ?? RECURRENCE_LIMITS.steps;
   const maxResults = opts.maxResults ?? Infinity;
   const exdates = new Set(rec.exdates.map((v) => wallOfValue(v, timing)));
@@ -373,10 +398,14 @@ export function expand(rec: Recurrence, timing: SeriesTiming, from: string, to: 
   let truncated = false;
   let steps = 0;
   for (const text of rec.rules) {
-    const r = readRule(text, timing);
+    const r = ruleOf(text, timing);
     const begin = rebase(r, timing.start, from);
     const stepsLeft = { n: maxSteps * 4 };
-    const made = needsSelection(r) ? selectedStarts(r, timing, begin, stepsLeft) : icalStarts(r, timing, begin);
+    const made = needsSelection(r)
+      ? selectedStarts(r, timing, begin, stepsLeft)
+      : !opts.icalOnly && isPlainRule(r)
+        ? plainStarts(r, timing, begin)
+        : icalStarts(r, timing, begin);
     // COUNT includes DTSTART; ical.js counts only what the rule makes, so when DTSTART is not one
     // of them the rule gives one occurrence fewer.
     let left = r.count ?? Infinity;

@@ -5,6 +5,7 @@
 import { ApiError } from '../errors';
 import type { Store } from '../store';
 import type { WriteContext } from '../store/post-fields';
+import { NO_LANGUAGE } from '../../../shared/i18n/languages';
 import { decodeImportFile, plainUtf8 } from './text-input';
 import { openIcs, type IcsFile, type ReadEvent } from '../icalendar/import';
 import { openIcsThreaded } from '../icalendar/read-threaded';
@@ -106,7 +107,10 @@ export function importFile(store: Store, bytes: Uint8Array, opts: ImportFileOpti
   }
 
   try {
-    const report = importRecords(store, kind, items, opts.ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, maxOccurrenceRows: opts.maxOccurrenceRows, onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, 'writing')), parseErrors });
+    // An iCalendar file's events have the language the file gives them (Almanac's own exports say
+    // it), else none of their own: every language's lists show them (issue 27).
+    const ctx = format === 'ics' ? { ...opts.ctx, eventLang: opts.ctx.eventLang ?? NO_LANGUAGE } : opts.ctx;
+    const report = importRecords(store, kind, items, ctx, { dryRun: opts.dryRun, skipInvalid: opts.skipInvalid, maxOccurrenceRows: opts.maxOccurrenceRows, onProgress: opts.onProgress && ((done, total) => opts.onProgress!(done, total, 'writing')), parseErrors });
     report.warnings.push(...warnings);
     return report;
   } catch (err) {

@@ -136,7 +136,8 @@ function attempt(store: Store, kind: ImportKind, items: ItemSource, baseCtx: Wri
   const contextFor = (lang: Language | undefined): WriteContext => {
     if (lang === undefined) return baseCtx;
     let ctx = contexts.get(lang);
-    if (!ctx) contexts.set(lang, (ctx = { ...baseCtx, lang }));
+    // A language the item names is its own, whatever the import's default for events.
+    if (!ctx) contexts.set(lang, (ctx = { ...baseCtx, lang, eventLang: lang }));
     return ctx;
   };
 

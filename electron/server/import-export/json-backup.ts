@@ -11,7 +11,7 @@ import type { DB } from '../store/db';
 import { backupPath, schemaVersion } from '../store/db';
 import { ApiError } from '../errors';
 import { STATUSES } from '../../../shared/schema/kinds';
-import { LANGUAGES } from '../../../shared/i18n/languages';
+import { LANGUAGES, NO_LANGUAGE } from '../../../shared/i18n/languages';
 import { isValidTimeZone } from '../../../shared/dates/zones';
 import { HIDDEN_STATUS } from '../store/series-fields';
 
@@ -220,7 +220,9 @@ function checkValues(db: DB): void {
       rule(table, column, `${column} GLOB '${STORED_DATE}'`, 'a date stored as YYYY-MM-DD HH:MM:SS');
     }
   }
-  for (const table of ['venues', 'organizers', 'events', 'terms']) rule(table, 'lang', `lang IN (${inList(LANGUAGES)})`, `one of ${LANGUAGES.join(', ')}`);
+  for (const table of ['venues', 'organizers', 'terms']) rule(table, 'lang', `lang IN (${inList(LANGUAGES)})`, `one of ${LANGUAGES.join(', ')}`);
+  // An event may have no language of its own (a synced or subscribed one): '' (NO_LANGUAGE).
+  rule('events', 'lang', `lang IN (${inList([...LANGUAGES, NO_LANGUAGE])})`, `one of ${LANGUAGES.join(', ')}, or "" (none)`);
   // The views put it in a style attribute: only what the API itself would store.
   rule('terms', 'color', "color = '' OR (length(color) = 7 AND color GLOB '#[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]')", 'a colour written #rrggbb, or empty');
   for (const [table, list] of Object.entries(rules)) {

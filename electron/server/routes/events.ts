@@ -1,4 +1,6 @@
 /** The events routes: list, create, and read/update/delete by id or by slug. */
+import { isVirtualId } from '../store/series-virtual';
+import { addMonths } from '../store/series-record';
 import { eventFields } from '../../../shared/schema/resources';
 import { eventListParams, deleteParams, recurrenceScopeParams } from '../../../shared/schema/queries';
 import type { RecurrenceScope } from '../store/series';
@@ -108,13 +110,51 @@ export function eventQuery(req: ApiRequest, opts: { defaultWindow: boolean }): E
  * Occurrence rows for the window a list or export shows: they exist up to the horizon already;
  * a window beyond it gets its own (store/series-horizon.ts).
  */
-export function prepareOccurrences(req: ApiRequest, q: EventListQuery): void {
+export function prepareOccurrences(req: ApiRequest, q: EventListQuery, skip?: ReadonlySet<number>): void {
   if (q.include) return;
+  const { from, to } = windowOf(q);
+  req.store.series.ensureWindow(from, to, req.store.write, undefined, q.postParent, skip);
+}
+
+/** The window of starts a list's dates allow (the tightest of its bounds). */
+function windowOf(q: EventListQuery): { from?: string; to?: string } {
   const lows = [q.startDate, q.startsAfter, q.endsAfter].filter((d): d is string => d !== undefined);
   const highs = [q.endDate, q.startsBefore, q.endsBefore].filter((d): d is string => d !== undefined);
-  const from = lows.length ? lows.reduce((a, b) => (a > b ? a : b)) : undefined;
-  const to = highs.length ? highs.reduce((a, b) => (a < b ? a : b)) : undefined;
-  req.store.series.ensureWindow(from, to, req.store.write, undefined, q.postParent);
+  return { from: lows.length ? lows.reduce((a, b) => (a > b ? a : b)) : undefined, to: highs.length ? highs.reduce((a, b) => (a < b ? a : b)) : undefined };
+}
+
+/**
+ * A list's page when some series show their occurrences in its window without rows (a window past
+ * the horizon: series-virtual.ts): its rows and those occurrences, merged by start; undefined when
+ * none do (the window is within the rows, or the list is not one of a window at most a horizon
+ * long, by start, as the calendar's months, weeks and days are). Nothing is written for them.
+ */
+function virtualPage(req: ApiRequest, q: EventListQuery): { ids: number[]; total: number } | undefined {
+  const { from, to } = windowOf(q);
+  const months = req.store.settings.get().recurrence_horizon_months || 24;
+  if (q.include || q.postParent !== undefined || q.near || from === undefined || to === undefined || to > addMonths(from, months)) {
+    prepareOccurrences(req, q);
+    return undefined;
+  }
+  const virtual = req.store.series.virtual;
+  const series = virtual.seriesFor(from, to);
+  prepareOccurrences(req, q, new Set(series.map((s) => s.id)));
+  if (!series.length) return undefined;
+  // The whole window's merged list, once per state of the data: a month's pages are asked together.
+  const key = JSON.stringify({ ...q, page: 0, perPage: 0 });
+  const merged = req.store.virtualLists.current().get(key) ?? (() => {
+    const shown = req.store.events.matchingApartFromDates(q, series.map((s) => s.id));
+    const inWindow = (o: { start_local: string; end_local: string }) =>
+      (q.startDate === undefined || o.start_local >= q.startDate) && (q.endDate === undefined || o.end_local <= q.endDate) &&
+      (q.startsAfter === undefined || o.start_local >= q.startsAfter) && (q.startsBefore === undefined || o.start_local <= q.startsBefore) &&
+      (q.endsAfter === undefined || o.end_local >= q.endsAfter) && (q.endsBefore === undefined || o.end_local <= q.endsBefore);
+    const occurrences = virtual.occurrences(series.filter((s) => shown.has(s.id)), from, to).filter(inWindow);
+    const all = [...req.store.events.listKeys(q), ...occurrences].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : a.id - b.id)).map((e) => e.id);
+    req.store.virtualLists.current().set(key, all);
+    return all;
+  })();
+  const offset = (q.page - 1) * q.perPage;
+  return { ids: merged.slice(offset, offset + q.perPage), total: merged.length };
 }
 
 /** Any of the relative date parameters turns the default window off (reference §4.1.1). */
@@ -125,8 +165,7 @@ function listEvents(req: ApiRequest): ApiResponse {
   const q = eventQuery(req, { defaultWindow: true });
   const { page, perPage } = q;
   const relative = usesRelativeDates(req);
-  prepareOccurrences(req, q);
-  const { ids, total } = req.store.events.list(q);
+  const { ids, total } = virtualPage(req, q) ?? req.store.events.list(q);
   if (ids.length === 0 && page > 1) throw new ApiError('event-archive-page-not-found', 404, 'event-archive-page-not-found');
 
   const echo: Record<string, unknown> = {
@@ -177,7 +216,9 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
     if (!row) throw invalidParam('slug', 'invalid_slug_ref');
     return row;
   }
-  const id = Number(req.path.id);
+  let id = Number(req.path.id);
+  // An occurrence shown without a row (series-virtual.ts): its row, written now for a change.
+  if (isVirtualId(id)) id = req.store.series.virtual.resolve(id).row ?? req.store.write(() => req.store.series.virtual.materialise(id)) ?? id;
   const row = lookup.get(id);
   if (row) return row;
   if (req.store.registry.kindOf(id)) throw new ApiError('rest-invalid-event-id', 400, 'rest-invalid-event-id', { id });
@@ -185,6 +226,16 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
 }
 
 function readEvent(req: ApiRequest): ApiResponse {
+  const asked = Number(req.path.id);
+  if (req.path.slug === undefined && isVirtualId(asked)) {
+    // Read from its series while it has no row: reading writes nothing.
+    const { row, exists } = req.store.series.virtual.resolve(asked);
+    if (row === undefined && exists) {
+      const [e] = req.store.series.virtual.rowsFor([asked]).values();
+      if (e.status !== 'publish' && !req.viewer.canEdit) throw new ApiError('event-not-accessible', 403, 'event-not-accessible');
+      return { json: eventsJson([asked], req.url, req.store, { jsonLd: true })[0] };
+    }
+  }
   const row = findEvent(req, req.store.events.statusOf);
   // The first event of a series whose own date was deleted for good: gone, for clients.
   if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
@@ -199,18 +250,25 @@ function defaultReminders(req: ApiRequest, allDay: boolean): Reminder[] {
   return storedReminders(allDay ? s.reminders_all_day : s.reminders_timed);
 }
 
+/**
+ * A new event made in Almanac, from checked values (POST /events' fields): the event, its series,
+ * its reminders (the settings' defaults when it names none) and their schedule. Call inside a
+ * write transaction; POST /events and POST /quick-add both make events through this.
+ */
+export function insertEvent(req: ApiRequest, checked: Record<string, unknown>): number {
+  const { recurrence, reminders, ...values } = checked;
+  const id = req.store.events.create(values, req.write);
+  // The first months of rows now, the rest of the horizon in the background right after.
+  if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence, { firstMonths: FIRST_ROWS_MONTHS });
+  // Defaults only here, for events made in Almanac: imports and sync never get them.
+  const list = (reminders as Reminder[] | undefined) ?? defaultReminders(req, !!req.store.events.get(id)!.all_day);
+  if (list.length) req.store.reminders.set(req.store.events.get(id)!, list, 'all');
+  req.store.reminders.reschedule([id], req.now);
+  return id;
+}
+
 function createEvent(req: ApiRequest): ApiResponse {
-  const { recurrence, reminders, ...values } = req.values;
-  const id = req.store.write(() => {
-    const id = req.store.events.create(values, req.write);
-    // The first months of rows now, the rest of the horizon in the background right after.
-    if (recurrence !== undefined && recurrence !== null) req.store.series.create(id, recurrence, { firstMonths: FIRST_ROWS_MONTHS });
-    // Defaults only here, for events made in Almanac: imports and sync never get them.
-    const list = (reminders as Reminder[] | undefined) ?? defaultReminders(req, !!req.store.events.get(id)!.all_day);
-    if (list.length) req.store.reminders.set(req.store.events.get(id)!, list, 'all');
-    req.store.reminders.reschedule([id], req.now);
-    return id;
-  });
+  const id = req.store.write(() => insertEvent(req, req.values));
   return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 

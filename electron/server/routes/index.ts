@@ -6,6 +6,7 @@ import { indexParams } from '../../../shared/schema/queries';
 import { route, type RouteDef } from '../http/route-table';
 import { namespaceIndex, openApiDocument } from '../http/describe';
 import { eventRoutes } from './events';
+import { conflictRoutes } from './conflicts';
 import { linkedRoutes } from './linked-posts';
 import { termRoutes } from './terms';
 import { transferRoutes } from './transfer';
@@ -14,6 +15,7 @@ import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
 import { subscriptionRoutes } from './subscriptions';
 import { accountRoutes } from './accounts';
+import { quickAddRoutes } from './quick-add';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -41,6 +43,7 @@ export function allRoutes(): RouteDef[] {
       },
     ]),
     ...eventRoutes,
+    ...conflictRoutes,
     ...linkedRoutes('venue'),
     ...linkedRoutes('organizer'),
     ...termRoutes('category'),
@@ -51,6 +54,7 @@ export function allRoutes(): RouteDef[] {
     ...accountRoutes,
     ...syncRoutes,
     ...subscriptionRoutes,
+    ...quickAddRoutes,
   );
   return routes;
 }

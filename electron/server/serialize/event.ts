@@ -12,6 +12,7 @@ import type { Settings } from '../store/settings';
 import type { VenueRow, OrganizerRow } from '../store/linked-posts';
 import type { Store } from '../store';
 import { isHidden } from '../store/series-fields';
+import { isVirtualId } from '../store/series-virtual';
 import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
 import { linkedObjects, venueJsonLd, organizerJsonLd } from './linked-posts';
@@ -66,7 +67,9 @@ function jsonLd(e: EventRow, out: Event, venue: VenueRow | undefined, organizers
 }
 
 export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event[] {
-  const ids = rows.map((r) => r.id);
+  // An occurrence without a row (series-virtual.ts) has its series' first event's links.
+  const linkId = (r: EventRow) => (isVirtualId(r.id) ? r.parent_id! : r.id);
+  const ids = [...new Set(rows.map(linkId))];
   const venueIds = [...new Set(rows.map((r) => r.venue_id).filter((v): v is number => v !== null))];
   const organizerIds = store.events.organizersFor(ids);
   const allOrganizerIds = [...new Set([...organizerIds.values()].flat())];
@@ -83,8 +86,8 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
 
   return rows.map((e) => {
     const url = permalink(ctx, 'event', e.slug);
-    const eventOrganizers = (organizerIds.get(e.id) ?? []).filter((id) => organizerJson.has(id));
-    const eventTerms = terms.get(e.id) ?? [];
+    const eventOrganizers = (organizerIds.get(linkId(e)) ?? []).filter((id) => organizerJson.has(id));
+    const eventTerms = terms.get(linkId(e)) ?? [];
     const out: Event = {
       id: e.id,
       global_id: globalId(ctx, e.id),

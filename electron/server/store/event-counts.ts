@@ -33,7 +33,8 @@ export function createEventCounts(db: DB) {
    * The list's total, or undefined when a filter the counts do not hold (search, terms, venue,
    * featured, series, geography, ids, a lower bound on the end or an upper one on the start) is set.
    */
-  return function total(q: EventListQuery): number | undefined {
+  /** `langs`: the list's language, and NO_LANGUAGE when events without one exist (they show in every list). */
+  return function total(q: EventListQuery, langs: string[] = [q.lang]): number | undefined {
     if (
       q.include || q.search !== undefined || q.categories || q.tags || q.venues || q.organizers || q.featured !== undefined ||
       q.postParent !== undefined || q.geoloc || q.near || q.startsBefore !== undefined || q.endsAfter !== undefined
@@ -44,8 +45,8 @@ export function createEventCounts(db: DB) {
     const from = latest(q.startDate, q.startsAfter);
     const to = earliest(q.endDate, q.endsBefore);
     if (q.statuses.length === 0) return 0;
-    const keyWhere = [`lang = ?`, `status IN (${marks(q.statuses.length)})`];
-    const keyParams: unknown[] = [q.lang, ...q.statuses];
+    const keyWhere = [langs.length === 1 ? 'lang = ?' : `lang IN (${marks(langs.length)})`, `status IN (${marks(q.statuses.length)})`];
+    const keyParams: unknown[] = [...langs, ...q.statuses];
     if (q.calendars) {
       if (q.calendars.length === 0) return 0;
       keyWhere.push(`calendar_id IN (${marks(q.calendars.length)})`);
@@ -84,8 +85,8 @@ export function createEventCounts(db: DB) {
     // the latest day any of them starts (usually that same day; a long event reaches further back).
     if (to !== undefined) {
       const starts = stmt(
-        `SELECT min(start_day) AS first, max(start_day) AS last FROM event_day_counts WHERE lang = ? AND end_day = ?${fromDay === undefined ? '' : ' AND start_day > ?'}`,
-      ).get(q.lang, toDay, ...(fromDay === undefined ? [] : [fromDay])) as { first: string | null; last: string | null };
+        `SELECT min(start_day) AS first, max(start_day) AS last FROM event_day_counts WHERE lang IN (${marks(langs.length)}) AND end_day = ?${fromDay === undefined ? '' : ' AND start_day > ?'}`,
+      ).get(...langs, toDay, ...(fromDay === undefined ? [] : [fromDay])) as { first: string | null; last: string | null };
       if (starts.first !== null && starts.last !== null) {
         n += stmt(`SELECT count(*) FROM events e WHERE ${[...rowWhere, 'e.start_local >= ?', 'e.start_local < ?', 'e.end_local >= ?', 'e.end_local <= ?'].join(' AND ')}`)
           .pluck()

@@ -4,7 +4,7 @@
  * original does) and UTC (what calendars place events by).
  */
 import { eventFields } from '../../../shared/schema/resources';
-import type { Language } from '../../../shared/i18n/languages';
+import { NO_LANGUAGE, type Language } from '../../../shared/i18n/languages';
 import type { PostStatus, RefList } from '../../../shared/schema/kinds';
 import { randomUUID } from 'node:crypto';
 import { columnsStatement, rowsByIds, statementCache, type DB } from './db';
@@ -23,6 +23,7 @@ import { validateFields, isEmptyLink } from '../validate';
 import { toInteger } from '../../../shared/schema/kinds';
 import { EventDateMemo, resolveEventDates, type EventDates } from './event-dates';
 import { EXPORT_COLUMNS, SERIES_EXPORT_SQL, type EventExportBatch } from './event-export-row';
+import { isVirtualId } from './series-virtual';
 
 export interface EventRow extends PostRow {
   parent_id: number | null;
@@ -187,12 +188,23 @@ export function createEventStore(
   const dayCounts = createEventCounts(db);
   /** A list's total: from the per-day counts where its filters allow, else its rows counted. */
   const countOf = (q: EventListQuery, f: ListFilter): number =>
-    lists.remember(`total\u0000${JSON.stringify({ ...q, page: 0, perPage: 0 })}`, () => dayCounts(q) ?? (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n);
+    lists.remember(`total\u0000${JSON.stringify({ ...q, page: 0, perPage: 0 })}`, () => dayCounts(q, listLanguages(q)) ?? (stmt(`SELECT count(*) AS n FROM ${f.from} WHERE ${f.where}`).get(...f.params) as { n: number }).n);
+  // Events without a language of their own (a sync's, a subscription's, a file's that said none)
+  // show in every language's lists. Most calendars have none: their lists keep the one-language
+  // index range, which needs no sort.
+  const anyWithoutLanguage = db.prepare<[string], number>('SELECT 1 FROM events WHERE lang = ? LIMIT 1').pluck();
+  let withoutLanguage = { at: '', any: false };
+  function listLanguages(q: Pick<EventListQuery, 'lang'>): string[] {
+    const at = stamp();
+    if (withoutLanguage.at !== at) withoutLanguage = { at, any: anyWithoutLanguage.get(NO_LANGUAGE) !== undefined };
+    return withoutLanguage.any ? [q.lang, NO_LANGUAGE] : [q.lang];
+  }
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
   );
 
   const dateMemo = new EventDateMemo();
+  let virtualRows: ((ids: number[]) => Map<number, EventRow>) | undefined;
 
   /**
    * Refuses a change through the API to an event of a read-only calendar: a subscription's (it
@@ -328,8 +340,9 @@ export function createEventStore(
 
   /** FROM and WHERE of the events a list query matches (every filter of reference §4.1). */
   function filterSql(q: EventListQuery): ListFilter {
-    const where: string[] = ['e.lang = ?', `e.status IN (${q.statuses.map(() => '?').join(',')})`];
-    const params: unknown[] = [q.lang, ...q.statuses];
+    const langs = listLanguages(q);
+    const where: string[] = [langs.length === 1 ? 'e.lang = ?' : `e.lang IN (${langs.map(() => '?').join(',')})`, `e.status IN (${q.statuses.map(() => '?').join(',')})`];
+    const params: unknown[] = [...langs, ...q.statuses];
     const add = (sql: string, ...p: unknown[]) => {
       where.push(sql);
       params.push(...p);
@@ -391,7 +404,28 @@ export function createEventStore(
 
   return {
     byIds(ids: number[]): Map<number, EventRow> {
-      return rowsByIds<EventRow>(stmt, 'events', ids);
+      const rows = rowsByIds<EventRow>(stmt, 'events', ids.filter((id) => !isVirtualId(id)));
+      if (virtualRows && ids.some(isVirtualId)) for (const [id, row] of virtualRows(ids.filter(isVirtualId))) rows.set(id, row);
+      return rows;
+    },
+    /** Where occurrences without rows come from (series-virtual.ts), set by the series store. */
+    setVirtualRows(source: (ids: number[]) => Map<number, EventRow>): void {
+      virtualRows = source;
+    },
+    /**
+     * Every event a list matches, by start, with its start: what occurrences without rows are
+     * merged into (a far window holds few rows). Dates, language, status and every other filter
+     * apply; paging does not.
+     */
+    listKeys(q: EventListQuery): Array<{ id: number; start_local: string }> {
+      const f = filterSql(q);
+      return stmt(`SELECT e.id, e.start_local FROM ${f.from} WHERE ${f.where} ORDER BY e.start_local, e.id`).all(...f.params) as Array<{ id: number; start_local: string }>;
+    },
+    /** Those of `ids` (events) that a list's filters other than its dates let through. */
+    matchingApartFromDates(q: EventListQuery, ids: number[]): Set<number> {
+      if (!ids.length) return new Set();
+      const f = filterSql({ ...q, startDate: undefined, endDate: undefined, startsAfter: undefined, startsBefore: undefined, endsAfter: undefined, endsBefore: undefined, include: undefined, postParent: undefined });
+      return new Set(stmt(`SELECT e.id FROM ${f.from} WHERE ${f.where} AND e.id IN (SELECT value FROM json_each(?))`).pluck().all(...f.params, JSON.stringify(ids)) as number[]);
     },
     get(id: number): EventRow | undefined {
       return byId.get(id);

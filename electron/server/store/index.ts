@@ -11,6 +11,7 @@ import { createTermStore } from './terms';
 import { createEventStore } from './events';
 import { createSettingsStore } from './settings';
 import { createSeriesStore } from './series';
+import { createEventConflicts } from './event-conflicts';
 import { createCalDavAccountStore } from './caldav-accounts';
 import { createReminderStore } from './reminders';
 import { createDavSyncStore } from './dav-sync';
@@ -44,6 +45,14 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const reminders = createReminderStore(db);
   const davSync = createDavSyncStore(db, events);
   const subscriptions = createSubscriptionStore(db, events);
+  function write<T>(fn: () => T): T {
+    try {
+      return db.transaction(fn).immediate();
+    } catch (err) {
+      stamps.rolledBack();
+      throw err;
+    }
+  }
   return {
     db,
     registry,
@@ -68,6 +77,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
      * unchanged.
      */
     recordJson: createDerivedCache<Buffer>(stamp, 5000),
+    /** Far windows' lists merged with their occurrences without rows, until the data changes. */
+    virtualLists: createDerivedCache<number[]>(stamp, 16),
     /**
      * The same for venues and organizers, kept until one of `LINKED_JSON_TABLES` changes: creating
      * or editing events leaves them valid, so an event's response and the lists after it do not
@@ -75,15 +86,10 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
      */
     linkedJson: createDerivedCache<Buffer>(stamps.watched, 5000),
     linkedObjects: createDerivedCache<Venue | Organizer>(stamps.watched, 5000),
+    /** Events holding a venue or organizers at overlapping times (double bookings, issue 27). */
+    conflicts: createEventConflicts(db, events, series, write),
     /** Runs `fn` as one write transaction: all of it is stored, or none of it. */
-    write<T>(fn: () => T): T {
-      try {
-        return db.transaction(fn).immediate();
-      } catch (err) {
-        stamps.rolledBack();
-        throw err;
-      }
-    },
+    write,
   };
 }
 

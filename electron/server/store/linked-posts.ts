@@ -182,6 +182,10 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
       deleteRow.run(id);
       registry.release(id);
     },
+    /** Every record of a language that is not in the trash, by id and name (quick add reads venues' names). */
+    names(lang: Language): Array<{ id: number; name: string }> {
+      return stmt(`SELECT id, title AS name FROM ${table} WHERE lang = ? AND status != 'trash' ORDER BY id`).all(lang) as Array<{ id: number; name: string }>;
+    },
     byIds(ids: number[]): Map<number, LinkedRow> {
       return rowsByIds<LinkedRow>(stmt, table, ids);
     },

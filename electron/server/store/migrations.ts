@@ -572,6 +572,45 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 12,
+    name: 'double-booking checks: events by their UTC times; series by where their rows stop',
+    up(db) {
+      // GET /events/conflicts (store/event-conflicts.ts): events shorter than a day that overlap a
+      // window start less than a day before it, a short range of events_when whose venue and
+      // status are read from the index; the few a day long or more are found by their end.
+      db.exec(`
+        CREATE INDEX events_when ON events (start_utc, end_utc, venue_id, status);
+        CREATE INDEX events_long ON events (end_utc, start_utc) WHERE julianday(end_utc) - julianday(start_utc) >= 1;
+        -- Series whose rows stop short of a window (a far month's list, series-virtual.ts; the
+        -- horizon's extension): few but for far windows, found without reading every series.
+        CREATE INDEX event_series_rows_until ON event_series (generated_until) WHERE trashed = 0 AND (last_start IS NULL OR last_start >= generated_until);
+      `);
+    },
+  },
+  {
+    version: 13,
+    name: 'synced and subscribed events have no language of their own',
+    up(db) {
+      // Events from a subscription, and those of a CalDAV calendar whose copy on the server names
+      // no language (Almanac's own write X-ALMANAC-LANGUAGE), were stored as English records and
+      // hidden from every other language's lists: they have none of their own (NO_LANGUAGE, '').
+      // Occurrences follow their series. Events made here keep theirs. The sync guard keeps these
+      // updates out of the outbox: nothing changed on any server.
+      db.exec(`
+        UPDATE sync_guard SET applying = 1;
+        UPDATE events SET lang = ''
+          WHERE lang <> '' AND calendar_id IN (SELECT id FROM calendars WHERE subscription_url IS NOT NULL);
+        UPDATE events SET lang = ''
+          WHERE lang = 'en' AND parent_id IS NULL AND calendar_id IN (SELECT id FROM calendars WHERE account_id IS NOT NULL)
+            AND EXISTS (SELECT 1 FROM dav_objects d WHERE d.calendar_id = events.calendar_id AND d.uid = events.ics_uid
+                          AND (d.base_ical IS NULL OR instr(d.base_ical, 'X-ALMANAC-LANGUAGE') = 0));
+        UPDATE events SET lang = ''
+          WHERE lang <> '' AND recurrence_id IS NOT NULL AND parent_id IN (SELECT id FROM events WHERE lang = '' AND calendar_id <> 1);
+        UPDATE sync_guard SET applying = 0;
+      `);
+    },
+  },
+  {
     version: 14,
     name: 'deletions a sync holds for the user',
     up(db) {

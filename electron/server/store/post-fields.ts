@@ -5,7 +5,7 @@
 import type { FieldSet } from '../../../shared/schema/resources';
 import { plainColumns } from '../../../shared/schema/resources';
 import type { ImageInput, PostStatus } from '../../../shared/schema/kinds';
-import type { Language } from '../../../shared/i18n/languages';
+import { NO_LANGUAGE, type Language, type RecordLanguage } from '../../../shared/i18n/languages';
 import { DateTime } from 'luxon';
 import { parseDate } from '../../../shared/dates/parse';
 import { zoneFor } from '../../../shared/dates/zones';
@@ -21,6 +21,12 @@ export interface WriteContext {
   lang: Language;
   now: Date;
   siteZone: string;
+  /**
+   * The language a created event gets when not `lang`: NO_LANGUAGE for events that have none of
+   * their own (a sync's, a subscription's, a file's that says nothing of it). Venues, organizers
+   * and terms always get `lang`.
+   */
+  eventLang?: RecordLanguage;
 }
 
 export type Values = Record<string, unknown>;
@@ -97,13 +103,14 @@ export function createPostFieldWriter(db: DB, registry: PostRegistry, images: Im
       if (values.slug !== undefined) cols.slug = registry.uniqueSlug(kind, values.slug as string, id);
       else if (!existing) cols.slug = registry.uniqueSlug(kind, title, id);
 
-      const lang = existing?.lang ?? ctx.lang;
+      const lang = existing?.lang ?? (kind === 'event' && ctx.eventLang !== undefined ? ctx.eventLang : ctx.lang);
       if (!existing) {
         cols.lang = lang;
         cols.translation_group = id;
         cols.status ??= 'publish';
       }
-      if (values.translation_of !== undefined) {
+      // An event without a language of its own is in every language: it translates none.
+      if (values.translation_of !== undefined && lang !== NO_LANGUAGE) {
         cols.translation_group = registry.translationGroup(kind, values.translation_of as number, lang, id);
       }
       // Leaving the trash by any other status restores; entering it remembers where it came from.

@@ -52,6 +52,8 @@ export function createSeriesHorizon(db: DB, settings: SettingsStore, records: Se
       maxRows = MAX_REQUEST_ROWS,
       /** Only this series (a `post_parent` list): its whole window, and the others' rows left as they are. */
       seriesId?: number,
+      /** Series whose occurrences the list shows without rows (series-virtual.ts): none written for them. */
+      skip?: ReadonlySet<number>,
     ): void {
       const months = settings.get().recurrence_horizon_months || 24;
       const horizon = horizonEnd();
@@ -81,7 +83,7 @@ export function createSeriesHorizon(db: DB, settings: SettingsStore, records: Se
           if (!page.length) break;
           // Read before the loop below moves their generated_until on; a series it moves comes round again.
           after = { g: page[page.length - 1].generated_until, id: page[page.length - 1].id };
-          const batch = page.filter((s) => !far.has(s.id));
+          const batch = page.filter((s) => !far.has(s.id) && !skip?.has(s.id));
           for (const s of batch) {
             const start = from && from > s.start_local ? from : s.start_local;
             if (start > addMonths(s.generated_until, 1)) {

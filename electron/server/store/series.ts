@@ -11,6 +11,7 @@
  * and here, what an iCalendar import or export asks of series.
  */
 import { wallOfValue, type SeriesTiming } from '../icalendar/recurrence';
+import { NO_LANGUAGE } from '../../../shared/i18n/languages';
 import { statementCache, type DB } from './db';
 import type { EventListQuery, EventRow, EventStore, LinkMemo } from './events';
 import type { PostRegistry } from './posts';
@@ -23,6 +24,7 @@ import { createSeriesRows } from './series-rows';
 import { createSeriesScopes } from './series-scopes';
 import { createSeriesTrash } from './series-trash';
 import { createSeriesValues } from './series-values';
+import { createSeriesVirtual } from './series-virtual';
 
 export { recurrenceProblem, type Budget, type RecurrenceScope, type SeriesRow } from './series-record';
 
@@ -34,6 +36,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
   const horizon = createSeriesHorizon(db, settings, records, rows);
   const trashing = createSeriesTrash(events, records, rows, values);
   const scopes = createSeriesScopes(events, records, rows, values, trashing);
+  const virtual = createSeriesVirtual(db, events, records, rows);
+  events.setVirtualRows(virtual.rowsFor);
   const { byId, seriesOfRow } = records;
   const { groupValues, snapshot, keepInTemplate, pick } = values;
   const occurrenceAt = db.prepare<{ id: number; key: string }, EventRow>(
@@ -56,6 +60,8 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       return rows.startSeries(anchorId, recurrence, opts);
     },
     onLagging: rows.onLagging,
+    /** Occurrences shown without rows (far windows): see series-virtual.ts. */
+    virtual,
     update: scopes.update,
     trash: trashing.trash,
     deleteForever: trashing.deleteForever,
@@ -118,7 +124,7 @@ export function createSeriesStore(db: DB, registry: PostRegistry, events: EventS
       void page;
       void perPage;
       if (Object.values(filters).some((v) => v !== undefined)) return true;
-      return !!stmt(`SELECT 1 FROM event_series s JOIN events e ON e.id = s.id WHERE e.lang = ? AND e.status NOT IN (${statuses.map(() => '?').join(',')}) LIMIT 1`).get(lang, ...statuses);
+      return !!stmt(`SELECT 1 FROM event_series s JOIN events e ON e.id = s.id WHERE e.lang IN (?, ?) AND e.status NOT IN (${statuses.map(() => '?').join(',')}) LIMIT 1`).get(lang, NO_LANGUAGE, ...statuses);
     },
   };
 }

@@ -13,6 +13,7 @@ import { storedError } from '../caldav/errors';
 import type { Store } from '../store';
 import type { CalendarRow } from '../store/caldav-accounts';
 import type { WriteContext } from '../store/post-fields';
+import { NO_LANGUAGE } from '../../../shared/i18n/languages';
 import { applyItems } from '../caldav/resource';
 import { fetchFeed, SubscriptionError, type FeedRequest } from './fetch';
 import { readFeed, type Feed } from './feed';
@@ -83,7 +84,8 @@ export function createSubscriptionService(opts: SubscriptionServiceOptions) {
   /** Writes the feed over the calendar's events, by UID, in bounded transactions. */
   async function apply(calendarId: number, feed: Feed, report: RefreshReport): Promise<void> {
     const known = store.subscriptions.items(calendarId);
-    const ctx = opts.write();
+    // A feed's events have no language of their own: every language's lists show them.
+    const ctx: WriteContext = { ...opts.write(), eventLang: NO_LANGUAGE };
     // A resource whose events are gone all the same (a backup restored over them) is written again.
     const present = store.subscriptions.uids(calendarId);
     const todo = [...feed.resources.keys()].filter((uid) => known.get(uid) !== feed.hashes.get(uid) || !present.has(uid));

@@ -89,6 +89,16 @@ export function CalendarToolbar() {
   return (
     <div className="toolbar" role="toolbar" aria-label={t('toolbar.label')}>
       <div className="toolbar-group">
+        <button
+          type="button"
+          className="button quick-add-button"
+          onClick={() => useUi.getState().openQuickAdd()}
+          title={`${t('quick_add.open')} · ${t('shortcut.hint', { key: 'Q' })}`}
+          aria-label={t('quick_add.open')}
+        >
+          <Icon name="bolt" size={16} />
+          <span className="quick-add-button-text">{t('quick_add.open')}</span>
+        </button>
         <button type="button" className="button" onClick={today} title={t('shortcut.hint', { key: 'T' })}>
           {t('toolbar.today')}
         </button>

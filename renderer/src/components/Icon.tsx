@@ -10,6 +10,7 @@ const PATHS: Record<string, string> = {
   left: 'M15 5l-7 7 7 7',
   right: 'M9 5l7 7-7 7',
   plus: 'M12 5v14M5 12h14',
+  bolt: 'M13 3L5 14h6l-1 7 8-11h-6l1-7z',
   close: 'M6 6l12 12M18 6L6 18',
   pushpin: 'M9 3h6M10 3v6l-3 4h10l-3-4V3M12 13v8',
   clock: 'M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2',

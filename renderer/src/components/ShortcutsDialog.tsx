@@ -6,6 +6,7 @@ import { useUi } from '../state/ui';
 /** Keys as shown, and the i18n key of what each does; keyboard.ts is the code behind them. */
 export const SHORTCUTS: Array<{ keys: string[]; does: string }> = [
   { keys: ['N'], does: 'shortcuts.new' },
+  { keys: ['Q'], does: 'shortcuts.quick_add' },
   { keys: ['T'], does: 'shortcuts.today' },
   { keys: ['Y'], does: 'shortcuts.year' },
   { keys: ['M'], does: 'shortcuts.month' },

@@ -17,7 +17,9 @@ import { formatInstant } from '../lib/format';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
-import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, isHtmlSource, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
+import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, isHtmlSource, localErrors, refusalText, type FieldErrors, type FormValues, type OrganizersValue } from './form';
+import { ConflictWarning } from '../booking/ConflictWarning';
+import type { Placement } from '../booking/conflicts';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
@@ -206,6 +208,22 @@ export function EventEditor({ target }: { target: EditorTarget }) {
     );
   };
 
+  // Who else holds the venue or an organizer at this time (issue 27): asked as they change.
+  const placement = useMemo<Placement | null>(() => {
+    const venue = typeof values.venue === 'number' ? values.venue : null;
+    const organizers = ((values.organizer as OrganizersValue | undefined) ?? []).filter((o): o is number => typeof o === 'number');
+    if (venue === null && !organizers.length) return null;
+    return {
+      start_date: String(values.start_date ?? ''),
+      end_date: String(values.end_date ?? ''),
+      timezone: String(values.timezone || viewerZone()),
+      all_day: !!values.all_day,
+      venue,
+      organizers,
+      exclude: target.kind === 'edit' ? target.event.id : undefined,
+    };
+  }, [values.venue, values.organizer, values.start_date, values.end_date, values.timezone, values.all_day, target]);
+
   const zoneHint = useMemo(() => {
     const zone = String(values.timezone || '');
     if (values.all_day || !zone || normaliseZone(zone) === viewerZone()) return null;
@@ -343,6 +361,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
           </div>
         </div>
         </fieldset>
+        {!readOnly && <ConflictWarning placement={placement} />}
         {confirmDiscard ? (
           <DiscardBar onKeep={() => setConfirmDiscard(false)} onDiscard={close} />
         ) : (

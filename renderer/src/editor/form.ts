@@ -222,6 +222,9 @@ export function draftToForm(d: EventDraft, fields: FieldSet): FormValues {
     timezone: d.timezone,
     status: 'publish',
   });
+  // What quick add read: a venue that exists, categories by name (the server finds or makes them).
+  if (d.venue !== undefined && 'venue' in v) v.venue = d.venue;
+  if (d.categories && 'categories' in v) v.categories = d.categories.map((name): TermRef => ({ name }));
   return v;
 }
 

@@ -27,6 +27,7 @@ import { useUndo } from './undo';
 import { useUi } from './ui';
 import { askScope, type Scope } from '../recurrence/ScopeDialog';
 import { readOnlySource } from '../subscriptions/readOnlyCalendars';
+import { confirmDespiteConflicts } from '../booking/ConflictWarning';
 
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
 const titleOf = (e: Pick<Event, 'title'>) => decodeEntities(e.title);
@@ -290,7 +291,19 @@ export async function moveEvent(e: Event, to: MoveTarget, revert: () => void): P
   try {
     const scope = await scopeFor(e, 'edit');
     if (scope === null) return revert();
-    const after = await updateEvent(e, moveBody(e, to), scope);
+    const body = moveBody(e, to);
+    // Another event holding its venue or an organizer then: said before saving, the move still possible.
+    const placement = {
+      start_date: String(body.start_date),
+      end_date: String(body.end_date),
+      all_day: (body.all_day as boolean | undefined) ?? !!e.all_day,
+      timezone: e.timezone,
+      venue: Array.isArray(e.venue) ? null : (e.venue?.id ?? null),
+      organizers: (e.organizer ?? []).map((o) => o.id),
+      exclude: e.id,
+    };
+    if (!(await confirmDespiteConflicts(placement))) return revert();
+    const after = await updateEvent(e, body, scope);
     // A drop is easy to make by accident: say where it went, with the way back, like every other edit.
     toastInfo(t('toast.moved', { title: titleOf(after), when: whenShort(after) }), { label: t('action.undo'), run: () => void undoLast() });
   } catch (err) {

@@ -17,6 +17,9 @@ export interface EventDraft {
   recurrence?: Recurrence | null;
   /** Chosen in quick create before "More options". */
   reminders?: Reminder[];
+  /** Read by quick add before "More options": a venue's id, category names. */
+  venue?: number;
+  categories?: string[];
 }
 
 /** `from`: a duplicate starts as a copy of that event's fields. */
@@ -26,6 +29,10 @@ interface UiState {
   screen: Screen;
   editor: EditorTarget | null;
   quickCreate: EventDraft | null;
+  /** The Quick add field (a sentence in plain words). */
+  quickAdd: boolean;
+  openQuickAdd(): void;
+  closeQuickAdd(): void;
   /** The event whose details card is open, and where it was on screen (the card goes beside it). */
   details: Event | null;
   detailsAnchor: { top: number; left: number; right: number } | null;
@@ -73,6 +80,7 @@ export const useUi = create<UiState>()((set, get) => ({
   screen: 'calendar',
   editor: null,
   quickCreate: null,
+  quickAdd: false,
   details: null,
   detailsAnchor: null,
   selectedEventId: null,
@@ -101,6 +109,8 @@ export const useUi = create<UiState>()((set, get) => ({
   closeEditor: () => set({ editor: null }),
   openQuickCreate: (quickCreate) => set({ quickCreate, editor: null, details: null }),
   closeQuickCreate: () => set({ quickCreate: null }),
+  openQuickAdd: () => set({ quickAdd: true, quickCreate: null, editor: null, details: null, dayList: null }),
+  closeQuickAdd: () => set({ quickAdd: false }),
   select: (selectedEventId) => set({ selectedEventId }),
   openDayList: (dayList) => set({ dayList }),
   closeDayList: () => set({ dayList: null }),

@@ -208,6 +208,9 @@ export function termSuite(plural: Plural, extra: (ctx: { t: () => TestServer; mk
       expect(ids(await server.api('get', `${q}&orderby=description`))).toEqual([c.id, b.id, a.id]);
       expect(ids(await server.api('get', `${q}&orderby=count&order=desc`))).toEqual([c.id, b.id, a.id]);
       expect(ids(await server.api('get', `${q}&orderby=nonsense`))).toEqual([a.id, b.id, c.id]);
+      // A name every object has is no column either (it was a 500).
+      expect(ids(await server.api('get', `${q}&orderby=__proto__`))).toEqual([a.id, b.id, c.id]);
+      expect(ids(await server.api('get', `${q}&orderby=constructor`))).toEqual([a.id, b.id, c.id]);
     });
 
     it('search matches name or slug', async () => {

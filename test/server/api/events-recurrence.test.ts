@@ -243,17 +243,18 @@ describe('the whole series in the trash', () => {
 });
 
 describe('the horizon', () => {
-  it('an open-ended series shows its occurrences in a window far beyond the horizon without writing the years between', async () => {
+  it('an open-ended series shows its occurrences in a window far beyond the horizon without writing them', async () => {
     const s = await mkSeries({ start_date: '2026-12-01 07:00:00', end_date: '2026-12-01 07:30:00', recurrence: 'FREQ=DAILY' });
     const res = await t.api('get', 'events').query({ start_date: '2090-03-01', end_date: '2090-03-31', per_page: 50 });
     expect(res.status).toBe(200);
     const ours = res.body.events.filter((e: Ev) => e.series_id === s.id);
     expect(ours).toHaveLength(31);
     expect(ours[0].start_date).toBe('2090-03-01 07:00:00');
-    // Rows: the horizon's (about two years) and that month's, not the 63 years between.
+    // Rows: the horizon's (about two years) only; that month's occurrences come from the series
+    // (issue 27: a far month answers as fast as a near one), never the 63 years between.
     const rows = t.server.store.db.prepare('SELECT count(*) FROM events WHERE parent_id = ? AND start_local >= ? AND start_local < ?').pluck();
     expect(rows.get(s.id, '2030-01-01', '2090-03-01')).toBe(0);
-    expect(rows.get(s.id, '2090-03-01', '2090-04-01')).toBe(31);
+    expect(rows.get(s.id, '2090-03-01', '2090-04-01')).toBe(0);
     expect(rows.get(s.id, '2026-01-01', '2100-01-01')).toBeLessThan(800);
   });
 });

@@ -15,6 +15,7 @@ const ROUTES = [
   `${NS}/events`,
   `${NS}/events/(?P<id>\\d+)`,
   `${NS}/events/by-slug/(?P<slug>[^/]+)`,
+  `${NS}/events/conflicts`,
   `${NS}/venues`,
   `${NS}/venues/(?P<id>\\d+)`,
   `${NS}/venues/by-slug/(?P<slug>[^/]+)`,
@@ -45,6 +46,7 @@ const ROUTES = [
   `${NS}/subscriptions`,
   `${NS}/subscriptions/(?P<id>\\d+)/refresh`,
   `${NS}/subscriptions/(?P<id>\\d+)`,
+  `${NS}/quick-add`,
 ];
 const SCHEMA_KEYWORDS = new Set(['type', 'description', 'default', 'enum', 'items', 'format', 'required', 'minimum', 'maximum', 'pattern', 'oneOf', 'anyOf', 'properties', 'minItems', 'maxItems', 'uniqueItems', 'context', 'readonly']);
 
@@ -194,10 +196,10 @@ describe('/doc (reference §8.2, correction 1)', () => {
 
   it('has every path and the component schemas', () => {
     expect(Object.keys(doc.paths)).toEqual([
-      '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
+      '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/events/conflicts', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
       '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss',
-      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sync', '/sync/calendars/{id}/deletions', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}',
+      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sync', '/sync/calendars/{id}/deletions', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}', '/quick-add',
     ]);
     for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'ImportReport', 'RestoreReport', 'ImportJob']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();

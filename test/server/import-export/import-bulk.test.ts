@@ -278,7 +278,8 @@ describe('import progress', () => {
     // With a byte order mark and characters of every width, which the reading thread decodes.
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), calendar(...Array.from({ length: count }, (_, i) => kinds(i)))]);
     expect(bytes.length).toBeGreaterThan(THREADED_READING_BYTES);
-    const ctx = { lang: 'en' as const, now: NOW, siteZone: 'Europe/Lisbon' };
+    // As importFile writes an iCalendar file's events: without a language of their own (issue 27).
+    const ctx = { lang: 'en' as const, now: NOW, siteZone: 'Europe/Lisbon', eventLang: '' as const };
 
     const threaded = freshStore();
     const report = run(threaded, bytes);

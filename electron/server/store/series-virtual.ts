@@ -1,0 +1,170 @@
+/**
+ * Occurrences shown without rows (issue 27 §4). A list of a window past the rows a series has (a
+ * month of 2091, or next month while the horizon's rows are still being written) used to write
+ * that window's rows first: some 4,000 rows for a month of 1,000 weekly series, a second of work
+ * before the month could be drawn. Now the series whose occurrences are all alike (no template of
+ * series values, a first event neither trashed nor hidden on its own: nearly all of them) give
+ * that window's occurrences on the fly, from the one recurrence engine, and nothing is written.
+ *
+ * Such an occurrence has an id all the same, made from its series and its start (`virtualId`), so
+ * a client can read, change or delete it like any event: a read is answered from its series, a
+ * change or delete first writes its row (`materialise`), which keeps its own id from then on; the
+ * occurrence's id in lists stays an alias of that row. A row written later for the same start (the
+ * horizon moving on) is found before the alias is made, so no occurrence is ever listed twice.
+ */
+import { localToUtc } from '../../../shared/dates/format';
+import { expand } from '../icalendar/recurrence';
+import type { DB } from './db';
+import { statementCache } from './db';
+import type { EventRow, EventStore } from './events';
+import { addSeconds, recurrenceOf, timingOf, wallMs, type SeriesRecords, type SeriesRow } from './series-record';
+import type { SeriesRows } from './series-rows';
+import { isHidden } from './series-fields';
+
+/** Ids from here on are occurrences without rows: no post id comes near (2^52). */
+export const VIRTUAL_BASE = 2 ** 52;
+/** Minutes since 1900 a start may be: 2^28 minutes reach past 2400. */
+const MINUTES = 2 ** 28;
+const SINCE = Date.UTC(1900, 0, 1);
+/** Series ids that fit beside the minutes under 2^53 (a calendar has far fewer posts). */
+const MAX_SERIES = 2 ** 24;
+
+export const isVirtualId = (id: number): boolean => Number.isSafeInteger(id) && id >= VIRTUAL_BASE;
+
+/** The id of the occurrence of `seriesId` starting at `start` (a wall time), or undefined when it has none. */
+export function virtualId(seriesId: number, start: string): number | undefined {
+  const minutes = (wallMs(start) - SINCE) / 60_000;
+  if (seriesId >= MAX_SERIES || !Number.isInteger(minutes) || minutes < 0 || minutes >= MINUTES) return undefined;
+  return VIRTUAL_BASE + seriesId * MINUTES + minutes;
+}
+
+function decode(id: number): { seriesId: number; start: string } {
+  const n = id - VIRTUAL_BASE;
+  const seriesId = Math.floor(n / MINUTES);
+  const d = new Date(SINCE + (n - seriesId * MINUTES) * 60_000);
+  const p = (v: number, w = 2) => String(v).padStart(w, '0');
+  return { seriesId, start: `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:00` };
+}
+
+export interface VirtualOccurrence {
+  id: number;
+  seriesId: number;
+  start_local: string;
+  end_local: string;
+}
+
+export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesRecords, rows: SeriesRows) {
+  const stmt = statementCache(db);
+  const { byId } = records;
+  /**
+   * Series that may show occurrences without rows in [from, to): rows stop before `to`, they do
+   * not end before `from`, and their occurrences are all alike (see the module's comment).
+   */
+  const candidates = db.prepare<{ from: string; to: string; maxId: number }, SeriesRow>(
+    `SELECT s.* FROM event_series s JOIN events a ON a.id = s.id
+     WHERE s.trashed = 0 AND (s.last_start IS NULL OR s.last_start >= s.generated_until) AND s.generated_until < @to
+       AND (s.last_start IS NULL OR s.last_start >= @from) AND s.template = '{}' AND s.id < @maxId
+       AND a.status NOT IN ('trash', 'inherit') AND substr(s.start_local, 18, 2) = '00'`,
+  );
+  /** Its rows' original starts in a window (the first event's own row among them). */
+  const keysIn = db.prepare<{ id: number; from: string; to: string }, { recurrence_id: string }>(
+    `SELECT recurrence_id FROM events WHERE parent_id = @id AND recurrence_id >= @from AND recurrence_id < @to
+     UNION ALL SELECT recurrence_id FROM events WHERE id = @id AND recurrence_id >= @from AND recurrence_id < @to`,
+  );
+  /** Series with rows written past where their rows reach (far windows, materialised occurrences) in a window. */
+  const withFarRows = db.prepare<{ from: string; to: string }, number>('SELECT DISTINCT series_id FROM series_windows WHERE to_local > @from AND from_local < @to').pluck();
+  const rowAt = db.prepare<{ id: number; key: string }, { id: number }>(
+    'SELECT id FROM events WHERE parent_id = @id AND recurrence_id = @key UNION ALL SELECT id FROM events WHERE id = @id AND recurrence_id = @key',
+  );
+
+  /** Whether the series makes an occurrence starting at `start`. */
+  const makes = (s: SeriesRow, start: string) => expand(recurrenceOf(s), timingOf(s), start, addSeconds(start, 1)).starts.includes(start);
+
+  return {
+    /** Whether `s` shows occurrences without rows past where its rows reach (see `candidates`). */
+    isVirtual(s: SeriesRow): boolean {
+      if (s.trashed || s.template !== '{}' || s.id >= MAX_SERIES || s.start_local.slice(17, 19) !== '00') return false;
+      const status = events.statusOf.get(s.id)?.status;
+      return status !== undefined && status !== 'trash' && !isHidden(status);
+    },
+    /** The series a list of [from, to) shows without rows (a list leaves their rows unwritten). */
+    seriesFor(from: string, to: string): SeriesRow[] {
+      return candidates.all({ from, to, maxId: MAX_SERIES });
+    },
+    /** Their occurrences in [from, to) (by start) that have no row, with the ids lists give them. */
+    occurrences(series: SeriesRow[], from: string, to: string): VirtualOccurrence[] {
+      const out: VirtualOccurrence[] = [];
+      // Past where a series' rows reach, only its far windows have rows: the others need no look.
+      const farRows = new Set(withFarRows.all({ from, to }));
+      for (const s of series) {
+        const lo = from > s.generated_until ? from : s.generated_until;
+        if (lo >= to) continue;
+        const starts = expand(recurrenceOf(s), timingOf(s), lo, to).starts;
+        if (!starts.length) continue;
+        const have = farRows.has(s.id) ? new Set(keysIn.all({ id: s.id, from: lo, to }).map((r) => r.recurrence_id)) : undefined;
+        for (const start of starts) {
+          if (have?.has(start)) continue;
+          const id = virtualId(s.id, start);
+          if (id !== undefined) out.push({ id, seriesId: s.id, start_local: start, end_local: addSeconds(start, s.duration_s) });
+        }
+      }
+      return out;
+    },
+    /** Rows standing for occurrences by their ids, made from their series' first events. */
+    rowsFor(ids: number[]): Map<number, EventRow> {
+      const out = new Map<number, EventRow>();
+      for (const id of ids) {
+        const { seriesId, start } = decode(id);
+        const s = byId.get(seriesId);
+        const anchor = s && events.get(seriesId);
+        if (!s || !anchor) continue;
+        const end = addSeconds(start, s.duration_s);
+        out.set(id, {
+          ...anchor,
+          id,
+          slug: `${anchor.slug}-${start.slice(0, 10)}`,
+          translation_group: id,
+          parent_id: s.id,
+          recurrence_id: start,
+          own_fields: 0,
+          ics_uid: null,
+          start_local: start,
+          end_local: end,
+          start_utc: localToUtc(start, s.timezone),
+          end_utc: localToUtc(end, s.timezone),
+          timezone: s.timezone,
+          all_day: s.all_day,
+        });
+      }
+      return out;
+    },
+    /**
+     * The event an occurrence's id stands for: its row when it has one (written since), else
+     * `undefined` with `exists` telling whether the series still makes it (a read is answered
+     * from `rowsFor` then).
+     */
+    resolve(id: number): { row?: number; exists: boolean } {
+      const { seriesId, start } = decode(id);
+      const s = byId.get(seriesId);
+      if (!s) return { exists: false };
+      const row = rowAt.get({ id: seriesId, key: start })?.id;
+      if (row !== undefined) return { row, exists: true };
+      return { exists: !s.trashed && makes(s, start) };
+    },
+    /** Writes the row of the occurrence `id` stands for (once), and gives its id. Call in a write. */
+    materialise(id: number): number | undefined {
+      const { seriesId, start } = decode(id);
+      const s = byId.get(seriesId);
+      if (!s || s.trashed) return undefined;
+      const have = rowAt.get({ id: seriesId, key: start })?.id;
+      if (have !== undefined) return have;
+      if (!makes(s, start)) return undefined;
+      rows.generate(s, start, addSeconds(start, 1));
+      // A far window's row, kept by later changes to the series as the windows' rows are.
+      if (start >= s.generated_until) stmt('INSERT INTO series_windows (series_id, from_local, to_local) VALUES (?, ?, ?)').run(s.id, start, addSeconds(start, 1));
+      return rowAt.get({ id: seriesId, key: start })?.id;
+    },
+  };
+}
+
+export type SeriesVirtual = ReturnType<typeof createSeriesVirtual>;
