@@ -23,6 +23,9 @@ import { startRadicale, makeCalendar, runCalDavSuites, type CalDavTestServer } f
 import { thirdClient, runThirdClientSuites, type ThirdClient } from '../../helpers/khal';
 import { startTestServer, type TestServer } from '../../helpers/server';
 
+/** The Standup series' days (weekly on Tuesdays). */
+const STANDUPS = ['2031-03-04', '2031-03-11', '2031-03-18', '2031-03-25', '2031-04-01', '2031-04-08'];
+
 const WINDOW = { start_date: '2031-01-01', end_date: '2032-01-01', per_page: '100' };
 
 /** An Almanac data dir with the CalDAV account, syncing one calendar (as sync.test.ts sets it up). */
@@ -104,12 +107,12 @@ describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and v
     const night = await almanac.create({ title: 'Night shift', start_date: '2031-04-18 22:00:00', end_date: '2031-04-19 06:00:00', timezone: 'Europe/Lisbon' });
     made.night = { id: night.id, uid: almanac.uidOf(night.id) };
     // Berlin's 10:00 on the Sunday Europe moves its clocks: 09:00 in Lisbon either way.
-    const dstDay = await almanac.create({ title: 'Clock change brunch', start_date: '2031-03-30 10:00:00', end_date: '2031-03-30 11:30:00', timezone: 'Europe/Berlin' });
+    const dstDay = await almanac.create({ title: 'Clock change brunch', start_date: '2031-03-30 10:00:00', end_date: '2031-03-30 11:30:00', timezone: 'Europe/Berlin', venue: { venue: 'Café Einstein' } });
     made.dstDay = { id: dstDay.id, uid: almanac.uidOf(dstDay.id) };
     const dentist = await almanac.create({ title: 'Dentist', start_date: '2031-05-06 10:00:00', end_date: '2031-05-06 11:00:00', timezone: 'Europe/Lisbon', description: 'Bring the card', venue: { venue: 'Clinic A' } });
     made.dentist = { id: dentist.id, uid: almanac.uidOf(dentist.id) };
-    // A series khal will move to another zone later.
-    const standup = await almanac.create({ title: 'Standup', start_date: '2031-06-02 13:00:00', end_date: '2031-06-02 13:15:00', timezone: 'America/New_York', recurrence: { rules: ['FREQ=WEEKLY;COUNT=3'] } });
+    // A series khal will move to another zone later, over the weeks when New York and Europe differ.
+    const standup = await almanac.create({ title: 'Standup', start_date: '2031-03-04 13:00:00', end_date: '2031-03-04 13:15:00', timezone: 'America/New_York', recurrence: { rules: ['FREQ=WEEKLY;COUNT=6'] } });
     made.standup = { id: standup.id, uid: almanac.uidOf(standup.id) };
     const doomed = await almanac.create({ title: 'Cancelled dinner', start_date: '2031-05-09 20:00:00', end_date: '2031-05-09 22:00:00', timezone: 'Europe/Lisbon' });
     made.doomed = { id: doomed.id, uid: almanac.uidOf(doomed.id) };
@@ -127,11 +130,86 @@ describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and v
       '2031-03-31: 2031-03-31 18:00|2031-03-31 19:00|NY call||',
       '2031-04-07: 2031-04-07 18:00|2031-04-07 19:00|NY call||',
     ]);
-    expect(linesOf(lines, 'Clock change brunch')).toEqual(['2031-03-30: 2031-03-30 09:00|2031-03-30 10:30|Clock change brunch||']);
+    expect(linesOf(lines, 'Clock change brunch')).toEqual(['2031-03-30: 2031-03-30 09:00|2031-03-30 10:30|Clock change brunch|Café Einstein|']);
     // All-day from the 14th to the 16th included: shown on three days, none more.
     expect(linesOf(lines, 'Easter break')).toEqual(['2031-04-14', '2031-04-15', '2031-04-16'].map((d) => `${d}: 2031-04-14|2031-04-16|Easter break||`));
     expect(linesOf(lines, 'Night shift')).toEqual(['2031-04-18', '2031-04-19'].map((d) => `${d}: 2031-04-18 22:00|2031-04-19 06:00|Night shift||`));
     expect(linesOf(lines, 'Dentist')).toEqual(['2031-05-06: 2031-05-06 10:00|2031-05-06 11:00|Dentist|Clinic A|Bring the card']);
-    expect(linesOf(lines, 'Standup')).toEqual(['2031-06-02', '2031-06-09', '2031-06-16'].map((d) => `${d}: ${d} 18:00|${d} 18:15|Standup||`));
+    expect(linesOf(lines, 'Standup').map((l) => l.split('|')[0])).toEqual([
+      '2031-03-04: 2031-03-04 18:00',
+      '2031-03-11: 2031-03-11 17:00',
+      '2031-03-18: 2031-03-18 17:00',
+      '2031-03-25: 2031-03-25 17:00',
+      '2031-04-01: 2031-04-01 18:00',
+      '2031-04-08: 2031-04-08 18:00',
+    ]);
+  });
+
+  it("khal's new event arrives in Almanac exactly: time, zone, location, description", async () => {
+    await khal.khal('new', '-a', 'almanac', '-l', 'Café Luso', '2031-05-08 18:00', '19:30', 'Drinks with Ana', '::', 'Table by the window');
+    await khal.sync();
+    const report = await almanac.sync();
+    expect(report.calendars[0].received.changed).toBe(1);
+    const [drinks, ...more] = (await almanac.events()).filter((e) => e.title === 'Drinks with Ana');
+    expect(more).toEqual([]);
+    expect(drinks).toMatchObject({ start_date: '2031-05-08 18:00:00', end_date: '2031-05-08 19:30:00', timezone: 'Europe/Lisbon', all_day: false });
+    expect(drinks.venue.venue).toBe('Café Luso');
+    expect(plain(drinks.description)).toBe('Table by the window');
+    made.drinks = { id: drinks.id, uid: almanac.uidOf(drinks.id) };
+  });
+
+  it("khal's edits (a description, a location, a series moved to another zone) and a deletion arrive in Almanac", async () => {
+    await khal.edit(made.dentist.uid, { description: 'Bring the card and the X-ray' });
+    await khal.edit(made.dstDay.uid, { location: 'Rooftop café' });
+    // 13:00 in Madrid from now on: 12:00 in Lisbon every week (both change their clocks on the same day).
+    await khal.edit(made.standup.uid, { zone: 'Europe/Madrid' });
+    await khal.edit(made.doomed.uid, { delete: true });
+    // khal lists its own edits as it made them.
+    const before = await khal.list('2031-03-01', '2031-07-01');
+    expect(linesOf(before, 'Dentist')).toEqual(['2031-05-06: 2031-05-06 10:00|2031-05-06 11:00|Dentist|Clinic A|Bring the card and the X-ray']);
+    expect(linesOf(before, 'Standup').map((l) => l.split('|')[0])).toEqual(STANDUPS.map((d) => `${d}: ${d} 12:00`));
+    expect(linesOf(before, 'Cancelled dinner')).toEqual([]);
+
+    await khal.sync();
+    const report = await almanac.sync();
+    expect(report.calendars[0].received).toEqual({ changed: 3, deleted: 1 });
+
+    const dentist = (await almanac.t.api('get', `events/${made.dentist.id}`)).body;
+    expect.soft(plain(dentist.description)).toBe('Bring the card and the X-ray');
+    expect.soft(dentist.venue.venue).toBe('Clinic A');
+    const brunch = (await almanac.t.api('get', `events/${made.dstDay.id}`)).body;
+    expect.soft(brunch.venue.venue).toBe('Rooftop café');
+    expect.soft(brunch).toMatchObject({ start_date: '2031-03-30 10:00:00', timezone: 'Europe/Berlin' });
+    const standups = (await almanac.events()).filter((e) => e.title === 'Standup');
+    expect.soft(standups.map((e) => [e.start_date, e.end_date, e.timezone])).toEqual(
+      STANDUPS.map((d) => [`${d} 13:00:00`, `${d} 13:15:00`, 'Europe/Madrid']),
+    );
+    expect.soft((await almanac.events()).filter((e) => e.title === 'Cancelled dinner')).toEqual([]);
+    expect.soft((await almanac.t.api('get', `events/${made.doomed.id}`)).status).toBe(404);
+  });
+
+  it("Almanac's next edit of another field keeps what khal changed, as khal shows after another sync", async () => {
+    const retitle = async (id: number, title: string, query: Record<string, string> = {}) => {
+      const res = await almanac.t.api('post', `events/${id}`).query(query).send({ title });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    await retitle(made.dentist.id, 'Dentist (Dr. Sousa)');
+    await retitle(made.dstDay.id, 'Clock change brunch with Bo');
+    await retitle(made.drinks.id, 'Drinks with Ana and Bo');
+    const [firstStandup] = (await almanac.events()).filter((e) => e.title === 'Standup');
+    await retitle(firstStandup.id, 'Standup (team)', { recurrence_scope: 'all' });
+    expect((await almanac.sync()).calendars[0].sent.updated).toBe(4);
+    await khal.sync();
+
+    const lines = await khal.list('2031-03-01', '2031-07-01');
+    expect.soft(linesOf(lines, 'Dentist')).toEqual(['2031-05-06: 2031-05-06 10:00|2031-05-06 11:00|Dentist (Dr. Sousa)|Clinic A|Bring the card and the X-ray']);
+    expect.soft(linesOf(lines, 'Clock change brunch')).toEqual(['2031-03-30: 2031-03-30 09:00|2031-03-30 10:30|Clock change brunch with Bo|Rooftop café|']);
+    expect.soft(linesOf(lines, 'Drinks')).toEqual(['2031-05-08: 2031-05-08 18:00|2031-05-08 19:30|Drinks with Ana and Bo|Café Luso|Table by the window']);
+    expect.soft(linesOf(lines, 'Standup')).toEqual(STANDUPS.map((d) => `${d}: ${d} 12:00|${d} 12:15|Standup (team)||`));
+    expect.soft(linesOf(lines, 'Cancelled dinner')).toEqual([]);
+    // Nothing left to move either way.
+    const again = await almanac.sync();
+    expect(again.calendars[0].sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.calendars[0].received).toEqual({ changed: 0, deleted: 0 });
   });
 });
