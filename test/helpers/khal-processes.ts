@@ -77,8 +77,10 @@ export interface ThirdClient {
   /** The folder vdirsyncer keeps the calendar in, one `.ics` file per resource: what khal reads. */
   folder: string;
   dir: string;
-  /** `vdirsyncer sync` of the pair (discovering it first, the first time). */
+  /** `vdirsyncer sync` of the pair (discovering it first, the first time: call `discover` to leave that out of a timing). */
   sync(): Promise<RunResult>;
+  /** `vdirsyncer discover` of the pair, once. */
+  discover(): Promise<void>;
   /**
    * `khal list` between two dates, one line per event and day it is shown on:
    * `day: start|end|title|location|description` (dates and times as khal shows them, in CLIENT_ZONE).
@@ -108,9 +110,10 @@ const EDIT_SCRIPT = resolve(HERE, 'khal-edit.py');
 /**
  * vdirsyncer pairing one CalDAV collection (`calendarUrl`, basic auth) with a folder, and khal
  * reading that folder. The password goes to vdirsyncer through a file read by `password.fetch`,
- * never on a command line; the folder is the user's only (0700).
+ * never on a command line; the folder is the user's only (0700). `timeoutMs` bounds a sync
+ * (default RUN_WITHIN_MS; the bench's thousands of resources need more).
  */
-export function thirdClient(calendarUrl: string, user: string, password: string): ThirdClient {
+export function thirdClient(calendarUrl: string, user: string, password: string, opts: { timeoutMs?: number } = {}): ThirdClient {
   const dir = mkdtempSync(join(tmpdir(), 'almanac-khal-'));
   const folder = join(dir, 'calendar');
   mkdirSync(folder);
@@ -173,16 +176,19 @@ export function thirdClient(calendarUrl: string, user: string, password: string)
   // A home of its own: neither program may read the machine's user config or cache.
   const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), TZ: CLIENT_ZONE, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' };
   let discovered = false;
+  const discover = async () => {
+    if (discovered) return;
+    await run('vdirsyncer', ['-c', vdirConfig, 'discover', 'almanac'], { env });
+    discovered = true;
+  };
   const khal = (...args: string[]) => run('khal', ['-c', khalConfig, ...args], { env });
   return {
     folder,
     dir,
+    discover,
     async sync() {
-      if (!discovered) {
-        await run('vdirsyncer', ['-c', vdirConfig, 'discover', 'almanac'], { env });
-        discovered = true;
-      }
-      return run('vdirsyncer', ['-c', vdirConfig, 'sync', 'almanac'], { env });
+      await discover();
+      return run('vdirsyncer', ['-c', vdirConfig, 'sync', 'almanac'], { env, timeoutMs: opts.timeoutMs });
     },
     async list(from, to) {
       // A day heading before each day's events: an event over several days is listed on each.
