@@ -18,13 +18,7 @@ import { createFileSecretStore } from '../server/secrets';
 import { createSyncService, type AccountStatus } from '../server/caldav/service';
 import type { SyncReport } from '../server/caldav/sync';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
-
-export const SYNC_HELP = `Usage: npm run cli -- sync [--account NAME]
-
-  --account NAME    sync this account only (default: every account)
-  --data-dir DIR    the calendar to work on (default: ${defaultDataDir()})
-  Prints what moved each way; exits with 1 when the sync failed (the reason is printed).
-`;
+import { SYNC_HELP } from './help';
 
 /** How long the CLI waits for a running app's round. */
 const APP_ROUND_LIMIT_MS = 10 * 60_000;
