@@ -71,7 +71,9 @@ const linesOf = (lines: string[], title: string) => lines.filter((l) => l.split(
 /** Almanac's description as the user reads it: the HTML's text. */
 const plain = (html: string) => html.replace(/<[^>]*>/g, '').replace(/&amp;/g, '&').trim();
 
-describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and vdirsyncer + khal on one calendar', () => {
+// Each test runs several Python programs one after the other (a khal or vdirsyncer run costs
+// 0.3-1 s of start-up alone, more on a busy machine), each bounded by khal-processes.ts.
+describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and vdirsyncer + khal on one calendar', { timeout: 60_000 }, () => {
   let dav: CalDavTestServer;
   let calendarUrl: string;
   let almanac: Awaited<ReturnType<typeof almanacOn>>;
