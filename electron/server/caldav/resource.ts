@@ -55,8 +55,10 @@ const isMapped = (name: string) => MAPPED.has(name) || name.startsWith('X-ALMANA
 interface VeventBlock {
   /** RECURRENCE-ID's value (no parameters), '' for the master. */
   key: string;
-  /** Folded lines of properties and sub-components Almanac does not map, as the server has them. */
+  /** Folded lines of the properties Almanac does not map, as the server has them. */
   unknown: string[];
+  /** Folded lines of the sub-components Almanac does not map (all but VALARMs). */
+  components: string[];
   sequence: number;
 }
 
@@ -77,7 +79,7 @@ function veventBlocks(text: string): VeventBlock[] {
     const unfolded = line.replace(/\r\n[ \t]/g, '');
     const name = /^[^:;]+/.exec(unfolded)?.[0].toUpperCase() ?? '';
     if (!block) {
-      if (unfolded.toUpperCase() === 'BEGIN:VEVENT') block = { key: '', unknown: [], sequence: 0 };
+      if (unfolded.toUpperCase() === 'BEGIN:VEVENT') block = { key: '', unknown: [], components: [], sequence: 0 };
       continue;
     }
     if (sub) {
@@ -85,7 +87,7 @@ function veventBlocks(text: string): VeventBlock[] {
       if (name === 'BEGIN') subDepth++;
       if (name === 'END' && --subDepth === 0) {
         // VALARMs are reminders, which the mapping carries; other sub-components are kept.
-        if (!/^BEGIN:VALARM$/i.test(sub[0])) block.unknown.push(...sub);
+        if (!/^BEGIN:VALARM$/i.test(sub[0])) block.components.push(...sub);
         sub = undefined;
       }
       continue;
@@ -123,20 +125,25 @@ export function withUnknownOf(ours: string, base: string | null | undefined): st
   let key = '';
   let inEvent = false;
   let depth = 0;
+  /** Where the VEVENT's properties end (its first sub-component, or its END): RFC 5545 puts them first. */
+  let propertiesEnd = -1;
   for (const line of lines) {
     if (line === 'BEGIN:VEVENT') {
       inEvent = true;
       key = '';
       depth = 0;
-    } else if (inEvent && line.startsWith('BEGIN:')) depth++;
-    else if (inEvent && line.startsWith('END:') && line !== 'END:VEVENT') depth--;
+      propertiesEnd = -1;
+    } else if (inEvent && line.startsWith('BEGIN:')) {
+      if (depth++ === 0 && propertiesEnd < 0) propertiesEnd = out.length;
+    } else if (inEvent && line.startsWith('END:') && line !== 'END:VEVENT') depth--;
     else if (inEvent && depth === 0 && line.startsWith('RECURRENCE-ID')) key = keyOf(line);
     if (line === 'END:VEVENT') {
       inEvent = false;
       const from = kept.get(key);
       if (from) {
-        out.push(...from.unknown);
-        out.push(`SEQUENCE:${from.sequence + 1}`);
+        const at = propertiesEnd < 0 ? out.length : propertiesEnd;
+        out.push(...from.components);
+        out.splice(at, 0, ...from.unknown, `SEQUENCE:${from.sequence + 1}`);
       }
     }
     out.push(line);

@@ -4,7 +4,7 @@
  * importing the file again (import.ts) gives back the same events.
  */
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
-import { contentLine, decodeEntities, escapeText, foldLine, htmlToText, paramValue, type Params } from './text';
+import { contentLine, decodeEntities, describeHtml, escapeText, foldLine, paramValue, textDigest, type Params } from './text';
 import { exportZone } from './zone-times';
 import { valarmText } from './valarm';
 import type { StoredReminder } from '../store/reminders';
@@ -149,7 +149,8 @@ function ruleLines(e: IcsEvent): string {
 
 const CRLF = '\r\n';
 const line = (name: string, value: string) => foldLine(`${name}:${value}`) + CRLF;
-const flagLine = (name: string) => [`${X}${name}:FALSE${CRLF}`, `${X}${name}:TRUE${CRLF}`];
+/** Only a flag that is set is written: X-ALMANAC-STATUS, always there, tells the reader the others are not. */
+const flagLine = (name: string) => ['', `${X}${name}:TRUE${CRLF}`];
 const FLAGS = {
   featured: flagLine('FEATURED'),
   sticky: flagLine('STICKY'),
@@ -171,13 +172,11 @@ function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>, series?
   out += `LAST-MODIFIED:${modified}${CRLF}`;
 
   out += dateLines(e);
-  out += line(`${X}TIMEZONE`, escapeText(e.timezone));
+  // The zone of a zoned time is its TZID; dates and UTC times have no standard place for one.
+  if (e.all_day || exportZone(e.timezone) === 'utc') out += line(`${X}TIMEZONE`, escapeText(e.timezone));
 
   out += line('SUMMARY', escapeText(decodeEntities(e.title)));
-  if (e.description.trim()) {
-    out += line('DESCRIPTION', escapeText(htmlToText(e.description)));
-    out += line('X-ALT-DESC;FMTTYPE=text/html', escapeText(e.description));
-  }
+  if (e.description.trim()) out += descriptionLines(e.description);
   if (e.excerpt.trim()) out += line(`${X}EXCERPT`, escapeText(e.excerpt));
 
   if (!Array.isArray(e.venue)) out += venueText(e.venue);
@@ -212,6 +211,18 @@ function veventText<E extends IcsEvent>(e: E, opts: IcsExportOptions<E>, series?
   if (e.reminders) for (const r of e.reminders) out += valarmText(r);
 
   return out + `END:VEVENT${CRLF}`;
+}
+
+/**
+ * DESCRIPTION is the text a reader sees. HTML with markup the text cannot say goes beside it in
+ * X-ALT-DESC, with a digest of the DESCRIPTION it goes with: a client that edits DESCRIPTION and
+ * keeps X-ALT-DESC as it was leaves a digest that no longer matches, and its text wins.
+ */
+function descriptionLines(html: string): string {
+  const { text, plain } = describeHtml(html);
+  let out = text ? line('DESCRIPTION', escapeText(text)) : '';
+  if (!plain) out += foldLine(contentLine('X-ALT-DESC', { FMTTYPE: 'text/html', [`${X}DESCRIPTION-HASH`]: textDigest(text) }, escapeText(html))) + CRLF;
+  return out;
 }
 
 function dateLines(e: IcsEvent): string {
@@ -269,8 +280,11 @@ function icalStatus(status: string): string {
   return 'CONFIRMED';
 }
 
-/** "Town Hall, 1 Main St, Springfield, IL 62701, United States": what other programs show and map. */
-function venueAddressLine(v: Venue): string {
+/**
+ * "Town Hall, 1 Main St, Springfield, IL 62701, United States": what other programs show and map.
+ * The import derives it again from X-ALMANAC-VENUE to tell whether LOCATION was edited elsewhere.
+ */
+export function venueAddressLine(v: Partial<Record<'venue' | 'address' | 'city' | 'state' | 'province' | 'stateprovince' | 'zip' | 'country', string>>): string {
   const region = [v.state || v.province || v.stateprovince, v.zip].filter(Boolean).join(' ');
   return [v.venue, v.address, v.city, region, v.country]
     .map((s) => (s ?? '').trim())

@@ -3,15 +3,16 @@
  * description, status, venue, organizers, categories and tags, Almanac's own X- properties).
  */
 import ICAL from 'ical.js';
-import { X } from './record-to-vevent';
-import { unescapeText } from './text';
+import { X, venueAddressLine } from './record-to-vevent';
+import { describeHtml, sameWords, textDigest, textToHtml, unescapeText } from './text';
 import type { EventBody, IcsImportOptions, OrganizerBody, VenueBody } from './import-types';
 import { EventProblem, NO_START } from './problems';
 import { periodEnd, periodKey } from './fixups';
 import { property, type Entry } from './entries';
 import { addDays, epochOfWall, formatWall, isoDate, sourceOf, utcWall, wallOfEpoch } from './ical-times';
+import { offsetFinder } from './zone-times';
 import { allProps, booleanOf, compact, firstProp, firstValue, hasProp, listProperty, param, stringProperty, textOf, unique, type Prop } from './props';
-import { apiZone, type Zones } from './zones';
+import { apiZone, offsetZone, type Zones } from './zones';
 import { alarmsOf } from './valarm';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
@@ -77,22 +78,35 @@ export class VeventToRecord {
       return { start: `${firstDay} 00:00:00`, end: `${lastDay} 23:59:59`, zone, allDay: true, startMs };
     }
 
-    const zone = almanacZone ?? this.zoneOf(start, entry);
+    const zone = this.zoneOf(start, entry, almanacZone);
     const from = this.place(start, zone);
     let to = end ? this.place(end, zone) : from;
     if (to.ms < from.ms) to = from;
     return { start: from.local, end: to.local, zone, allDay: false, startMs: from.ms };
   }
 
-  /** The zone an event is shown in when the file does not say (X-ALMANAC-TIMEZONE). */
-  private zoneOf(start: IcalTime, entry: Entry): string {
+  /**
+   * The zone a timed event is shown in. DTSTART's TZID is the truth: X-ALMANAC-TIMEZONE (`own`)
+   * is used only where no standard property says a zone (UTC and floating times), or beside a
+   * zone the file defines but no IANA name gives, when its offset at the start agrees.
+   */
+  private zoneOf(start: IcalTime, entry: Entry, own: string | undefined): string {
     const source = sourceOf(start);
     if (source.kind === 'tz') {
+      // The API's own `UTC+2` form is written as the TZID itself (not as its `Etc/GMT-2`).
+      const offsetForm = offsetZone(source.tzid);
+      if (offsetForm) return offsetForm;
       const resolution = this.zones.resolve(source.tzid);
       if ('zone' in resolution) return resolution.zone;
+      if ('custom' in resolution) {
+        const instant = start.toUnixTime();
+        const offset = Date.UTC(start.year, start.month - 1, start.day, start.hour, start.minute, start.second) / 1000 - instant;
+        return own && offsetFinder(own)?.(instant) === offset ? own : this.opts.siteZone;
+      }
+      return own ?? this.opts.siteZone;
     }
-    if (source.kind === 'utc') return entry.calendarZone ?? this.opts.siteZone;
-    return this.opts.siteZone;
+    if (source.kind === 'utc') return own ?? entry.calendarZone ?? this.opts.siteZone;
+    return own ?? this.opts.siteZone;
   }
 
   /** A time as a local wall time in `zone`; wall times already in that zone are kept as written. */
@@ -129,7 +143,7 @@ export class VeventToRecord {
     if (!title) this.warn(entry, `Line ${entry.info.line}: the event has no title (SUMMARY); it was imported as "${UNTITLED}".`);
 
     const fields: EventFields = { title: title || UNTITLED };
-    const description = descriptionOf(c);
+    const description = descriptionOf(c, entry.root);
     if (description) fields.description = description;
     const excerpt = stringProperty(c, `${X}EXCERPT`);
     if (excerpt) fields.excerpt = excerpt;
@@ -147,8 +161,10 @@ export class VeventToRecord {
 
     const cost = listProperty(c, `${X}COST`).filter(Boolean);
     if (cost.length) fields.cost = cost.length === 1 ? cost[0] : cost;
+    // Almanac writes a flag only when it is set, and X-ALMANAC-STATUS always (older files: every flag).
+    const almanacs = hasProp(c, 'x-almanac-status');
     for (const [flag, name] of FLAGS) {
-      const value = booleanOf(stringProperty(c, X + name));
+      const value = booleanOf(stringProperty(c, X + name)) ?? (almanacs ? false : undefined);
       if (value !== undefined) fields[flag] = value;
     }
 
@@ -184,33 +200,63 @@ export function isRecurring(c: IcalComponent): boolean {
   return hasProp(c, 'rrule') || hasProp(c, 'rdate');
 }
 
-/** Cancelled in another program; Almanac's own export says CANCELLED for trash and keeps the status. */
+/**
+ * Cancelled in another program. Almanac's own trash goes out as CANCELLED with X-ALMANAC-STATUS
+ * saying trash, and stays a status.
+ */
 export function isCancelled(c: IcalComponent): boolean {
-  return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && !hasProp(c, `${X}STATUS`.toLowerCase());
+  return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && stringProperty(c, `${X}STATUS`)?.trim().toLowerCase() !== 'trash';
 }
 
+/** STATUS and CLASS as Almanac writes them for each status (record-to-vevent.ts). */
+const ICAL_STATUS: Record<string, string> = { publish: 'CONFIRMED', future: 'CONFIRMED', private: 'CONFIRMED', draft: 'TENTATIVE', pending: 'TENTATIVE', trash: 'CANCELLED' };
+
+/**
+ * X-ALMANAC-STATUS says what STATUS cannot (draft or pending, future, trash), so it is used
+ * while STATUS and CLASS still say what it was written with; a status changed elsewhere wins.
+ */
 function statusOf(c: IcalComponent): string | undefined {
   const own = stringProperty(c, `${X}STATUS`)?.trim().toLowerCase();
-  if (own && STATUSES.has(own)) return own;
   const access = stringProperty(c, 'class')?.toUpperCase();
-  if (access === 'PRIVATE' || access === 'CONFIDENTIAL') return 'private';
-  return undefined;
+  const isPrivate = access === 'PRIVATE' || access === 'CONFIDENTIAL';
+  if (own && STATUSES.has(own) && (own === 'private') === isPrivate) {
+    const standard = stringProperty(c, 'status')?.trim().toUpperCase() ?? 'CONFIRMED';
+    if (ICAL_STATUS[own] === standard) return own;
+  }
+  return isPrivate ? 'private' : undefined;
 }
 
 /**
- * The HTML description: X-ALT-DESC (Outlook, Almanac) when present, else DESCRIPTION, which is
- * plain text by the standard but carries HTML in Google's exports.
+ * The description as the API's HTML content. DESCRIPTION is the truth: X-ALT-DESC (Almanac's,
+ * Outlook's) gives its markup only while it still goes with DESCRIPTION (the digest Almanac writes
+ * beside it matches, or, without one, its text has the same words). DESCRIPTION is plain text
+ * (kept literally: `<b>` and `&` are text), except in Google's files, which put HTML there.
  */
-function descriptionOf(c: IcalComponent): string | undefined {
+function descriptionOf(c: IcalComponent, root: IcalComponent): string | undefined {
+  const plain = stringProperty(c, 'description') ?? '';
   const alternative = allProps(c, 'x-alt-desc').find((p) => /html/i.test(param(p, 'fmttype') ?? ''));
   if (alternative) {
     const html = htmlBody(textOf(alternative));
-    if (html) return html;
+    const digest = param(alternative, `${X}DESCRIPTION-HASH`);
+    const agrees = digest !== undefined ? digest === textDigest(plain) : sameWords(describeHtml(html).text, plain);
+    if (html && agrees) return html;
   }
-  const plain = stringProperty(c, 'description');
-  if (!plain?.trim()) return undefined;
-  if (/<\/?(p|br|a|b|i|u|em|strong|ul|ol|li|div|span|h[1-6])\b[^>]*>/i.test(plain)) return plain.trim();
-  return plain.trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  if (!plain.trim()) return undefined;
+  if (HTML_TAG.test(plain) && writesHtmlDescriptions(root)) return plain.trim();
+  return textToHtml(plain);
+}
+
+const HTML_TAG = /<\/?(p|br|a|b|i|u|em|strong|ul|ol|li|div|span|h[1-6])\b[^>]*>/i;
+const htmlWriters = new WeakMap<IcalComponent, boolean>();
+
+/** Google Calendar writes its descriptions' HTML into DESCRIPTION. */
+function writesHtmlDescriptions(root: IcalComponent): boolean {
+  let writes = htmlWriters.get(root);
+  if (writes === undefined) {
+    writes = /\bGoogle\b/i.test(stringProperty(root, 'prodid') ?? '');
+    htmlWriters.set(root, writes);
+  }
+  return writes;
 }
 
 /** The content of a full HTML document (Outlook writes one), or the fragment as it is. */
@@ -239,17 +285,26 @@ function termsOf(c: IcalComponent): { categories: string[]; tags: string[] } {
   const all = listProperty(c, 'categories').filter(Boolean);
   const tags = unique(listProperty(c, `${X}TAGS`).filter(Boolean));
   const remaining = [...all];
-  // Tags were written after the categories, so a name that is both is removed from the end.
+  // Tags were written after the categories, so a name that is both is removed from the end. A
+  // tag no longer in CATEGORIES was taken out elsewhere.
+  const kept: string[] = [];
   for (const tag of tags) {
     const at = remaining.lastIndexOf(tag);
-    if (at >= 0) remaining.splice(at, 1);
+    if (at < 0) continue;
+    remaining.splice(at, 1);
+    kept.push(tag);
   }
-  return { categories: unique(remaining), tags };
+  return { categories: unique(remaining), tags: kept };
 }
 
+/**
+ * The venue: X-ALMANAC-VENUE (with what LOCATION cannot hold: phone, website, the address in
+ * parts) while the LOCATION derived from it again is the LOCATION the file has; else LOCATION.
+ */
 function venueOf(c: IcalComponent): VenueBody | undefined {
   const geo = geoOf(c);
   const own = firstProp(c, `${X}VENUE`.toLowerCase());
+  const location = stringProperty(c, 'location')?.trim() ?? '';
   if (own) {
     const venue = compact<VenueBody>({
       venue: textOf(own).trim(),
@@ -263,10 +318,9 @@ function venueOf(c: IcalComponent): VenueBody | undefined {
       website: param(own, 'website'),
       ...geo,
     });
-    if (venue.venue) return venue;
+    if (venue.venue && sameSpaced(venueAddressLine(venue), location)) return venue;
   }
 
-  const location = stringProperty(c, 'location')?.trim() ?? '';
   const apple = firstProp(c, 'x-apple-structured-location');
   const appleTitle = apple ? param(apple, 'x-title') : undefined;
   // Apple and others write "Name\nStreet\nCity": the first line names the place.
@@ -282,6 +336,8 @@ function venueOf(c: IcalComponent): VenueBody | undefined {
   return compact<VenueBody>({ venue: name, address, ...geo, ...(geo ? {} : appleGeo(apple)) });
 }
 
+const sameSpaced = (a: string, b: string) => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+
 function geoOf(c: IcalComponent): { geo_lat: number; geo_lng: number } | undefined {
   const value = firstValue(c, 'geo') as unknown;
   if (Array.isArray(value) && value.length === 2) {
@@ -296,26 +352,39 @@ function appleGeo(p: Prop | null | undefined): { geo_lat?: number; geo_lng?: num
   return match ? { geo_lat: Number(match[1]), geo_lng: Number(match[2]) } : {};
 }
 
+/**
+ * Organizers: X-ALMANAC-ORGANIZER holds all of them (iCalendar has one ORGANIZER, and no phone or
+ * website); the one with an e-mail is what ORGANIZER restates. When ORGANIZER says someone else
+ * (or no one), it replaces that one; the others stay.
+ */
 function organizersOf(c: IcalComponent): OrganizerBody[] {
-  const own = allProps(c, `${X}ORGANIZER`.toLowerCase());
-  if (own.length) {
-    return own
-      .map((p) =>
-        compact<OrganizerBody>({
-          organizer: textOf(p).trim(),
-          email: param(p, 'email'),
-          phone: param(p, 'phone'),
-          website: param(p, 'website'),
-        }),
-      )
-      .filter((o) => o.organizer);
-  }
-  return allProps(c, 'organizer')
-    .map((p) => {
-      const address = String(p.getFirstValue() ?? '').trim();
-      const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;
-      const validEmail = email && /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
-      return compact<OrganizerBody>({ organizer: param(p, 'cn') ?? validEmail ?? '', email: validEmail });
-    })
+  const own = allProps(c, `${X}ORGANIZER`.toLowerCase())
+    .map((p) =>
+      compact<OrganizerBody>({
+        organizer: textOf(p).trim(),
+        email: param(p, 'email'),
+        phone: param(p, 'phone'),
+        website: param(p, 'website'),
+      }),
+    )
     .filter((o) => o.organizer);
+  if (!own.length) return allProps(c, 'organizer').map(organizerOf).filter((o) => o.organizer);
+  const first = firstProp(c, 'organizer');
+  const now = first ? organizerOf(first) : undefined;
+  const restated = own.findIndex((o) => o.email);
+  const agrees = restated < 0 ? !now?.organizer : now?.email?.toLowerCase() === own[restated].email!.toLowerCase() && now?.organizer === own[restated].organizer;
+  if (agrees) return own;
+  const out = [...own];
+  if (restated < 0) out.unshift(now!);
+  else if (now?.organizer) out[restated] = now;
+  else out.splice(restated, 1);
+  return out;
+}
+
+/** ORGANIZER as an organizer: its CN (else its address) and its e-mail. */
+function organizerOf(p: Prop): OrganizerBody {
+  const address = String(p.getFirstValue() ?? '').trim();
+  const email = /^mailto:/i.test(address) ? address.replace(/^mailto:/i, '').trim() : undefined;
+  const validEmail = email && /^[^@\s]+@[^@\s]+$/.test(email) ? email : undefined;
+  return compact<OrganizerBody>({ organizer: param(p, 'cn') ?? validEmail ?? '', email: validEmail });
 }

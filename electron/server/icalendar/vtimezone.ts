@@ -12,6 +12,9 @@ interface Onset {
 }
 
 const DAY = 86_400;
+const WEEK = 7 * DAY;
+/** 1900-01-01: before it, zones kept local mean time. */
+const EARLIEST = Date.UTC(1900, 0, 1) / 1000;
 const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
 /**
@@ -50,14 +53,36 @@ export function vtimezoneLines(zone: string, fromYear: number, toYear: number, t
     onsets.push({ at: hi, from: previous, to: offset, daylight: isDaylight(offset, local.y), name: nameAt(hi), local });
     previous = offset;
   }
+  // A reader has no offset for times before a VTIMEZONE's first observance (ical.js takes them
+  // as UTC): the change in effect when the range starts opens it, found looking back a week at
+  // a time.
+  let opened = false;
+  if (onsets.length) {
+    const base = offsetAt(start);
+    for (let t = start - WEEK; t > EARLIEST; t -= WEEK) {
+      const offset = offsetAt(t);
+      if (offset === base) continue;
+      let lo = t;
+      let hi = t + WEEK;
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (offsetAt(mid) === base) hi = mid;
+        else lo = mid;
+      }
+      const from = offsetAt(lo);
+      const local = wallAt(hi + from);
+      onsets.unshift({ at: hi, from, to: base, daylight: isDaylight(base, local.y), name: nameAt(hi), local });
+      opened = true;
+      break;
+    }
+  }
 
   const base = offsetAt(start);
   const baseLocal = wallAt(start + base);
   const lines = ['BEGIN:VTIMEZONE', contentLine('TZID', {}, escapeText(tzid))];
   if (!API_OFFSET_ZONE.test(zone)) lines.push(contentLine('X-LIC-LOCATION', {}, escapeText(zone)));
-  lines.push(
-    ...observance(isDaylight(base, baseLocal.y), base, base, nameAt(start), baseLocal, undefined),
-  );
+  // Only a zone that never changed needs an observance that changes nothing.
+  if (!opened) lines.push(...observance(isDaylight(base, baseLocal.y), base, base, nameAt(start), baseLocal, undefined));
 
   for (const daylight of [false, true]) {
     const ofKind = onsets.filter((o) => o.daylight === daylight);
@@ -80,15 +105,10 @@ export function vtimezoneLines(zone: string, fromYear: number, toYear: number, t
 
 function observance(daylight: boolean, from: number, to: number, name: string, local: Wall, rrule?: string): string[] {
   const kind = daylight ? 'DAYLIGHT' : 'STANDARD';
-  const lines = [
-    `BEGIN:${kind}`,
-    `TZOFFSETFROM:${formatOffset(from)}`,
-    `TZOFFSETTO:${formatOffset(to)}`,
-    contentLine('TZNAME', {}, escapeText(name)),
-    `DTSTART:${compactWall(local)}`,
-  ];
+  // In the order of RFC 5545's examples.
+  const lines = [`BEGIN:${kind}`, `DTSTART:${compactWall(local)}`];
   if (rrule) lines.push(`RRULE:${rrule}`);
-  lines.push(`END:${kind}`);
+  lines.push(`TZOFFSETFROM:${formatOffset(from)}`, `TZOFFSETTO:${formatOffset(to)}`, contentLine('TZNAME', {}, escapeText(name)), `END:${kind}`);
   return lines;
 }
 
@@ -159,9 +179,35 @@ function formatOffset(seconds: number): string {
   return sign + hhmm + (abs % 60 ? p(abs % 60) : '');
 }
 
+/**
+ * Locales whose short zone names are the abbreviations people use (Intl gives "GMT+1" for Madrid
+ * in en-US, "CET" in en-GB), tried in turn for each zone and time; English ones first.
+ */
+const NAME_LOCALES = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-NZ', 'en-IN', 'en-IE', 'en-ZA', 'pt-BR', 'ja', 'es', 'de'];
+const OFFSET_NAME = /^(?:GMT|UTC)[+\-\u2212]/;
+
+/**
+ * The zone's abbreviation at an instant (CET, CEST, EST, BRT), from the first locale that has
+ * one; where none has, the offset as the tz database writes it ("+04", "-0330").
+ */
 function shortNameFinder(zone: string): (epochSeconds: number) => string {
   const fixed = API_OFFSET_ZONE.exec(zone);
   if (fixed) return () => zone.toUpperCase();
-  const dtf = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' });
-  return (sec) => dtf.formatToParts(sec * 1000).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+  const offsetAt = offsetFinder(zone)!;
+  const formats = NAME_LOCALES.map((locale) => new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }));
+  return (sec) => {
+    for (const dtf of formats) {
+      const name = dtf.formatToParts(sec * 1000).find((p) => p.type === 'timeZoneName')?.value;
+      if (name && !OFFSET_NAME.test(name) && /^[A-Za-z]{2,6}$/.test(name)) return name;
+    }
+    return tzdbOffsetName(offsetAt(sec));
+  };
+}
+
+function tzdbOffsetName(seconds: number): string {
+  const sign = seconds < 0 ? '-' : '+';
+  const abs = Math.abs(seconds);
+  const p = (n: number) => String(n).padStart(2, '0');
+  const minutes = Math.floor((abs % 3600) / 60);
+  return `${sign}${p(Math.floor(abs / 3600))}${minutes ? p(minutes) : ''}`;
 }

@@ -144,7 +144,8 @@ export function apiZone(value: string | undefined): string | undefined {
   return offsetZone(value) ?? validIana(value.trim());
 }
 
-function offsetZone(value: string): string | undefined {
+/** The API's `UTC+2` / `UTC-5:30` form, upper-cased; undefined for anything else. */
+export function offsetZone(value: string): string | undefined {
   const v = value.trim();
   return /^UTC[+-]\d{1,2}(?::\d{2})?$/i.test(v) ? v.toUpperCase() : undefined;
 }

@@ -38,6 +38,17 @@ describe('withUnknownOf', () => {
     expect(exceptionText).not.toContain('ATTENDEE');
   });
 
+  it("puts the kept properties among the VEVENT's properties, before its VALARMs (RFC 5545's order), and kept sub-components after", () => {
+    const base = cal(master(['X-MOZ-GENERATION:4', 'TRANSP:OPAQUE', 'SEQUENCE:1', 'BEGIN:X-CUSTOM', 'X-A:1', 'END:X-CUSTOM']));
+    const ours = cal(master(['BEGIN:VALARM', 'ACTION:DISPLAY', 'TRIGGER:-PT5M', 'DESCRIPTION:Reminder', 'END:VALARM']));
+    const event = withUnknownOf(ours, base).split('BEGIN:VEVENT\r\n')[1].split('END:VEVENT')[0].split('\r\n');
+    const firstSub = event.findIndex((l) => l.startsWith('BEGIN:'));
+    const properties = event.slice(0, firstSub);
+    expect(properties).toEqual(expect.arrayContaining(['X-MOZ-GENERATION:4', 'TRANSP:OPAQUE', 'SEQUENCE:2']));
+    expect(event.slice(firstSub).filter((l) => l && !/^(BEGIN|END):/.test(l)).every((l) => /^(ACTION|TRIGGER|DESCRIPTION|X-A):/.test(l))).toBe(true);
+    expect(event.indexOf('BEGIN:VALARM')).toBeLessThan(event.indexOf('BEGIN:X-CUSTOM'));
+  });
+
   it('leaves the text as it is when there is no server copy yet', () => {
     const ours = cal(master());
     expect(withUnknownOf(ours, null)).toBe(ours);

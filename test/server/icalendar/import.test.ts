@@ -124,12 +124,23 @@ describe('Outlook / Exchange export', () => {
     ]);
   });
 
-  it('prefers the HTML of X-ALT-DESC (its body only) over the folded plain DESCRIPTION', () => {
+  it('takes DESCRIPTION when the HTML of X-ALT-DESC says less than it (their words differ)', () => {
+    // Outlook's HTML here lacks the agenda DESCRIPTION has: the standard property is the truth.
     expect(result.events[0].body.description).toBe(
+      'Quarterly planning with the regional team. Please review the budget figures before the meeting and bring your questions about the third-quarter forecast, the hiring plan and travel.\n\nAgenda:\n1. Budget\n2. Hiring\n3. Travel',
+    );
+    expect(result.events[1].body.description).toBe('Call with the Berlin partners.');
+  });
+
+  it('prefers the HTML of X-ALT-DESC (its body only) while it says what DESCRIPTION says', () => {
+    const text = fixture('outlook.ics').replace(
+      /DESCRIPTION;LANGUAGE=en-US:Quarterly planning[\s\S]*?Travel\\n\r\n/,
+      'DESCRIPTION;LANGUAGE=en-US:Quarterly planning with the regional team.\\n\\nAgenda: budget\\, hiring\\, travel\\n\r\n',
+    );
+    expect(parseIcs(text, opts).events[0].body.description).toBe(
       '<P><SPAN LANG="en-us"><FONT FACE="Calibri">Quarterly planning with the regional team.</FONT></SPAN></P>\n\n' +
         '<P><SPAN LANG="en-us"><B>Agenda:</B> budget, hiring, travel</SPAN></P>',
     );
-    expect(result.events[1].body.description).toBe('Call with the Berlin partners.');
   });
 
   it('reads an organizer whose CN contains a comma, and the location', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Event } from '../../../shared/api/records';
 import { exportIcs } from '../../../electron/server/icalendar/export';
 import { parseIcs, type EventBody } from '../../../electron/server/icalendar/import';
+import { renderContent } from '../../../electron/server/serialize/content';
 import { event, organizer, term, venue } from '../import-export/records';
 
 const cases: { event: Event; body: EventBody }[] = [
@@ -54,7 +55,8 @@ const cases: { event: Event; body: EventBody }[] = [
       end_date: '2025-03-14 21:30:00',
       timezone: 'America/New_York',
       all_day: false,
-      description: '<p>An evening of chamber music.</p>\n<p>Haydn, Mozart; Brahms.</p>',
+      // Plain paragraphs travel as DESCRIPTION alone: the text the API renders as the same HTML.
+      description: 'An evening of chamber music.\n\nHaydn, Mozart; Brahms.',
       excerpt: '<p>Chamber music night</p>',
       slug: 'spring-concert-2025',
       status: 'publish',
@@ -210,6 +212,12 @@ describe('ICS export → import round trip', () => {
 
   it.each(cases.map((c, i) => [c.event.title, i] as const))('reproduces the body of "%s"', (_, i) => {
     expect(result.events[i].body).toEqual(cases[i].body);
+  });
+
+  it('gives back descriptions the API shows as the same HTML', () => {
+    for (const [i, c] of cases.entries()) {
+      if (c.event.description) expect(renderContent(result.events[i].body.description ?? '')).toBe(c.event.description);
+    }
   });
 
   it('keeps the UIDs, so that re-importing the file updates instead of duplicating', () => {
