@@ -68,8 +68,20 @@ async function almanacOn(dav: CalDavTestServer, calendarUrl: string) {
 
 /** khal's lines (`day: start|end|title|location|description`) of the events whose title starts with `title`. */
 const linesOf = (lines: string[], title: string) => lines.filter((l) => l.split('|')[2]?.startsWith(title));
-/** Almanac's description as the user reads it: the HTML's text. */
-const plain = (html: string) => html.replace(/<[^>]*>/g, '').replace(/&amp;/g, '&').trim();
+/** Almanac's description as the user reads it: the HTML's text, line breaks as new lines. */
+const plain = (html: string) =>
+  html
+    .replace(/<br\s*\/?>\n?/g, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
+
+/** A description khal writes: two lines, and text that looks like markup but is not. */
+const DRINKS_NOTE = 'Table by the window\nAsk for <b>Rui</b> & pay at the bar';
 
 // Each test runs several Python programs one after the other (a khal or vdirsyncer run costs
 // 0.3-1 s of start-up alone, more on a busy machine), each bounded by khal-processes.ts.
@@ -160,8 +172,9 @@ describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and v
     made.drinks = { id: drinks.id, uid: almanac.uidOf(drinks.id) };
   });
 
-  it("khal's edits (a description, a location, a series moved to another zone) and a deletion arrive in Almanac", async () => {
+  it("khal's edits (descriptions, one of two lines with `<b>` and `&` in it, a location, a series moved to another zone) and a deletion arrive in Almanac", async () => {
     await khal.edit(made.dentist.uid, { description: 'Bring the card and the X-ray' });
+    await khal.edit(made.drinks.uid, { description: DRINKS_NOTE });
     await khal.edit(made.dstDay.uid, { location: 'Rooftop café' });
     // 13:00 in Madrid from now on: 12:00 in Lisbon every week (both change their clocks on the same day).
     await khal.edit(made.standup.uid, { zone: 'Europe/Madrid' });
@@ -174,10 +187,12 @@ describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and v
 
     await khal.sync();
     const report = await almanac.sync();
-    expect(report.calendars[0].received).toEqual({ changed: 3, deleted: 1 });
+    expect(report.calendars[0].received).toEqual({ changed: 4, deleted: 1 });
 
     const dentist = (await almanac.t.api('get', `events/${made.dentist.id}`)).body;
     expect.soft(plain(dentist.description)).toBe('Bring the card and the X-ray');
+    // Plain text stays plain: a single line break one line break, `<b>` and `&` as typed.
+    expect.soft(plain((await almanac.t.api('get', `events/${made.drinks.id}`)).body.description)).toBe(DRINKS_NOTE);
     expect.soft(dentist.venue.venue).toBe('Clinic A');
     const brunch = (await almanac.t.api('get', `events/${made.dstDay.id}`)).body;
     expect.soft(brunch.venue.venue).toBe('Rooftop café');
@@ -209,6 +224,9 @@ describe.runIf(runCalDavSuites && runThirdClientSuites)('Almanac, Radicale and v
     expect.soft(linesOf(lines, 'Drinks')).toEqual(['2031-05-08: 2031-05-08 18:00|2031-05-08 19:30|Drinks with Ana and Bo|Café Luso|Table by the window']);
     expect.soft(linesOf(lines, 'Standup')).toEqual(STANDUPS.map((d) => `${d}: ${d} 12:00|${d} 12:15|Standup (team)||`));
     expect.soft(linesOf(lines, 'Cancelled dinner')).toEqual([]);
+    // khal's text came back to it unchanged, after a round through Almanac.
+    const drinksFile = [...khal.files().values()].find((t) => t.includes('Drinks with Ana and Bo'))!;
+    expect.soft(drinksFile.replace(/\r?\n[ \t]/g, '').match(/^DESCRIPTION[^:\r\n]*:(.*?)\r?$/m)?.[1]).toBe('Table by the window\\nAsk for <b>Rui</b> & pay at the bar');
     // Nothing left to move either way.
     const again = await almanac.sync();
     expect(again.calendars[0].sent).toEqual({ created: 0, updated: 0, deleted: 0 });
