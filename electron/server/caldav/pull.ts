@@ -23,7 +23,12 @@ import { mergeThreeWay } from './merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
 import { text } from './discovery';
 
-/** Resources fetched per calendar-multiget. */
+/**
+ * Resources fetched per calendar-multiget. Bigger batches save Radicale a little per request
+ * (100 against 50: some 0.1-0.3 s per 1,200 resources here), but 50 big resources already make
+ * tens of MB of answer against the transport's 64 MiB bound, and with the next batch asked for
+ * while one is applied the requests' time is mostly hidden anyway.
+ */
 export const PULL_BATCH = 50;
 /**
  * Resources applied per transaction, requests let in between: as many as make APPLY_TEXT_STEP
