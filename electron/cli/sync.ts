@@ -12,10 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, ensureDataDir, DB_FILE } from '../server/data-dir';
 import { runningApp } from './common';
-import { openDatabase, closeDatabase } from '../server/store/db';
-import { createStore } from '../server/store';
-import { createFileSecretStore } from '../server/secrets';
-import { createSyncService, type AccountStatus } from '../server/caldav/service';
+import type { AccountStatus } from '../server/caldav/service';
 import type { SyncReport } from '../server/caldav/sync';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { SYNC_HELP } from './help';
@@ -37,6 +34,13 @@ export async function syncCommand(argv: string[]): Promise<void> {
 }
 
 async function here(dataDir: string, accountName: string | undefined): Promise<SyncReport[]> {
+  // Loaded only here: with the app running, the command needs none of the database or the sync.
+  const [{ openDatabase, closeDatabase }, { createStore }, { createFileSecretStore }, { createSyncService }] = await Promise.all([
+    import('../server/store/db'),
+    import('../server/store'),
+    import('../server/secrets'),
+    import('../server/caldav/service'),
+  ]);
   ensureDataDir(dataDir);
   const db = openDatabase(join(dataDir, DB_FILE));
   try {
