@@ -1,8 +1,19 @@
 /**
- * Rough CalDAV sync timings on loopback (not part of `npm run bench` yet): a Radicale calendar
- * of N events pulled whole into a data dir, then one event added by a third client and pulled
- * with sync-collection, beside the time Radicale takes to answer that REPORT alone; then a push
- * of SYNC_PUSHED new events. `SYNC_EVENTS=10000 npm run bench:sync` (needs radicale, see test/helpers/caldav-processes.ts).
+ * CalDAV sync timings on loopback (not part of `npm run bench` yet), two rows:
+ *
+ * - `pull`: a Radicale calendar of SYNC_EVENTS events pulled whole into a data dir, then one event
+ *   added by a third client and pulled with sync-collection, beside the time Radicale takes to
+ *   answer that REPORT alone; then a push of SYNC_PUSHED new events.
+ * - `peer`: the first sync of the same SYNC_PEER_EVENTS-resource calendar (3,000 by default, as
+ *   clients write them: zones, series with exceptions, all-day, alarms) by Almanac and by
+ *   vdirsyncer (the Debian package, into a folder), side by side with their ratio. Each is timed
+ *   SYNC_PEER_ROUNDS times, in turn, each time from nothing (a new data dir, a new folder), after
+ *   one untimed read of the whole calendar so that neither pays for Radicale's first parse;
+ *   medians are printed. vdirsyncer's time is its whole process, start-up included, as a user
+ *   waits for it; `discover` is left out.
+ *
+ * `SYNC_ROWS=peer SYNC_PEER_EVENTS=300 npm run bench:sync` runs one row, smaller (needs radicale
+ * and vdirsyncer: see test/helpers/caldav-processes.ts and khal-processes.ts).
  */
 import { join } from 'node:path';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,7 +23,9 @@ import { accountSecretKey, createFileSecretStore } from '../electron/server/secr
 import { openDatabase, closeDatabase } from '../electron/server/store/db';
 import { createStore } from '../electron/server/store';
 import { createSyncService } from '../electron/server/caldav/service';
-import { startRadicale, makeCalendar, putIcs, stopAll } from '../test/helpers/caldav-processes';
+import { startRadicale, makeCalendar, putIcs, stopAll, type CalDavTestServer } from '../test/helpers/caldav-processes';
+import { thirdClient } from '../test/helpers/khal-processes';
+import { peerResource, randomName } from './peer-calendar';
 
 const N = Number(process.env.SYNC_EVENTS ?? 2000);
 
@@ -42,8 +55,11 @@ const time = async <T>(label: string, fn: () => Promise<T>): Promise<T> => {
 };
 
 const PUSHED = Number(process.env.SYNC_PUSHED ?? 200);
-const dav = await startRadicale();
-try {
+const ROWS = new Set((process.env.SYNC_ROWS ?? 'pull,peer').split(','));
+const PEER_N = Number(process.env.SYNC_PEER_EVENTS ?? 3000);
+const PEER_ROUNDS = Number(process.env.SYNC_PEER_ROUNDS ?? 3);
+
+async function pullRow(dav: CalDavTestServer): Promise<void> {
   const calendarUrl = await makeCalendar(dav, 'bench');
   // The server's calendar is written straight into Radicale's folder: N PUTs would measure Radicale.
   const folder = join(dav.dir, 'collections', 'collection-root', dav.user, 'bench');
@@ -79,6 +95,45 @@ try {
   console.log(JSON.stringify(pushed[0].calendars[0].sent), pushed[0].error ?? '');
   a.close();
   b.close();
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function peerRow(dav: CalDavTestServer): Promise<void> {
+  const calendarUrl = await makeCalendar(dav, 'peer');
+  const folder = join(dav.dir, 'collections', 'collection-root', dav.user, 'peer');
+  for (let i = 0; i < PEER_N; i++) writeFileSync(join(folder, `${randomName(i)}.ics`), peerResource(i));
+  // One untimed read of every resource: Radicale parses and caches each file the first time.
+  const warm = await fetch(calendarUrl, { method: 'REPORT', headers: { ...dav.authHeader(), Depth: '1', 'Content-Type': 'application/xml' }, body: '<?xml version="1.0"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"/></c:filter></c:calendar-query>' });
+  await warm.text();
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let round = 0; round < PEER_ROUNDS; round++) {
+    const client = thirdClient(calendarUrl, dav.user, dav.password, { timeoutMs: 600_000 });
+    await client.discover();
+    const synced = await client.sync();
+    const files = client.files().size;
+    client.remove();
+    if (files !== PEER_N) throw new Error(`vdirsyncer synced ${files} of ${PEER_N} resources`);
+    theirs.push(synced.ms);
+
+    const d = await device(dav.url, dav.user, dav.password, calendarUrl);
+    const t0 = performance.now();
+    const [report] = await d.service.syncNow();
+    ours.push(performance.now() - t0);
+    d.close();
+    if (report.error || report.calendars[0].received.changed !== PEER_N) throw new Error(`Almanac's first sync: ${JSON.stringify(report)}`);
+    console.log(`  round ${round + 1}: Almanac ${ours[round].toFixed(0)} ms, vdirsyncer ${theirs[round].toFixed(0)} ms`);
+  }
+  const a = median(ours);
+  const v = median(theirs);
+  console.log(`first sync of ${PEER_N} resources (median of ${PEER_ROUNDS}): Almanac ${a.toFixed(0)} ms | vdirsyncer ${v.toFixed(0)} ms | Almanac/vdirsyncer ${(a / v).toFixed(2)}×`);
+}
+
+const dav = await startRadicale();
+try {
+  if (ROWS.has('pull')) await pullRow(dav);
+  if (ROWS.has('peer')) await peerRow(dav);
 } finally {
   await stopAll();
 }

@@ -9,32 +9,33 @@
  *   npm run cli -- subscriptions list|refresh|remove iCalendar subscriptions
  *   npm run cli -- add "TEXT" [--dry-run]            quick add: an event in plain words
  */
-import { serveCommand, SERVE_HELP } from './cli/serve';
-import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
-import { accountsCommand, ACCOUNTS_HELP } from './cli/accounts';
-import { syncCommand, SYNC_HELP } from './cli/sync';
-import { subscribeCommand, subscriptionsCommand, SUBSCRIPTIONS_HELP } from './cli/subscriptions';
-import { quickAddCommand, QUICK_ADD_HELP } from './cli/quick-add';
+import { ACCOUNTS_HELP, QUICK_ADD_HELP, SERVE_HELP, SUBSCRIPTIONS_HELP, SYNC_HELP, TRANSFER_HELP } from './cli/help';
 
-const commands: Record<string, (argv: string[]) => Promise<void>> = {
-  serve: serveCommand,
-  export: exportCommand,
-  import: importCommand,
-  accounts: accountsCommand,
-  sync: syncCommand,
-  subscribe: subscribeCommand,
-  subscriptions: subscriptionsCommand,
-  add: quickAddCommand,
+type Command = (argv: string[]) => Promise<void>;
+
+/**
+ * Each command's code is loaded when it runs, not before: `--help` loads none, and `sync` does
+ * not pay for the import/export or the HTTP server it does not use.
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve')).serveCommand,
+  export: async () => (await import('./cli/transfer')).exportCommand,
+  import: async () => (await import('./cli/transfer')).importCommand,
+  accounts: async () => (await import('./cli/accounts')).accountsCommand,
+  sync: async () => (await import('./cli/sync')).syncCommand,
+  subscribe: async () => (await import('./cli/subscriptions')).subscribeCommand,
+  subscriptions: async () => (await import('./cli/subscriptions')).subscriptionsCommand,
+  add: async () => (await import('./cli/quick-add')).quickAddCommand,
 };
 
 async function main([name, ...rest]: string[]) {
-  const command = name ? commands[name] : undefined;
-  if (!command) {
+  const load = name && Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
     process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}\n${QUICK_ADD_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }
-  await command(rest);
+  await (await load())(rest);
 }
 
 main(process.argv.slice(2)).catch((err: Error) => {

@@ -18,20 +18,7 @@ import { addAccount as addStoredAccount, removeAccount as removeStoredAccount } 
 import { accountSecretKey, createFileSecretStore, SECRETS_FILE, type SecretStore } from '../server/secrets';
 import { DuplicateAccountError, type CalendarRow } from '../server/store/caldav-accounts';
 import { cliContext, type CliContext } from './common';
-
-export const ACCOUNTS_HELP = `Usage: npm run cli -- accounts add --url URL --user USER [--name NAME] [--password-file FILE] [--calendars A,B]
-       npm run cli -- accounts list
-       npm run cli -- accounts remove NAME
-
-  --url URL            the CalDAV server: its address, or just the domain (example.com)
-  --user USER          the user name on that server
-  --name NAME          what Almanac calls the account (default: the server's host name)
-  --password-file FILE read the password from the first line of FILE; without it the password is
-                       read from standard input (typed without echo on a terminal)
-  --calendars A,B      sync only these calendars (names or URLs; default: all the account has)
-  --data-dir DIR       the calendar to work on (default: ${defaultDataDir()})
-  --lang LANG          language of the messages: en, pt-br, es (default en)
-`;
+import { ACCOUNTS_HELP } from './help';
 
 type Ctx = CliContext;
 

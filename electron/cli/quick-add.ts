@@ -5,20 +5,9 @@
  * face is used. Prints what it made (or, with --dry-run, would make).
  */
 import { parseArgs } from 'node:util';
-import { createServer, silentLogger } from '../server';
-import { defaultDataDir } from '../server/data-dir';
+import { QUICK_ADD_HELP } from './help';
 import { cliContext, runningApp } from './common';
 import { parseDuration, type Reminder } from '../../shared/reminders';
-
-export const QUICK_ADD_HELP = `Usage: npm run cli -- add "TEXT" [--lang en|pt-br|es] [--dry-run] [--calendar ID]
-
-  TEXT              the event in plain words: "Lunch with Ana tomorrow 1pm at Luso #work",
-                    "Almoço amanhã 13h no Luso", "Gimnasio cada lunes 7h recordar 10 minutos antes"
-  --lang LANG       the language TEXT is in, and of the event: en, pt-br, es (default en)
-  --dry-run         show what it would make, save nothing
-  --calendar ID     the calendar it goes to (default: On this computer)
-  --data-dir DIR    the calendar to work on (default: ${defaultDataDir()})
-`;
 
 interface MadeEvent {
   id: number;
@@ -53,7 +42,7 @@ export async function quickAddCommand(argv: string[]): Promise<void> {
 
   const app = runningApp(dataDir);
   // A private server for one sentence: it must not start syncing the accounts over the network.
-  const server = app ? undefined : await createServer({ dataDir, port: 0, announce: false, log: silentLogger, syncIntervalMs: 0, syncDebounceMs: 0 });
+  const server = app ? undefined : await privateServer(dataDir);
   try {
     const apiRoot = app?.apiRoot ?? server!.apiRoot;
     const token = app?.token ?? server!.token;
@@ -102,4 +91,13 @@ function reminderWords(r: Reminder): string {
   const n = Number(amount.split(' ')[0]);
   const side = d.days < 0 || d.seconds < 0 ? 'before' : 'after';
   return minutes === 0 ? 'at the start' : `${amount}${n === 1 ? '' : 's'} ${side}${r.related === 'end' ? ' the end' : ''}`;
+}
+
+/**
+ * A server of its own on the data directory, for one sentence; it must not start syncing the
+ * accounts over the network. Loaded only here: through the running app the CLI needs none of it.
+ */
+async function privateServer(dataDir: string) {
+  const { createServer, silentLogger } = await import('../server');
+  return createServer({ dataDir, port: 0, announce: false, log: silentLogger, syncIntervalMs: 0, syncDebounceMs: 0 });
 }

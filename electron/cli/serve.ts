@@ -2,16 +2,7 @@
 import { parseArgs } from 'node:util';
 import { createServer, consoleLogger, DEFAULT_PORT } from '../server';
 import { defaultDataDir } from '../server/data-dir';
-
-export const SERVE_HELP = `Usage: npm run serve -- [options]
-
-  --data-dir DIR   where the calendar is kept (default: ${defaultDataDir()}; env ALMANAC_DATA_DIR)
-  --port N         port to listen on (default ${DEFAULT_PORT}; a free one if it is taken; 0 = any free port)
-  --host HOST      interface to listen on (default 127.0.0.1; anything else exposes your calendar)
-  --token T        API token for this run (env ALMANAC_TOKEN; default: the one kept in the data dir)
-  --public-read    let requests without the token read published records
-  -h, --help       this text
-`;
+import { SERVE_HELP } from './help';
 
 export async function serveCommand(argv: string[]) {
   const { values } = parseArgs({

@@ -21,19 +21,7 @@ import { message } from '../../shared/i18n/messages';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import type { CalendarRow } from '../server/store/caldav-accounts';
 import { cliContext, type CliContext } from './common';
-
-export const SUBSCRIPTIONS_HELP = `Usage: npm run cli -- subscribe URL [--name NAME] [--color '#rrggbb']
-       npm run cli -- subscriptions list
-       npm run cli -- subscriptions refresh [NAME|ID]
-       npm run cli -- subscriptions remove NAME|ID
-
-  URL                  an iCalendar feed: webcal://, https:// or http:// (a holidays calendar, a
-                       published team calendar); fetched at once, refreshed every 6 hours by the app
-  --name NAME          the calendar's name (default: the feed's own, else its host)
-  --data-dir DIR       the calendar to work on (default: ${defaultDataDir()})
-  --lang LANG          language of the messages: en, pt-br, es (default en)
-  remove deletes the calendar and its events for good; refresh exits with 1 when one failed.
-`;
+import { SUBSCRIPTIONS_HELP } from './help';
 
 const OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean' } } as const;
 

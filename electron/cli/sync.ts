@@ -12,19 +12,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, ensureDataDir, DB_FILE } from '../server/data-dir';
 import { runningApp } from './common';
-import { openDatabase, closeDatabase } from '../server/store/db';
-import { createStore } from '../server/store';
-import { createFileSecretStore } from '../server/secrets';
-import { createSyncService, type AccountStatus } from '../server/caldav/service';
+import type { AccountStatus } from '../server/caldav/service';
 import type { SyncReport } from '../server/caldav/sync';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
-
-export const SYNC_HELP = `Usage: npm run cli -- sync [--account NAME]
-
-  --account NAME    sync this account only (default: every account)
-  --data-dir DIR    the calendar to work on (default: ${defaultDataDir()})
-  Prints what moved each way; exits with 1 when the sync failed (the reason is printed).
-`;
+import { SYNC_HELP } from './help';
 
 /** How long the CLI waits for a running app's round. */
 const APP_ROUND_LIMIT_MS = 10 * 60_000;
@@ -43,6 +34,13 @@ export async function syncCommand(argv: string[]): Promise<void> {
 }
 
 async function here(dataDir: string, accountName: string | undefined): Promise<SyncReport[]> {
+  // Loaded only here: with the app running, the command needs none of the database or the sync.
+  const [{ openDatabase, closeDatabase }, { createStore }, { createFileSecretStore }, { createSyncService }] = await Promise.all([
+    import('../server/store/db'),
+    import('../server/store'),
+    import('../server/secrets'),
+    import('../server/caldav/service'),
+  ]);
   ensureDataDir(dataDir);
   const db = openDatabase(join(dataDir, DB_FILE));
   try {

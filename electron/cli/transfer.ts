@@ -24,18 +24,7 @@ import { ApiError } from '../server/errors';
 import { errorBody } from '../server/http/dispatch';
 import { isLanguage, type Language } from '../../shared/i18n/languages';
 import { isImportFormat } from '../../shared/desktop-bridge';
-
-export const TRANSFER_HELP = `Usage: npm run cli -- export [--format ics|json] [--out FILE] [filters]
-       npm run cli -- import FILE [--format ics|csv|json] [--kind events|venues|organizers] [--dry-run] [--skip-invalid]
-
-  --data-dir DIR    the calendar to work on (default: ${defaultDataDir()})
-  --lang LANG       language of the events exported or imported: en, pt-br, es (default en)
-  --out FILE        where the export goes (default: standard output)
-  export filters    any events-list parameter as an option: --start-date 2025-01-01 --categories music
-                    --search "jazz" --venue 12 --status publish,draft ... (iCalendar only)
-  --dry-run         show what the import would do, change nothing
-  --skip-invalid    import the good items and list the bad ones, instead of refusing the file
-`;
+import { TRANSFER_HELP } from './help';
 
 interface Parsed {
   positionals: string[];

@@ -11,6 +11,8 @@ export const APP_NAME = 'Almanac';
 export const DB_FILE = 'almanac.sqlite';
 export const TOKEN_FILE = 'api-token';
 export const DISCOVERY_FILE = 'server.json';
+/** The port the server asks for first (a free one if it is taken); here so the CLI's help needs nothing else. */
+export const DEFAULT_PORT = 4780;
 
 /**
  * The folder the desktop app uses (Electron's `userData` for an app named Almanac), unless

@@ -118,7 +118,7 @@ export interface AlmanacServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 4780;
+export { DEFAULT_PORT } from './data-dir';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export const consoleLogger: Logger = (level, line) => {

@@ -3,13 +3,14 @@
  * `syncCollection`, no <limit>: Xandikos truncates silently) only what changed since the last
  * token is listed; without it, or when the server refuses the token (403/409 valid-sync-token,
  * any error), or once a day (servers prune their change logs without saying), a full listing
- * (PROPFIND depth 1, getetag) is compared with what is known: new and changed ETags are fetched,
- * hrefs no longer listed were deleted there. Without sync-collection an unchanged ctag skips the
- * listing when nothing was sent.
+ * (sync-collection from no token where the server has it, else PROPFIND depth 1, getetag) is
+ * compared with what is known: new and changed ETags are fetched, hrefs no longer listed were
+ * deleted there. Without sync-collection an unchanged ctag skips the listing when nothing was sent.
  *
- * Changed resources are fetched with calendar-multiget, PULL_BATCH at a time, and each batch is
- * applied in one transaction as the server's (no outbox rows come of it). The new token is saved
- * with the last batch, never before: a round cut short starts again from the old one.
+ * Changed resources are fetched with calendar-multiget, PULL_BATCH at a time (the next batch asked
+ * for while one is applied), and applied a few per transaction (stepAt) as the server's (no outbox
+ * rows come of it). The new token is saved with the last batch, never before: a round cut short
+ * starts again from the old one.
  *
  * A resource changed there while also changed here (an outbox row waits): merged when each side
  * changed other fields (merge.ts; the merge is sent next), else the server's version wins and the
@@ -30,7 +31,12 @@ import { text } from './discovery';
 import { excerpt, SyncProblem } from './errors';
 import { heldDeletes, mustHold, saveHeld } from './held-deletes';
 
-/** Resources fetched per calendar-multiget. */
+/**
+ * Resources fetched per calendar-multiget. Bigger batches save Radicale a little per request
+ * (100 against 50: some 0.1-0.3 s per 1,200 resources here), but 50 big resources already make
+ * tens of MB of answer against the transport's 64 MiB bound, and with the next batch asked for
+ * while one is applied the requests' time is mostly hidden anyway.
+ */
 export const PULL_BATCH = 50;
 /**
  * Bytes of resources (as the listing announces them) per calendar-multiget: its answer is parsed
@@ -44,8 +50,23 @@ export const PULL_BATCH_BYTES = 4 * 1024 * 1024;
  * size, else once read.
  */
 export const MAX_RESOURCE_BYTES = 2 * 1024 * 1024;
-/** Resources applied per transaction, with requests let in between. */
-export const APPLY_STEP = 10;
+/**
+ * Resources applied per transaction, requests let in between: as many as make APPLY_TEXT_STEP
+ * characters of iCalendar, at most APPLY_STEP. Each transaction's import has a set-up of its own,
+ * so small resources go many at a time (a first sync of 1,000 small ones: some 15 % less work
+ * than ten at a time) and big ones few. Counted in text rather than timed: on a busy machine a
+ * timed step shrinks to one resource and the whole pull slows down.
+ */
+export const APPLY_STEP = 50;
+export const APPLY_TEXT_STEP = 32 * 1024;
+
+/** How many of `resources` from `from` on go in one transaction (one at least). */
+function stepAt(resources: Array<{ text: string }>, from: number): number {
+  let size = 0;
+  let n = 0;
+  while (from + n < resources.length && n < APPLY_STEP && (n === 0 || size + resources[from + n].text.length <= APPLY_TEXT_STEP)) size += resources[from + n++].text.length;
+  return n;
+}
 /** A full listing at least this often, even with sync-collection. */
 const FULL_LISTING_EVERY_MS = 24 * 3600_000;
 
@@ -75,11 +96,16 @@ export async function pullCalendar(cx: RoundContext, pushed: boolean): Promise<v
       full = false;
     }
   }
-  // With the changes in hand, the collection's ctag is not needed: one request fewer per round.
-  const state = full ? await collectionState(cx) : { ctag: calendar.ctag, syncToken: null };
+  // A full listing by sync-collection from no token (RFC 6578 §3.8: every member, and a token)
+  // takes one request where PROPFIND takes two, and Radicale answers it many times faster than a
+  // depth-1 PROPFIND (0.8 s against 6-8 s for 3,000 resources here). A server that refuses it
+  // gets the PROPFINDs.
+  const initial = full && calendar.has_sync_collection ? await changesSince(cx, '') : undefined;
+  // With the changes (or that listing) in hand, the collection's ctag is not needed: one request fewer.
+  const state = full && !initial ? await collectionState(cx) : { ctag: calendar.ctag, syncToken: initial?.token ?? null };
   if (full) {
     if (!pushed && !calendar.has_sync_collection && state.ctag !== null && state.ctag === calendar.ctag && !fullDue) return;
-    const listed = await listing(cx);
+    const listed = initial ? initial.changed : await listing(cx);
     const known = new Map(store.davSync.objects(calendar.id).map((o) => [o.href, o.etag]));
     knownCount = known.size;
     changed = listed.filter((l) => known.get(l.href) !== l.etag || !known.has(l.href));
@@ -121,17 +147,27 @@ export async function pullCalendar(cx: RoundContext, pushed: boolean): Promise<v
     });
   }
   const batches = batchesOf(changed, problems);
-  for (let i = 0; i < batches.length; i++) {
+  // The next batch is asked for while this one is applied: the server works while we do.
+  const ask = (i: number) => {
     const batch = batches[i];
-    const fetched = batch.length ? await multiget(cx, batch.map((c) => c.href), problems) : [];
+    const pending = batch.length ? multiget(cx, batch.map((c) => c.href), problems) : Promise.resolve([]);
+    // Awaited in its turn; a round that stops before (an error applying) must not leave it unhandled.
+    pending.catch(() => {});
+    return pending;
+  };
+  let next = batches.length ? ask(0) : undefined;
+  for (let i = 0; i < batches.length; i++) {
+    const fetched = await next!;
     const lastBatch = i === batches.length - 1;
+    next = lastBatch ? undefined : ask(i + 1);
     if (fetched.length === 0 && lastBatch) store.write(() => save(true));
-    for (let j = 0; j < fetched.length; j += APPLY_STEP) {
-      const part = fetched.slice(j, j + APPLY_STEP);
+    for (let j = 0; j < fetched.length; ) {
+      const part = fetched.slice(j, j + stepAt(fetched, j));
       store.write(() => {
         changedThere(cx, part, problems);
-        save(lastBatch && j + APPLY_STEP >= fetched.length);
+        save(lastBatch && j + part.length >= fetched.length);
       });
+      j += part.length;
       await yieldToRequests();
     }
   }
