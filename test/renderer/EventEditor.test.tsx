@@ -33,10 +33,10 @@ describe('EventEditor', () => {
     render(<EventEditor target={{ kind: 'create', draft }} />);
     const dialog = screen.getByRole('dialog', { name: 'New event' });
     for (const name of ['Title', 'Description', 'Excerpt', 'Cost', 'Website', 'Image URL']) expect(within(dialog).getByRole('textbox', { name })).toBeTruthy();
-    expect((within(dialog).getByLabelText('Start') as HTMLInputElement).value).toBe('2031-03-12');
-    expect((within(dialog).getByLabelText('Start time') as HTMLInputElement).value).toBe('10:00');
-    expect((within(dialog).getByLabelText('End') as HTMLInputElement).value).toBe('2031-03-12');
-    expect((within(dialog).getByLabelText('End time') as HTMLInputElement).value).toBe('11:00');
+    expect((within(dialog).getByLabelText('Start') as HTMLInputElement).value).toBe('03/12/2031');
+    expect((within(dialog).getByLabelText('Start time') as HTMLInputElement).value).toBe('10:00\u00a0AM');
+    expect((within(dialog).getByLabelText('End') as HTMLInputElement).value).toBe('03/12/2031');
+    expect((within(dialog).getByLabelText('End time') as HTMLInputElement).value).toBe('11:00\u00a0AM');
     for (const name of ['All day', 'Featured', 'Sticky', 'Hide from listings', 'Show map', 'Show map link']) expect(within(dialog).getByRole('checkbox', { name })).toBeTruthy();
     expect(within(dialog).getByRole('combobox', { name: 'Venue' })).toBeTruthy();
     expect(within(dialog).getByRole('combobox', { name: 'Organizers' })).toBeTruthy();

@@ -7,6 +7,7 @@ import { useFilters } from '../state/filters';
 import { useUi } from '../state/ui';
 import { useSettings } from '../state/settings';
 import { Icon } from '../components/Icon';
+import { DateField } from '../components/DateTimeFields';
 
 export function SearchBox() {
   const { t } = useTranslation();
@@ -103,14 +104,7 @@ export function CalendarToolbar() {
         <h2 className="toolbar-title" aria-live="polite">
           {title}
         </h2>
-        <input
-          type="date"
-          className="date-picker"
-          aria-label={t('toolbar.goto_date')}
-          title={t('toolbar.goto_date')}
-          value={date}
-          onChange={(e) => e.target.value && goto(e.target.value)}
-        />
+        <DateField className="date-picker" aria-label={t('toolbar.goto_date')} title={t('toolbar.goto_date')} value={date} onChange={goto} />
         {fetching && (
           <span className="spinner" role="status" aria-label={t('toolbar.loading')}>
             <span className="visually-hidden">{t('toolbar.loading')}</span>

@@ -155,6 +155,9 @@ export function recordToForm(record: Venue | Organizer | Term | Record<string, u
 /** One form value as the API takes it. */
 export function toBodyValue(name: string, def: FieldDef, value: unknown): unknown {
   switch (def.kind.input) {
+    case 'timezone':
+      // `GMT+1` typed is the fixed offset `UTC+1` the API knows; anything else was refused before.
+      return typeof value === 'string' ? (exactZone(value) ?? value) : value;
     case 'terms':
       return (value as TermRef[]).map((t) => t.id ?? t.name);
     case 'venue':
@@ -216,7 +219,7 @@ export function localErrors(
     else if (def.kind.input === 'datetime' && typeof value === 'string' && value && msg.yearRange) {
       const year = Number(value.slice(0, 4));
       if (!(year >= EDITOR_YEARS.min && year <= EDITOR_YEARS.max)) errors[name] = msg.yearRange;
-    } else if (def.kind.input === 'timezone' && typeof value === 'string' && msg.zone && exactZone(value) !== value) errors[name] = msg.zone;
+    } else if (def.kind.input === 'timezone' && typeof value === 'string' && msg.zone && exactZone(value) === null) errors[name] = msg.zone;
   }
   if (errors.start_date || errors.end_date) return errors;
   if (typeof v.start_date === 'string' && typeof v.end_date === 'string' && v.start_date && v.end_date && v.end_date < v.start_date) {

@@ -12,6 +12,7 @@ import { message, isMessageKey } from '@shared/i18n/messages';
 import type { Reminder } from '@shared/reminders';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
+import { TimeField } from '../components/DateTimeFields';
 import { Field, invalidProps, useFieldIds } from '../editor/fieldParts';
 import { TimeZoneControl } from '../editor/TimeZoneControl';
 import { exactZone } from '../lib/zoneSearch';
@@ -35,6 +36,8 @@ function toForm(s: CalendarSettings): Values {
 /** A form value as the API takes it. */
 function toBody(name: string, value: unknown): unknown {
   if (name === 'reminders_timed' || name === 'reminders_all_day') return (value as ReminderRow[]).map(fromRow);
+  // `GMT+1` typed is the fixed offset `UTC+1` the API knows.
+  if (name === 'timezone' && typeof value === 'string') return exactZone(value) ?? value;
   return value;
 }
 
@@ -49,7 +52,7 @@ function check(values: Values, say: (key: string) => string): { errors: Errors; 
     else parsed[name] = value;
   }
   // Typed but not picked from the list: said as the picker says it (the editor's words too).
-  if (typeof values.timezone === 'string' && values.timezone.trim() !== '' && exactZone(values.timezone) !== values.timezone) errors.timezone = say('zone');
+  if (typeof values.timezone === 'string' && values.timezone.trim() !== '' && exactZone(values.timezone) === null) errors.timezone = say('zone');
   if (!errors.work_start && !errors.work_end && !workHoursInOrder(String(parsed.work_start), String(parsed.work_end))) errors.work_end = say('invalid_work_hours');
   return { errors, parsed };
 }
@@ -181,7 +184,7 @@ function SettingControl(p: SettingProps) {
     case 'clock':
       return (
         <Field label={label} htmlFor={ids.input} error={p.error} errorId={ids.error} hint={hint} hintId={ids.hint}>
-          <input {...common} type="time" value={str} onChange={(e) => p.onChange(e.target.value)} />
+          <TimeField {...common} className="time-field" value={str} onChange={p.onChange} />
         </Field>
       );
     case 'number': {
