@@ -82,6 +82,48 @@ describe('EventEditor', () => {
     await waitFor(() => expect(useUi.getState().editor).toBeNull());
   });
 
+  it('marks a 2,000-character new venue name on the name field with the limit, and sends nothing (issue 27 §5.6)', async () => {
+    const api = mockApi({});
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'Gig' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Venue' }), { target: { value: '__new__' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Venue name' }), { target: { value: 'V'.repeat(2000) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('alert');
+    const name = screen.getByRole('textbox', { name: 'Venue name' });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!)!.textContent).toBe('Is too long: at most 1000 characters.');
+    expect(screen.getByRole('combobox', { name: 'Venue' }).getAttribute('aria-invalid')).toBeNull();
+    expect(api.to('POST', 'events')).toHaveLength(0);
+  });
+
+  it('puts the server’s word on a new venue’s own field, not on the Venue select', async () => {
+    mockApi({
+      'POST events': {
+        status: 400,
+        body: {
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): venue',
+          data: {
+            status: 400,
+            params: { venue: 'Is not a venue, or the venue data is not valid.' },
+            details: { venue: { code: 'could-not-create-venue', message: 'The venue could not be created: city', data: { status: 400, params: { city: 'Is too long: at most 1000 characters.' } } } },
+          },
+        },
+      },
+    });
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'Gig' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Venue' }), { target: { value: '__new__' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Venue name' }), { target: { value: 'Luso' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Venue › City: Is too long: at most 1000 characters.');
+    expect(screen.getByRole('textbox', { name: 'City' }).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('combobox', { name: 'Venue' }).getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('keeps everything typed and shows the server’s message when the save is refused', async () => {
     const e = makeEvent({ id: 5, title: 'Concert', categories: [embedded(music)] });
     const api = mockApi({

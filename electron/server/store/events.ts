@@ -256,7 +256,8 @@ export function createEventStore(
             code: `could-not-create-${store.kind}`,
             messageKey: `could-not-create-${store.kind}`,
             vars: { reason: Object.keys(err.invalid ?? {}).concat(err.missing ?? []).join(', ') },
-            data: { status: 400, params: err.invalid ?? err.missing },
+            // Worded in the request's language by the HTTP layer, so a form can mark the venue's own field.
+            data: { status: 400, params: err.invalid ?? err.missing, param_vars: err.invalidVars },
           },
         });
       }

@@ -17,7 +17,8 @@ import { formatInstant } from '../lib/format';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
-import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, type FieldErrors, type FormValues } from './form';
+import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, localErrors, refusalText, subErrors, type FieldErrors, type FormValues } from './form';
+import { message, isMessageKey } from '@shared/i18n/messages';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { useSettings } from '../state/settings';
 import { DiscardBar } from '../components/DiscardBar';
@@ -114,7 +115,9 @@ export function EventEditor({ target }: { target: EditorTarget }) {
 
   const set = (name: string, v: unknown) => {
     setValues((cur) => applyChange(cur, name, v));
-    if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
+    if (Object.keys(errors).some((k) => k === name || k.startsWith(`${name}.`))) {
+      setErrors((cur) => Object.fromEntries(Object.entries(cur).filter(([k]) => k !== name && !k.startsWith(`${name}.`))));
+    }
   };
 
   const focusFirstInvalid = () =>
@@ -128,6 +131,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
       endBeforeStart: t('errors.end_before_start'),
       yearRange: t('errors.year_range'),
       zone: t('errors.zone'),
+      issue: (key, vars) => (isMessageKey(key) ? message(uiLanguage, key, vars) : t('errors.fix_fields')),
     });
     const start = repeatStartOf(values);
     const repeatProblems = validateRepeat(repeat, start);
@@ -193,6 +197,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
         def={def}
         value={values[name]}
         error={errors[name]}
+        subErrors={subErrors(errors, name)}
         allDay={!!values.all_day}
         autoFocus={autoFocus}
         onChange={(v) => set(name, v)}

@@ -291,12 +291,14 @@ function SubForm<T extends Record<string, string>>({
   names,
   value,
   onChange,
+  errors,
 }: {
   legend: string;
   fields: Record<string, FieldDef>;
   names: string[];
   value: T;
   onChange(v: T): void;
+  errors?: Record<string, string>;
 }) {
   return (
     <fieldset className="subform">
@@ -307,6 +309,7 @@ function SubForm<T extends Record<string, string>>({
           name={n}
           def={fields[n]}
           value={value[n] ?? ''}
+          error={errors?.[n]}
           autoFocus={i === 0}
           onChange={(v) => onChange({ ...value, [n]: v as string })}
         />
@@ -351,6 +354,7 @@ function VenueControl(p: Inner) {
           fields={venueFields}
           names={['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'phone']}
           value={value as unknown as Record<string, string>}
+          errors={p.subErrors}
           onChange={(v) => p.onChange(v as unknown as NewVenue)}
         />
       )}

@@ -42,13 +42,13 @@ function toBody(name: string, value: unknown): unknown {
 }
 
 /** Each value through its kind's own check (what the server will run), then the cross-field rule. */
-function check(values: Values, say: (key: string) => string): { errors: Errors; parsed: Values } {
+function check(values: Values, say: (key: string, vars?: Record<string, string | number>) => string): { errors: Errors; parsed: Values } {
   const errors: Errors = {};
   const parsed: Values = {};
   for (const [name, def] of Object.entries(settingsFields)) {
-    const issues: string[] = [];
-    const value = def.kind.parse(toBody(name, values[name]), { addIssue: (k) => void issues.push(k) });
-    if (issues.length) errors[name] = say(issues[0]);
+    let first: [string, Record<string, string | number> | undefined] | undefined;
+    const value = def.kind.parse(toBody(name, values[name]), { addIssue: (k, vars) => void (first ??= [k, vars]) });
+    if (first) errors[name] = say(...first);
     else parsed[name] = value;
   }
   // Typed but not picked from the list: said as the picker says it (the editor's words too).
@@ -79,7 +79,7 @@ export function SettingsDialog() {
   const [saving, setSaving] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
 
-  const say = (key: string) => (key === 'zone' ? t('errors.zone') : isMessageKey(key) ? message(lang, key) : t('errors.fix_fields'));
+  const say = (key: string, vars?: Record<string, string | number>) => (key === 'zone' ? t('errors.zone') : isMessageKey(key) ? message(lang, key, vars) : t('errors.fix_fields'));
   const { errors, parsed } = check(values, say);
   const visible: Errors = { ...Object.fromEntries(Object.entries(errors).filter(([n]) => shown.has(n))), ...serverErrors };
 
