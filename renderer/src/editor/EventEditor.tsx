@@ -28,7 +28,7 @@ import { scopeFor } from '../state/eventActions';
 import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from '../reminders/choices';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
-import { newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
+import { calendarLabel, newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
 
 /**
  * Where each field goes; the order inside a group is the order on screen. A calendar's order
@@ -302,7 +302,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                   <select aria-labelledby="group-calendar" value={calendar} onChange={(e) => setCalendar(Number(e.target.value))}>
                     {writable.map((c) => (
                       <option key={c.id} value={c.id}>
-                        {c.account ? `${c.name} (${c.account})` : c.name}
+                        {c.account ? `${c.name} (${c.account})` : calendarLabel(c, t)}
                       </option>
                     ))}
                   </select>

@@ -11,7 +11,7 @@ import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { FieldControl } from '../editor/FieldControl';
 import { formFields, type FieldErrors } from '../editor/form';
-import { useCalendars } from '../state/calendars';
+import { calendarLabel, useCalendars } from '../state/calendars';
 
 /** The server's refusal, on the field it names, else on the form. */
 function placeRefusal(err: unknown, known: string[]): { fields: FieldErrors; form: string | null } {
@@ -98,7 +98,8 @@ export function AddAccountDialog({ onClose, onAdded }: { onClose(): void; onAdde
 
 export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; onClose(): void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState({ name: calendar.name, color: calendar.color ?? '', synced: calendar.synced });
+  const shownName = calendarLabel(calendar, t);
+  const [values, setValues] = useState({ name: shownName, color: calendar.color ?? '', synced: calendar.synced });
   // "On this computer" has no server to sync with.
   const shown = calendar.account_id === null ? (['name', 'color'] as const) : (['name', 'color', 'synced'] as const);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -113,7 +114,7 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
       return;
     }
     const changes: { name?: string; color?: string; synced?: boolean } = {};
-    if (values.name.trim() !== calendar.name) changes.name = values.name.trim();
+    if (values.name.trim() !== shownName) changes.name = values.name.trim();
     if (values.color !== (calendar.color ?? '')) changes.color = values.color;
     if (values.synced !== calendar.synced) changes.synced = values.synced;
     // Nothing changed: nothing is saved.
@@ -133,7 +134,7 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
   }
 
   return (
-    <Dialog title={t('calendars.edit_title', { name: calendar.name })} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
+    <Dialog title={t('calendars.edit_title', { name: shownName })} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
       <form onSubmit={submit} noValidate>
         {formError && (
           <div className="form-error" role="alert">

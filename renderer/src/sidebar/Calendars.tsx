@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
-import { useCalendars, type AccountSyncState } from '../state/calendars';
+import { calendarLabel, useCalendars, type AccountSyncState } from '../state/calendars';
 import { useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
@@ -54,11 +54,11 @@ function CalendarRow({ calendar, onEdit }: { calendar: CalendarJson; onEdit(): v
       <label className="check">
         <input type="checkbox" checked={calendar.visible} onChange={(e) => setVisible(calendar.id, e.target.checked).catch((err: Error) => toastError(err.message))} />
         <span className="swatch" style={{ background: swatchOf(calendar) }} aria-hidden="true" />
-        <span className="check-text">{calendar.name}</span>
+        <span className="check-text">{calendarLabel(calendar, t)}</span>
       </label>
       {calendar.read_only && <span className="calendar-note">{t('calendars.read_only')}</span>}
       {calendar.account !== null && !calendar.synced && <span className="calendar-note">{t('calendars.not_synced')}</span>}
-      <button type="button" className="icon-text-button" aria-label={t('calendars.edit_named', { name: calendar.name })} title={t('calendars.edit')} onClick={onEdit}>
+      <button type="button" className="icon-text-button" aria-label={t('calendars.edit_named', { name: calendarLabel(calendar, t) })} title={t('calendars.edit')} onClick={onEdit}>
         …
       </button>
     </li>

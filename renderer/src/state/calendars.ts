@@ -144,3 +144,14 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
     await get().refreshSync();
   },
 }));
+
+/** The name the server gives the calendar kept on this computer until the user renames it. */
+export const LOCAL_DEFAULT_NAME = 'On this computer';
+
+/**
+ * A calendar's name as the user reads it: the local calendar's default name is the server's
+ * English words, so it is shown in the interface language until the user gives it a name.
+ */
+export function calendarLabel(c: Pick<CalendarJson, 'id' | 'name'>, t: (key: string) => string): string {
+  return c.id === LOCAL_CALENDAR_ID && c.name === LOCAL_DEFAULT_NAME ? t('calendars.local') : c.name;
+}
