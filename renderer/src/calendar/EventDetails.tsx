@@ -18,7 +18,8 @@ import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
 import { useReadOnlySource } from '../subscriptions/readOnlyCalendars';
-import { duplicateRecurrence } from '../recurrence/rule';
+import { duplicateRecurrence, fromRecurrence } from '../recurrence/rule';
+import { summarise } from '../recurrence/summary';
 import './details.css';
 
 /** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
@@ -93,6 +94,8 @@ export function EventDetails({ event }: { event: Event }) {
   const zoneNote = !event.all_day && event.timezone && normaliseZone(event.timezone) !== zone ? t('details.kept_in', { zone: event.timezone }) : null;
   // A read-only calendar's event changes only at its source: no Edit, no Delete.
   const source = useReadOnlySource(event);
+  // How a series repeats, in words ("Every Monday", "Weekly on Monday and Wednesday until June 1").
+  const repeats = event.recurrence ? summarise(fromRecurrence(event.recurrence, { start: event.start_date, allDay: event.all_day, zone: event.timezone }), { start: event.start_date, allDay: event.all_day, zone: event.timezone }, t, locale) : '';
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
   const remove = async () => {
@@ -123,6 +126,12 @@ export function EventDetails({ event }: { event: Event }) {
           {colourFor(event) && <span className="ev-dot" style={{ background: colourFor(event) }} aria-hidden="true" />}
           {whenInWords(event, locale, t('field.all_day'))}
         </p>
+        {repeats && (
+          <p className="details-repeat">
+            <Icon name="repeat" size={14} />
+            <span>{repeats}</span>
+          </p>
+        )}
         {zoneNote && <p className="details-note">{zoneNote}</p>}
         {venue && (
           <div className="details-row">
