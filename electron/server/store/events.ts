@@ -16,7 +16,7 @@ import type { PostRegistry, PostRow } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import type { LinkedPostStore } from './linked-posts';
 import { FIELDS } from './linked-posts';
-import { fold, likePattern, eventSearchTerms } from './search-text';
+import { fold, likePattern, eventSearchTerms, LINKED_SEARCH_SQL, linkedSearchParams } from './search-text';
 import type { TermStore } from './terms';
 import { ApiError, invalidParam, invalidParams, readOnlyCalendar, readOnlyServerCalendar } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
@@ -346,14 +346,13 @@ export function createEventStore(
       if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
     }
     if (q.search !== undefined) {
-      const terms = eventSearchTerms(q.search);
-      // The trigram index answers terms of three characters or more; shorter ones are checked
-      // on the rows it leaves (or on all rows when every term is short).
-      const indexed = terms.filter((t) => [...t].length >= 3);
-      if (indexed.length) add('e.id IN (SELECT rowid FROM events_search WHERE events_search MATCH ?)', indexed.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND '));
-      for (const term of terms.filter((t) => [...t].length < 3)) {
+      // Every word is found in the event's text or in its venue's or organizers' (search-text.ts).
+      // The trigram index answers words of three characters or more, as one list of ids with
+      // the events of matching venues and organizers; shorter ones are checked on the rows.
+      for (const term of eventSearchTerms(q.search)) {
         const p = likePattern(fold(term));
-        add("(fold(e.title) LIKE ? ESCAPE '\\' OR fold(e.excerpt) LIKE ? ESCAPE '\\' OR fold(e.content) LIKE ? ESCAPE '\\')", p, p, p);
+        if ([...term].length >= 3) add(`e.id IN (SELECT rowid FROM events_search WHERE events_search MATCH ? UNION ${LINKED_SEARCH_SQL})`, `"${term.replace(/"/g, '""')}"`, ...linkedSearchParams(p));
+        else add(`(fold(e.title) LIKE ? ESCAPE '\\' OR fold(e.excerpt) LIKE ? ESCAPE '\\' OR fold(e.content) LIKE ? ESCAPE '\\' OR e.id IN (${LINKED_SEARCH_SQL}))`, p, p, p, ...linkedSearchParams(p));
       }
     }
     // IN (subquery) rather than EXISTS: it lets the planner start from the few linked events.
