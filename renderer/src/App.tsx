@@ -116,6 +116,7 @@ export function App() {
             <Icon name="menu" size={20} />
           </button>
         )}
+        <ReminderBanners />
         {screen === 'calendar' && <CalendarScreen />}
         {screen === 'trash' && <TrashScreen />}
         {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}
@@ -129,7 +130,6 @@ export function App() {
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
       {settingsDialog && <SettingsDialog />}
-      <ReminderBanners />
       <Toasts />
     </div>
   );

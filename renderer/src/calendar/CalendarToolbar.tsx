@@ -101,7 +101,7 @@ export function CalendarToolbar() {
             <Icon name="right" size={20} />
           </button>
         </div>
-        <h2 className="toolbar-title" aria-live="polite">
+        <h2 className="toolbar-title" aria-live="polite" title={title}>
           {title}
         </h2>
         <DateField className="date-picker" aria-label={t('toolbar.goto_date')} title={t('toolbar.goto_date')} value={date} onChange={goto} />

@@ -75,7 +75,7 @@ function placeBeside(anchor: { top: number; left: number; right: number } | null
   if (w < CARD_WIDTH * 1.6) return undefined; // narrow windows: the stylesheet's bottom sheet
   const left = anchor.right + 8 + CARD_WIDTH <= w - 8 ? anchor.right + 8 : Math.max(8, anchor.left - 8 - CARD_WIDTH);
   const top = Math.max(8, Math.min(anchor.top - 16, window.innerHeight - 420));
-  return { left, top };
+  return { left, top, maxHeight: window.innerHeight - top - 8 };
 }
 
 export function EventDetails({ event }: { event: Event }) {
