@@ -28,6 +28,7 @@ import { ScopeDialogHost } from './recurrence/ScopeDialog';
 import { ExportDialog } from './transfer/ExportDialog';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { ReminderBanners, useReminderStream } from './reminders/ReminderBanners';
+import { useCalendarSettings } from './state/calendarSettings';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -36,6 +37,7 @@ function CalendarScreen() {
   const fetching = useEvents((s) => s.fetching);
   const errorStatus = useEvents((s) => s.errorStatus);
   const searching = useFilters((s) => s.search.trim() !== '');
+  const settled = useCalendarSettings((s) => s.settled);
   return (
     <section className="calendar-screen" aria-label={t('screen.calendar')}>
       <CalendarToolbar />
@@ -57,7 +59,7 @@ function CalendarScreen() {
             {t('calendar.loading')}
           </div>
         )}
-        {searching ? <SearchResults /> : <CalendarView />}
+        {searching ? <SearchResults /> : settled && <CalendarView />}
       </div>
     </section>
   );
