@@ -211,7 +211,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await dialog.getByLabel('Start time', { exact: true }).fill('19:00');
     await dialog.getByLabel('End time', { exact: true }).fill('22:30');
     await expect.poll(() => dialog.getByLabel('Time zone', { exact: true }).inputValue()).toBe(BROWSER_ZONE);
-    await dialog.getByText('Publishing', { exact: true }).click();
+    await dialog.getByText('On the website', { exact: true }).click();
     await dialog.getByLabel('Featured', { exact: true }).check();
     const categories = dialog.getByRole('combobox', { name: 'Categories' });
     await categories.fill('Games');

@@ -46,6 +46,18 @@ describe('EventEditor', () => {
     expect(document.activeElement).toBe(within(dialog).getByRole('textbox', { name: 'Title' }));
   });
 
+  it('keeps the website words (Slug, Excerpt, Sticky, Hide from listings, Status) in a collapsed "On the website" section (issue 27 §5.17)', () => {
+    localStorage.removeItem('almanac.editor.publishing');
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    const dialog = screen.getByRole('dialog', { name: 'New event' });
+    const section = within(dialog).getByText('On the website', { exact: true }).closest('details')!;
+    expect(section.open).toBe(false);
+    for (const name of ['Slug', 'Excerpt']) expect(section.contains(within(dialog).getByRole('textbox', { name }))).toBe(true);
+    for (const name of ['Sticky', 'Hide from listings']) expect(section.contains(within(dialog).getByRole('checkbox', { name }))).toBe(true);
+    expect(section.contains(within(dialog).getByRole('combobox', { name: 'Status' }))).toBe(true);
+  });
+
   it('creates an event with categories typed in (existing and new), a new venue and flags', async () => {
     const created = makeEvent({ id: 50, title: 'Jazz night' });
     const api = mockApi({ 'POST events': { status: 201, body: created }, 'GET events': noEvents, 'GET categories': { body: { categories: [music, work], total: 2, total_pages: 1 } }, 'GET venues': { body: { venues: [], total: 0, total_pages: 0 } } });

@@ -60,13 +60,17 @@ export function LanguageSettings() {
       <label className="field-label" htmlFor="content-language">
         {t('language.records')}
       </label>
-      <select id="content-language" value={contentLanguage} onChange={(e) => void switchRecords(e.target.value as Language)}>
+      <select id="content-language" aria-describedby="content-language-hint" value={contentLanguage} onChange={(e) => void switchRecords(e.target.value as Language)}>
         {LANGUAGES.map((l) => (
           <option key={l} value={l}>
             {t(`language.name.${l}`)}
           </option>
         ))}
       </select>
+      {/* Switching shows another set of events: said where it is chosen, before it surprises anyone. */}
+      <p className="field-hint" id="content-language-hint">
+        {t('language.records_hint')}
+      </p>
     </section>
   );
 }
