@@ -361,7 +361,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await page.getByRole('button', { name: 'Day', pressed: true }).waitFor();
     await page.keyboard.press('m');
     await page.getByRole('button', { name: 'Month', pressed: true }).waitFor();
-    await page.keyboard.press('n');
+    await page.keyboard.press('c');
     await page.getByRole('dialog', { name: 'New event' }).waitFor();
     await page.keyboard.press('Escape');
   });

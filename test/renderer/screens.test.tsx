@@ -10,6 +10,7 @@ import { TrashScreen } from '../../renderer/src/manage/TrashScreen';
 import { DayList } from '../../renderer/src/calendar/DayList';
 import { ExportDialog } from '../../renderer/src/transfer/ExportDialog';
 import { handleShortcut } from '../../renderer/src/keyboard';
+import { ShortcutsDialog } from '../../renderer/src/components/ShortcutsDialog';
 import { runCommand } from '../../renderer/src/desktop';
 import { useCalendar } from '../../renderer/src/state/calendar';
 import { useEvents } from '../../renderer/src/state/events';
@@ -312,8 +313,33 @@ describe('keyboard shortcuts', () => {
     const before = useUi.getState().searchFocusRequest;
     key('/');
     expect(useUi.getState().searchFocusRequest).toBe(before + 1);
-    key('n');
+    key('c');
     expect(useUi.getState().editor?.kind).toBe('create');
+  });
+
+  it('j/n and k/p move to the next and previous period, as in Google Calendar (issue 27)', () => {
+    useUi.setState({ editor: null });
+    useCalendar.setState({ view: 'month', date: '2031-03-12' });
+    expect(key('j')).toBe(true);
+    expect(useCalendar.getState().date).toBe('2031-04-12');
+    key('n');
+    expect(useCalendar.getState().date).toBe('2031-05-12');
+    key('k');
+    key('p');
+    expect(useCalendar.getState().date).toBe('2031-03-12');
+    useCalendar.setState({ view: 'week' });
+    key('J');
+    expect(useCalendar.getState().date).toBe('2031-03-19');
+    // Typed into a field, the letters are the field's.
+    const input = document.createElement('input');
+    expect(key('j', {}, input)).toBe(false);
+    expect(useCalendar.getState().date).toBe('2031-03-19');
+    // Listed in "?".
+    render(<ShortcutsDialog />);
+    const rows = screen.getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toContain('J or NNext month, week or day');
+    expect(rows).toContain('K or PPrevious month, week or day');
+    expect(rows).toContain('CNew event');
   });
 
   it('leave keys alone while typing or while a dialog is open', () => {

@@ -120,7 +120,7 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
         type="button"
         className="button button-primary new-event"
         data-closes-drawer
-        title={t('shortcut.hint', { key: 'N' })}
+        title={t('shortcut.hint', { key: 'C' })}
         onClick={() => useUi.getState().openEditor({ kind: 'create', draft: newEventDraft() })}
       >
         <Icon name="plus" className="plus" />
