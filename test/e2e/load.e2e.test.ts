@@ -41,4 +41,25 @@ describe.skipIf(!runBrowserSuites)('loading the calendar (e2e)', () => {
       expect(new Set(ranges).size, ranges.join('\n')).toBe(1);
     });
   }
+
+  it('a link in a description opens outside the calendar, never in its window; a call has Join', async () => {
+    await s.api('settings', { method: 'POST', body: { week_starts_on: 'sunday', timezone: '' } });
+    const made = await s.api('events', { method: 'POST', body: { title: 'Sync call', start_date: '2031-03-12 10:00:00', end_date: '2031-03-12 10:30:00', timezone: 'UTC', description: 'Notes: https://docs.example.org/notes\nCall: https://meet.google.com/abc-defg-hij' } });
+    expect(made.status).toBe(201);
+    await s.page.reload();
+    await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
+    await s.page.getByRole('button', { name: 'Day', exact: true }).click();
+    await s.page.locator('[data-event-id]', { hasText: 'Sync call' }).first().click();
+    const card = s.page.getByRole('dialog', { name: 'Sync call' });
+    await card.waitFor();
+    const before = s.page.url();
+    // No internet here: the site answers from the test.
+    await s.context.route('https://docs.example.org/**', (r) => r.fulfill({ body: 'notes', contentType: 'text/plain' }));
+    const [popup] = await Promise.all([s.context.waitForEvent('page'), card.getByRole('link', { name: 'https://docs.example.org/notes' }).click()]);
+    await popup.waitForLoadState('load');
+    expect(popup.url()).toBe('https://docs.example.org/notes');
+    await popup.close();
+    expect(s.page.url()).toBe(before);
+    expect(await card.getByRole('link', { name: 'Join the video call on meet.google.com' }).getAttribute('href')).toBe('https://meet.google.com/abc-defg-hij');
+  });
 });

@@ -20,7 +20,25 @@ import { useDescribe } from '../reminders/NotificationsControl';
 import { useReadOnlySource } from '../subscriptions/readOnlyCalendars';
 import { duplicateRecurrence, fromRecurrence } from '../recurrence/rule';
 import { summarise } from '../recurrence/summary';
+import { linkParts, videoCallLink } from '../lib/links';
 import './details.css';
+
+/** Text with its web and mail addresses as links that open outside the app. */
+export function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {linkParts(text).map((part, i) =>
+        typeof part === 'string' ? (
+          part
+        ) : (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer" className="details-link-inline">
+            {part.text}
+          </a>
+        ),
+      )}
+    </>
+  );
+}
 
 /** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
 export function whenInWords(e: Event, locale: string, allDayText: string): string {
@@ -66,6 +84,14 @@ export function mapLink(v: Venue): string | null {
   return address.length ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.join(', '))}` : null;
 }
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+};
+
 const CARD_WIDTH = 380;
 
 /** Beside the event that was clicked (right of it, or left when there is no room), kept in the window. */
@@ -88,6 +114,9 @@ export function EventDetails({ event }: { event: Event }) {
   const address = venue ? [venue.address, [venue.city, venue.stateprovince || venue.state || venue.province, venue.zip].filter(Boolean).join(', '), venue.country].filter(Boolean) : [];
   const map = venue ? mapLink(venue) : null;
   const description = event.description ? htmlAsText(event.description) : '';
+  const venueName = venue ? decodeEntities(venue.venue ?? '') : '';
+  // An invitation's call: a Join button, as Google Calendar has one.
+  const call = videoCallLink([venueName, ...address.map((line) => decodeEntities(String(line))), description, event.website]);
   const describe = useDescribe();
   // Drawn again when the calendar's zone changes; an event kept in another zone says so.
   const zone = useViewerZone();
@@ -133,14 +162,22 @@ export function EventDetails({ event }: { event: Event }) {
           </p>
         )}
         {zoneNote && <p className="details-note">{zoneNote}</p>}
+        {call && (
+          <p className="details-join">
+            <a className="button button-primary" href={call} target="_blank" rel="noopener noreferrer" aria-label={t('details.join_named', { host: hostOf(call) })}>
+              {t('details.join')}
+            </a>
+            <span className="details-join-host">{hostOf(call)}</span>
+          </p>
+        )}
         {venue && (
           <div className="details-row">
             <h3 className="details-label">{t('field.venue')}</h3>
             <p>
-              {decodeEntities(venue.venue ?? '')}
+              <LinkedText text={venueName} />
               {address.map((line) => (
                 <span key={line} className="details-line">
-                  {decodeEntities(String(line))}
+                  <LinkedText text={decodeEntities(String(line))} />
                 </span>
               ))}
             </p>
@@ -193,7 +230,11 @@ export function EventDetails({ event }: { event: Event }) {
             </ul>
           </div>
         )}
-        {description && <p className="details-description">{description}</p>}
+        {description && (
+          <p className="details-description">
+            <LinkedText text={description} />
+          </p>
+        )}
         {source !== undefined && <p className="details-note">{t('subscribe.read_only', { name: source })}</p>}
       </div>
       <footer className="dialog-footer">
