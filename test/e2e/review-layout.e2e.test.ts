@@ -143,24 +143,24 @@ describe.skipIf(!runBrowserSuites)('what the new-user review found (e2e)', () =>
   it("§5.1 phone week: every event's text stays inside its box", async () => {
     await open(420, 800, 'Week');
     await s.page.locator('[data-event-id]', { hasText: 'Budget review' }).first().waitFor();
-    const escapes = await s.page.evaluate(() => {
-      const out: string[] = [];
-      for (const ev of Array.from(document.querySelectorAll<HTMLElement>('.ev-column'))) {
-        let box: HTMLElement | null = ev.parentElement;
+    const escapes = await s.page.evaluate<string[]>(`(() => {
+      const out = [];
+      for (const ev of Array.from(document.querySelectorAll('.ev-column'))) {
+        let box = ev.parentElement;
         while (box && getComputedStyle(box).position !== 'absolute') box = box.parentElement;
         if (!box) continue;
         const outer = box.getBoundingClientRect();
-        for (const part of [ev, ...Array.from(ev.querySelectorAll<HTMLElement>('.ev-title, .ev-time, .ev-badge'))]) {
+        for (const part of [ev, ...Array.from(ev.querySelectorAll('.ev-title, .ev-time, .ev-badge'))]) {
           const r = part.getBoundingClientRect();
           // What is painted: the part as far as the clipping event box lets it show.
           const clip = ev.getBoundingClientRect();
           const bottom = part === ev ? r.bottom : Math.min(r.bottom, clip.bottom);
           const right = part === ev ? r.right : Math.min(r.right, clip.right);
-          if (r.width && r.height && (bottom > outer.bottom + 1 || right > outer.right + 1)) out.push(`${ev.textContent}: ${part.className} ${Math.round(bottom - outer.bottom)}px below`);
+          if (r.width && r.height && (bottom > outer.bottom + 1 || right > outer.right + 1)) out.push(\`\${ev.textContent}: \${part.className} \${Math.round(bottom - outer.bottom)}px below\`);
         }
       }
       return out;
-    });
+    })()`);
     expect(escapes).toEqual([]);
     await shoot('420-week');
   });
@@ -168,26 +168,26 @@ describe.skipIf(!runBrowserSuites)('what the new-user review found (e2e)', () =>
   it('§5.2 phone month: titles first (icons only with room), "+N more" whole and inside its cell', async () => {
     await open(420, 800, 'Month', today.toISODate()!);
     await s.page.locator('.mg-line').first().waitFor();
-    const found = await s.page.evaluate(() => {
-      const bad: string[] = [];
-      for (const line of Array.from(document.querySelectorAll<HTMLElement>('.mg-line'))) {
-        const title = line.querySelector<HTMLElement>('.ev-title')!;
+    const found = await s.page.evaluate<{ bad: string[]; more: number }>(`(() => {
+      const bad = [];
+      for (const line of Array.from(document.querySelectorAll('.mg-line'))) {
+        const title = line.querySelector('.ev-title');
         // At least a letter and its "…", or the whole title when it is shorter.
-        if (title.clientWidth < Math.min(title.scrollWidth, 14)) bad.push(`title ${title.textContent} is ${title.clientWidth}px`);
-        for (const badge of Array.from(line.querySelectorAll<HTMLElement>('.ev-badge'))) {
-          if (badge.clientWidth > 0 && title.clientWidth < title.scrollWidth) bad.push(`icons of ${title.textContent} take the title's room`);
+        if (title.clientWidth < Math.min(title.scrollWidth, 14)) bad.push(\`title \${title.textContent} is \${title.clientWidth}px\`);
+        for (const badge of Array.from(line.querySelectorAll('.ev-badge'))) {
+          if (badge.clientWidth > 0 && title.clientWidth < title.scrollWidth) bad.push(\`icons of \${title.textContent} take the title's room\`);
         }
       }
-      const more = Array.from(document.querySelectorAll<HTMLElement>('.mg-more'));
+      const more = Array.from(document.querySelectorAll('.mg-more'));
       for (const m of more) {
-        const shown = Array.from(m.querySelectorAll<HTMLElement>('.ev-more-link > span')).find((e) => e.getClientRects().length && e.getBoundingClientRect().width > 1)!;
-        const link = m.querySelector<HTMLElement>('.ev-more-link')!;
-        if (link.scrollWidth > link.clientWidth + 1) bad.push(`"${shown.textContent}" is cut`);
-        const cell = m.closest<HTMLElement>('[role="cell"]')!.getBoundingClientRect();
-        if (m.getBoundingClientRect().bottom > cell.bottom + 1) bad.push(`"${shown.textContent}" below its cell`);
+        const shown = Array.from(m.querySelectorAll('.ev-more-link > span')).find((e) => e.getClientRects().length && e.getBoundingClientRect().width > 1);
+        const link = m.querySelector('.ev-more-link');
+        if (link.scrollWidth > link.clientWidth + 1) bad.push(\`"\${shown.textContent}" is cut\`);
+        const cell = m.closest('[role="cell"]').getBoundingClientRect();
+        if (m.getBoundingClientRect().bottom > cell.bottom + 1) bad.push(\`"\${shown.textContent}" below its cell\`);
       }
       return { bad, more: more.length };
-    });
+    })()`);
     expect(found.more).toBeGreaterThan(0);
     expect(found.bad).toEqual([]);
     await shoot('420-month');
@@ -226,12 +226,12 @@ describe.skipIf(!runBrowserSuites)('what the new-user review found (e2e)', () =>
       await s.page.getByRole('heading', { name: screen }).waitFor();
       await s.page.locator('.table tbody tr').first().waitFor();
       expect(await sideways()).toBe(0);
-      const cut = await s.page.evaluate(() => {
-        const wrap = document.querySelector('.table-wrap')!.getBoundingClientRect();
-        return Array.from(document.querySelectorAll<HTMLElement>('.table tbody th, .table tbody td'))
+      const cut = await s.page.evaluate<string[]>(`(() => {
+        const wrap = document.querySelector('.table-wrap').getBoundingClientRect();
+        return Array.from(document.querySelectorAll('.table tbody th, .table tbody td'))
           .filter((c) => c.getBoundingClientRect().width > 0 && c.getBoundingClientRect().right > wrap.right + 1)
           .map((c) => c.textContent);
-      });
+      })()`);
       expect(cut, screen).toEqual([]);
       await shoot(`420-${screen.toLowerCase()}`);
     }

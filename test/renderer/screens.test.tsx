@@ -259,6 +259,29 @@ describe('ManageScreen', () => {
 });
 
 describe('TrashScreen', () => {
+  it('empties the trash in one click, after a confirmation that Cancel leaves untouched (issue 27)', async () => {
+    const trashed = [makeEvent({ id: 3, title: 'Dentist', status: 'trash' }), makeEvent({ id: 4, title: 'Old party', status: 'trash' })];
+    let inTrash = trashed;
+    const api = mockApi({
+      'GET events': (c) => (c.url.searchParams.get('status') === 'trash' ? listOf('events', inTrash) : listOf('events', [])),
+      'DELETE trash': () => {
+        inTrash = [];
+        return { body: { kind: 'events', deleted: 2 } };
+      },
+    });
+    render(<TrashScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Empty trash' }));
+    const ask = screen.getByRole('dialog', { name: 'Empty the trash?' });
+    expect(ask.textContent).toContain('The 2 events in the trash will be deleted for good.');
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(api.to('DELETE', 'trash')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Empty trash' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Empty the trash?' })).getByRole('button', { name: 'Empty trash' }));
+    await screen.findByText('The trash is empty.', { exact: false });
+    expect(api.to('DELETE', 'trash').map((c) => c.url.searchParams.get('kind'))).toEqual(['events']);
+    expect(useToasts.getState().toasts.map((x) => x.message)).toContain('Deleted 2 items for good');
+  });
+
   it('restores a trashed event and deletes another for good', async () => {
     const a = makeEvent({ id: 3, title: 'Dentist', status: 'trash' });
     const b = makeEvent({ id: 4, title: 'Old party', status: 'trash' });

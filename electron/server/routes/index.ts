@@ -14,6 +14,7 @@ import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
 import { subscriptionRoutes } from './subscriptions';
 import { accountRoutes } from './accounts';
+import { trashRoutes } from './trash';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -51,6 +52,7 @@ export function allRoutes(): RouteDef[] {
     ...accountRoutes,
     ...syncRoutes,
     ...subscriptionRoutes,
+    ...trashRoutes,
   );
   return routes;
 }

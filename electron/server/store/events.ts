@@ -149,6 +149,7 @@ export function createEventStore(
 ) {
   const stmt = statementCache(db);
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
+  const trashedIn = db.prepare<[string], number>("SELECT id FROM events WHERE lang = ? AND status = 'trash' ORDER BY parent_id IS NOT NULL, id").pluck();
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
   // A file imported into no calendar in particular never updates an event of a read-only calendar
   // (a subscription's, whose copy follows the feed, or a server's the account may only read, as
@@ -395,6 +396,10 @@ export function createEventStore(
     },
     get(id: number): EventRow | undefined {
       return byId.get(id);
+    },
+    /** The trash of one language: series' first events before their occurrences (Empty trash). */
+    trashedIds(lang: Language): number[] {
+      return trashedIn.all(lang);
     },
     /** Slugs are stored lower-case, so `Spring-Concert` finds `spring-concert`. */
     getBySlug(slug: string): EventRow | undefined {

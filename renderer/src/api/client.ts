@@ -290,6 +290,10 @@ export class ApiClient {
   deleteForever<T = unknown>(kind: PostKind, id: number) {
     return this.del<T>(`${kind}/${id}`, { force: true });
   }
+  /** Everything of `kind` in the trash of the records language, deleted for good at once. */
+  emptyTrash(kind: PostKind) {
+    return this.del<{ kind: PostKind; deleted: number }>('trash', { kind });
+  }
   listTrash<T>(kind: PostKind): Promise<T[]> {
     return this.listAll<T>(kind, kind, { status: 'trash', ...(kind === 'events' ? { start_date: '1970-01-01', end_date: '2200-12-31' } : {}) });
   }
