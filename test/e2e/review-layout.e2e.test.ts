@@ -239,4 +239,38 @@ describe.skipIf(!runBrowserSuites)('what the new-user review found (e2e)', () =>
     await s.page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'Calendar', exact: true }).click();
     expect(s.pageErrors).toEqual([]);
   });
+
+  it('prints the agenda, the week and the month through the system dialog: the calendar alone, at full height, light', async () => {
+    await s.page.setViewportSize({ width: 1366, height: 768 });
+    await s.page.evaluate(`(() => { window.__printed = 0; window.print = () => { window.__printed++; }; })()`);
+    for (const view of ['Agenda', 'Week', 'Month'] as const) {
+      await open(1366, 768, view);
+      await s.page.getByRole('complementary', { name: 'Sidebar' }).getByRole('button', { name: 'Print…' }).click();
+      await expect.poll(() => s.page.evaluate<number>('window.__printed')).toBeGreaterThan(0);
+      await s.page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+      await s.page.evaluate(`window.dispatchEvent(new Event('beforeprint'))`);
+      await s.page.waitForTimeout(300);
+      expect(await s.page.getByRole('complementary', { name: 'Sidebar' }).isVisible()).toBe(false);
+      expect(await s.page.getByRole('button', { name: 'Today', exact: true }).isVisible()).toBe(false);
+      expect(await s.page.getByRole('region', { name: 'Reminders' }).isVisible()).toBe(false);
+      const page = await s.page.evaluate<{ background: string; width: number; scrollers: number; events: number }>(`(() => ({
+        events: Array.from(document.querySelectorAll('.calendar-host [data-event-id]')).filter((el) => el.getBoundingClientRect().height > 4).length,
+        background: getComputedStyle(document.querySelector('.calendar-host')).getPropertyValue('--bg').trim(),
+        width: document.querySelector('.calendar-host').getBoundingClientRect().width,
+        // Boxes whose content is cut off by their own scrolling: none on paper.
+        scrollers: Array.from(document.querySelectorAll('.calendar-host *')).filter((el) => {
+          const cs = getComputedStyle(el);
+          return /(auto|scroll)/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 2;
+        }).length,
+      }))()`);
+      expect(page.background).toBe('#ffffff');
+      expect(page.width).toBeGreaterThan(1000);
+      expect(page.scrollers, view).toBe(0);
+      expect(page.events, view).toBeGreaterThan(3);
+      await s.page.screenshot({ path: join(SHOTS, `ui-print-${view.toLowerCase()}.png`), fullPage: true });
+      await s.page.evaluate(`window.dispatchEvent(new Event('afterprint'))`);
+      await s.page.emulateMedia({ media: 'screen', colorScheme: 'light' });
+      await s.page.evaluate(`window.__printed = 0`);
+    }
+  });
 });

@@ -31,6 +31,7 @@ import '@fullcalendar/react/themes/breezy/theme.css';
 import '@fullcalendar/react/themes/breezy/palettes/indigo.css';
 import type { Event } from '@shared/api/records';
 import { addDaysIso, dayOf, intlZone, midnightOf, systemZone, todayIso, viewerZone, wallTime } from '../lib/dates';
+import { usePrinting } from '../print';
 import { formatDay, offsetMinutes, timeRangeText } from '../lib/format';
 import { AGENDA_DAYS, fcViewOf, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
@@ -178,6 +179,7 @@ export function CalendarView() {
     };
   }, [t]);
   const locale = useLocale();
+  const printing = usePrinting();
   const month = view === 'month' ? date.slice(0, 7) : null;
   const firstDow = useFirstDay();
   const range = useMemo(() => (month ? monthRange(month, firstDow, locale) : null), [month, firstDow, locale, zone]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -344,7 +346,7 @@ export function CalendarView() {
         initialView={fcViewOf(view, compact)}
         initialDate={date}
         headerToolbar={false}
-        height="100%"
+        height={printing ? 'auto' : '100%'}
         colorScheme={scheme}
         editable
         selectable

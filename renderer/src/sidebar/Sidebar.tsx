@@ -10,6 +10,7 @@ import { newEventDraft } from '../state/drafts';
 import { Filters } from './Filters';
 import { MiniMonth } from './MiniMonth';
 import { Calendars } from './Calendars';
+import { printCalendar } from '../print';
 import { Icon, type IconName } from '../components/Icon';
 import { SubscribeButton } from '../subscriptions/SubscribeDialog';
 
@@ -152,6 +153,12 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
         <Icon name="download" className="nav-icon" />
         {t('export.open')}
       </button>
+      {screen === 'calendar' && (
+        <button type="button" data-closes-drawer className="nav-item import-button" onClick={printCalendar}>
+          <Icon name="print" className="nav-icon" />
+          {t('print.open')}
+        </button>
+      )}
       <button type="button" data-closes-drawer className="nav-item import-button" onClick={() => useUi.getState().openSettings()}>
         <Icon name="settings" className="nav-icon" />
         {t('settings.open')}
