@@ -12,7 +12,7 @@ import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { localeTag } from '../i18n';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { AddAccountDialog, CalendarDialog } from './AccountDialogs';
+import { AddAccountDialog, CalendarDialog, NewCalendarDialog } from './AccountDialogs';
 import './calendars.css';
 
 /** How often the section asks for the sync state while it is on screen (background rounds change it). */
@@ -146,6 +146,7 @@ export function Calendars() {
   const { calendars, accounts, sync, loaded } = useCalendars();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CalendarJson | null>(null);
+  const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<AccountJson | null>(null);
 
   // The accounts' sync state, while there are accounts to sync (and a server that syncs them).
@@ -198,9 +199,13 @@ export function Calendars() {
         </section>
       ))}
       <Conflicts />
+      <button type="button" className="nav-item import-button" onClick={() => setCreating(true)}>
+        {t('calendars.new')}
+      </button>
       <button type="button" className="nav-item import-button" onClick={() => setAdding(true)}>
         {t('calendars.add_account')}
       </button>
+      {creating && <NewCalendarDialog onClose={() => setCreating(false)} />}
       {adding && (
         <AddAccountDialog
           onClose={() => setAdding(false)}

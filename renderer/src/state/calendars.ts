@@ -29,6 +29,10 @@ interface CalendarsState {
   refreshSync(): Promise<SyncStatus>;
   setVisible(id: number, visible: boolean): Promise<void>;
   updateCalendar(id: number, changes: { name?: string; color?: string; synced?: boolean }): Promise<void>;
+  /** Another calendar of this computer's own. */
+  createCalendar(body: { name: string; color?: string }): Promise<CalendarJson>;
+  /** Removes a calendar of this computer's own, its events moved to `moveTo` or, with null, deleted. */
+  removeCalendar(id: number, moveTo: number | null): Promise<void>;
   addAccount(body: { url: string; username: string; password: string; name?: string }): Promise<AccountJson>;
   removeAccount(id: number): Promise<void>;
   /** Starts a round for the account and resolves once it is over (or after two minutes). */
@@ -121,6 +125,15 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
     const added = await api().post<AccountJson>('accounts', body, inUiLanguage());
     await get().load();
     return added;
+  },
+  async createCalendar(body) {
+    const made = await api().post<CalendarJson>('calendars', body, inUiLanguage());
+    set({ calendars: [...get().calendars, made] });
+    return made;
+  },
+  async removeCalendar(id, moveTo) {
+    await api().del(`calendars/${id}`, { ...inUiLanguage(), ...(moveTo === null ? { events: 'delete' } : { events: 'move', move_to: moveTo }) });
+    await get().load();
   },
   async removeAccount(id) {
     await api().del(`accounts/${id}`, inUiLanguage());
