@@ -226,6 +226,17 @@ describe('ManageScreen', () => {
     expect(screen.getByRole('button', { name: 'Delete Old Mill' })).toBe(before);
   });
 
+  it('counts the events of a category with a repeating event once (issue 27 §5.17)', async () => {
+    const classes = makeTerm(1, 'Classes', { count: 216, series_count: 3 });
+    useLookups.setState({ categories: [classes] });
+    mockApi({ 'GET categories': listOf('categories', [classes]), 'GET events': { body: { events: [], total: 0, total_pages: 0 } } });
+    render(<ManageScreen kind="categories" />);
+    const row = (await screen.findByRole('button', { name: 'Classes' })).closest('tr')!;
+    const cells = Array.from(row.querySelectorAll('td')).map((c) => c.textContent);
+    expect(cells).toContain('3');
+    expect(cells).not.toContain('216');
+  });
+
   it('deletes a category for good only after asking, and picks parents by name', async () => {
     const work = makeTerm(1, 'Work');
     const meetings = makeTerm(2, 'Meetings', { parent: 1 });
