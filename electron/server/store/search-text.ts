@@ -39,6 +39,11 @@ export const LINKED_SEARCH_SQL =
   `SELECT id FROM events WHERE venue_id IN (SELECT id FROM venues WHERE ${likeAny(VENUE_TEXT)})` +
   ` UNION SELECT event_id FROM event_organizers WHERE organizer_id IN (SELECT id FROM organizers WHERE ${likeAny(ORGANIZER_TEXT)})`;
 
+/** Whether any venue or organizer holds the word at all (the same parameters as `LINKED_SEARCH_SQL`). */
+export const LINKED_ANY_SQL =
+  `SELECT EXISTS (SELECT 1 FROM venues WHERE ${likeAny(VENUE_TEXT)})` +
+  ` OR EXISTS (SELECT 1 FROM organizers WHERE ${likeAny(ORGANIZER_TEXT)}) AS found`;
+
 /** The parameters of `LINKED_SEARCH_SQL` for one search word (already a `likePattern` of its fold). */
 export function linkedSearchParams(pattern: string): string[] {
   return new Array<string>(VENUE_TEXT.length + ORGANIZER_TEXT.length).fill(pattern);
