@@ -108,7 +108,8 @@ function useMonthCellCapacity(ref: React.RefObject<HTMLDivElement | null>): numb
     const measure = () => {
       // The host's 10px padding, the 40px weekday row and the borders, then the day number.
       const cell = (el.clientHeight - 10 - 42) / 6;
-      setRows(Math.max(2, Math.min(12, Math.floor((cell - DAY_TOP_PX - 2) / ENTRY_PX))));
+      // A short window (a phone with the reminders opened) may leave room for one row: "+N more" then.
+      setRows(Math.max(1, Math.min(12, Math.floor((cell - DAY_TOP_PX - 2) / ENTRY_PX))));
     };
     measure();
     const ro = new ResizeObserver(measure);
