@@ -68,7 +68,7 @@ function checked(ctx: Ctx, raw: Record<string, unknown>): { url: string; name?: 
     return validateFields(subscriptionFields, present, 'create') as { url: string; name?: string; color?: string };
   } catch (err) {
     if (err instanceof ApiError && err.invalid) {
-      throw new Error(Object.entries(err.invalid).map(([k, key]) => `${k === 'url' ? 'URL' : `--${k}`}: ${message(ctx.lang, key)}`).join('; '));
+      throw new Error(Object.entries(err.invalid).map(([k, key]) => `${k === 'url' ? 'URL' : `--${k}`}: ${message(ctx.lang, key, err.invalidVars?.[k])}`).join('; '));
     }
     throw err;
   }

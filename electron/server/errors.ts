@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly data: Record<string, unknown> = {},
     readonly invalid?: Record<string, MessageKey>,
     readonly missing?: string[],
+    /** What each invalid parameter's words name (`{max}` of a length error). */
+    readonly invalidVars?: Record<string, Record<string, string | number>>,
   ) {
     // These are answers, not failures: their stacks are never read, and capturing one was a
     // tenth of what answering a 404 cost.
@@ -25,8 +27,12 @@ export class ApiError extends Error {
 }
 
 /** 400 rest_invalid_param naming each bad parameter with the reason. */
-export function invalidParams(params: Record<string, MessageKey>, details: Record<string, unknown> = {}): ApiError {
-  return new ApiError('rest_invalid_param', 400, 'rest_invalid_param', { params: Object.keys(params).join(', ') }, { details }, params);
+export function invalidParams(
+  params: Record<string, MessageKey>,
+  details: Record<string, unknown> = {},
+  vars?: Record<string, Record<string, string | number>>,
+): ApiError {
+  return new ApiError('rest_invalid_param', 400, 'rest_invalid_param', { params: Object.keys(params).join(', ') }, { details }, params, undefined, vars);
 }
 
 export function invalidParam(name: string, reason: MessageKey = 'invalid_param'): ApiError {

@@ -35,18 +35,28 @@ export function validateFields(decls: Record<string, Declared>, input: Record<st
   }
   const values: Values = {};
   let invalid: Record<string, MessageKey> | undefined;
+  let invalidVars: Record<string, Record<string, string | number>> | undefined;
   // A value with an issue is refused, and its first issue names the problem.
   const issues: string[] = [];
-  const sink: IssueSink = { addIssue: (key) => void issues.push(key) };
+  let firstVars: Record<string, string | number> | undefined;
+  const sink: IssueSink = {
+    addIssue: (key, vars) => {
+      if (issues.push(key) === 1) firstVars = vars;
+    },
+  };
   for (const [name, d] of fields) {
     const raw = input[name];
     if (raw === undefined || (raw === null && !d.kind.nullIsValue) || !Object.prototype.hasOwnProperty.call(input, name)) continue;
     issues.length = 0;
+    firstVars = undefined;
     const value = d.kind.parse(raw, sink);
     if (issues.length === 0) values[name] = value;
-    else (invalid ??= {})[name] = isMessageKey(issues[0]) ? issues[0] : 'invalid_param';
+    else {
+      (invalid ??= {})[name] = isMessageKey(issues[0]) ? issues[0] : 'invalid_param';
+      if (firstVars) (invalidVars ??= {})[name] = firstVars;
+    }
   }
-  if (invalid) throw invalidParams(invalid);
+  if (invalid) throw invalidParams(invalid, {}, invalidVars);
   return values;
 }
 

@@ -30,6 +30,7 @@ import { ConflictConfirmHost } from './booking/ConflictWarning';
 import { ExportDialog } from './transfer/ExportDialog';
 import { SettingsDialog } from './settings/SettingsDialog';
 import { ReminderBanners, useReminderStream } from './reminders/ReminderBanners';
+import { useCalendarSettings } from './state/calendarSettings';
 
 function CalendarScreen() {
   const { t } = useTranslation();
@@ -38,6 +39,7 @@ function CalendarScreen() {
   const fetching = useEvents((s) => s.fetching);
   const errorStatus = useEvents((s) => s.errorStatus);
   const searching = useFilters((s) => s.search.trim() !== '');
+  const settled = useCalendarSettings((s) => s.settled);
   return (
     <section className="calendar-screen" aria-label={t('screen.calendar')}>
       <CalendarToolbar />
@@ -59,7 +61,7 @@ function CalendarScreen() {
             {t('calendar.loading')}
           </div>
         )}
-        {searching ? <SearchResults /> : <CalendarView />}
+        {searching ? <SearchResults /> : settled && <CalendarView />}
       </div>
     </section>
   );
@@ -119,6 +121,7 @@ export function App() {
             <Icon name="menu" size={20} />
           </button>
         )}
+        <ReminderBanners />
         {screen === 'calendar' && <CalendarScreen />}
         {screen === 'trash' && <TrashScreen />}
         {(screen === 'venues' || screen === 'organizers' || screen === 'categories' || screen === 'tags') && <ManageScreen key={screen} kind={screen} />}
@@ -134,7 +137,6 @@ export function App() {
       {shortcuts && <ShortcutsDialog />}
       {exportDialog && <ExportDialog />}
       {settingsDialog && <SettingsDialog />}
-      <ReminderBanners />
       <Toasts />
     </div>
   );

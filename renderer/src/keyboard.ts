@@ -1,5 +1,6 @@
 /**
- * Single-key shortcuts, as calendar apps have them: n new, q quick add, t today, m/w/d/a views, / search,
+ * Single-key shortcuts, as Google Calendar has them: c new, q quick add, t today, j/n next and k/p previous
+ * (a month, week or day, as the view shows), y/m/w/d/a views, / search,
  * Delete trashes the selected event, Ctrl+Z undoes, ? lists them all (components/ShortcutsDialog). Keys typed into a field or inside a dialog
  * belong to that field or dialog.
  */
@@ -11,6 +12,9 @@ import { newEventDraft } from './state/drafts';
 import { useUi } from './state/ui';
 
 const VIEW_KEYS: Record<string, ViewName> = { y: 'year', m: 'month', w: 'week', d: 'day', a: 'agenda' };
+/** Google Calendar's keys for the next and the previous period, both pairs. */
+const NEXT_KEYS = new Set(['j', 'n']);
+const PREVIOUS_KEYS = new Set(['k', 'p']);
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -67,7 +71,7 @@ export function handleShortcut(e: KeyboardEvent): boolean {
     return true;
   }
   const lower = key.toLowerCase();
-  if (lower === 'n') {
+  if (lower === 'c') {
     ui.setScreen('calendar');
     ui.openEditor({ kind: 'create', draft: newEventDraft() });
     return true;
@@ -75,6 +79,12 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   if (lower === 'q') {
     ui.setScreen('calendar');
     ui.openQuickAdd();
+    return true;
+  }
+  if (NEXT_KEYS.has(lower) || PREVIOUS_KEYS.has(lower)) {
+    if (ui.screen !== 'calendar') return false;
+    if (NEXT_KEYS.has(lower)) useCalendar.getState().next();
+    else useCalendar.getState().prev();
     return true;
   }
   if (lower === 't') {

@@ -65,6 +65,8 @@ export const Term = z
   .object({
     id: z.number().int(),
     count: z.number().int(),
+    /** Almanac: published events using it, a repeating event counted once (`count` counts each occurrence, as the original does). */
+    series_count: z.number().int().meta({ description: 'Published events using it, a repeating event counted once (Almanac); count counts every occurrence, as the original does.' }),
     description: z.string(),
     name: z.string(),
     slug: z.string(),

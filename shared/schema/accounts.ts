@@ -23,6 +23,15 @@ export const calendarFields: FieldSet = {
   synced: f(k.boolean(), 'Synced with its server (a server\'s calendar only).', 'calendars.synced'),
 };
 
+/** A calendar of this computer's own, as `POST /calendars` makes one (Almanac). */
+export const newCalendarFields: FieldSet = {
+  name: { ...calendarFields.name, required: true },
+  color: calendarFields.color,
+};
+
+/** What becomes of a removed calendar's events: moved to another calendar of this computer, or deleted. */
+export const REMOVED_CALENDAR_EVENTS = ['move', 'delete'] as const;
+
 /** A calendar as `GET /calendars` and `PATCH /calendars/{id}` answer. */
 export interface CalendarJson {
   id: number;

@@ -64,20 +64,23 @@ export interface Kind<T = unknown> {
   nullIsValue?: boolean;
 }
 
-/** What a kind's check reports its problems to, each as a message key (shared/i18n/messages.ts). */
+/**
+ * What a kind's check reports its problems to, each as a message key (shared/i18n/messages.ts)
+ * and the values its words name (a length error says the limit: `{max}`).
+ */
 export interface IssueSink {
-  addIssue(key: string): void;
+  addIssue(key: string, vars?: Record<string, string | number>): void;
 }
 
 /** Reports `key`; the value returned is never used, as the value is refused. */
-const fail = (ctx: IssueSink, key: string): never => {
-  ctx.addIssue(key);
+const fail = (ctx: IssueSink, key: string, vars?: Record<string, string | number>): never => {
+  ctx.addIssue(key, vars);
   return undefined as never;
 };
 
 function checkText(value: string, ctx: IssueSink, max: number): string {
   if (value.includes('\u0000')) return fail(ctx, 'invalid_nul');
-  if (value.length > max) return fail(ctx, 'invalid_too_long');
+  if (value.length > max) return fail(ctx, 'invalid_too_long', { max });
   return value;
 }
 
@@ -111,7 +114,7 @@ export const textList = (): Kind<string[]> => ({
     if (!Array.isArray(list) || list.some((x) => typeof x !== 'string')) return fail(ctx, 'invalid_list');
     const out = (list as string[]).map((x) => x.trim()).filter(Boolean);
     for (const x of out) checkText(x, ctx, MAX_LINE);
-    if (out.length > 1000) return fail(ctx, 'invalid_too_long');
+    if (out.length > 1000) return fail(ctx, 'invalid_too_many', { max: 1000 });
     return out;
   },
   openapi: { type: 'array', items: { type: 'string' } },

@@ -211,7 +211,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await dialog.getByLabel('Start time', { exact: true }).fill('19:00');
     await dialog.getByLabel('End time', { exact: true }).fill('22:30');
     await expect.poll(() => dialog.getByLabel('Time zone', { exact: true }).inputValue()).toBe(BROWSER_ZONE);
-    await dialog.getByText('Publishing', { exact: true }).click();
+    await dialog.getByText('On the website', { exact: true }).click();
     await dialog.getByLabel('Featured', { exact: true }).check();
     const categories = dialog.getByRole('combobox', { name: 'Categories' });
     await categories.fill('Games');
@@ -361,7 +361,7 @@ describe.skipIf(!runBrowserSuites)('calendar UI (e2e)', () => {
     await page.getByRole('button', { name: 'Day', pressed: true }).waitFor();
     await page.keyboard.press('m');
     await page.getByRole('button', { name: 'Month', pressed: true }).waitFor();
-    await page.keyboard.press('n');
+    await page.keyboard.press('c');
     await page.getByRole('dialog', { name: 'New event' }).waitFor();
     await page.keyboard.press('Escape');
   });

@@ -98,13 +98,13 @@ describe.skipIf(!runBrowserSuites)('layout at any width (e2e)', () => {
     await mini.getByRole('button', { name: 'Later' }).click();
     await mini.getByRole('button', { name: 'April 15, 2031' }).click();
     await s.page.getByRole('heading', { name: 'April 2031', exact: true }).waitFor();
-    expect(await s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('2031-04-15');
+    expect(await s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('04/15/2031');
     await mini.getByRole('button', { name: 'April 15, 2031' }).focus();
     await s.page.keyboard.press('ArrowDown');
     await s.page.keyboard.press('ArrowDown');
     await s.page.keyboard.press('ArrowRight');
     await s.page.keyboard.press('Enter');
-    await expect.poll(() => s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('2031-04-30');
+    await expect.poll(() => s.page.getByLabel('Go to date', { exact: true }).inputValue()).toBe('04/30/2031');
   });
 
   it('shows the whole year in the year view', async () => {

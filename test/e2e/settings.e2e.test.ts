@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { runBrowserSuites } from './browser';
 import { e2eSuite, BROWSER_ZONE, SHOTS } from './harness';
+import { parseTimeText } from '../../renderer/src/lib/dateText';
 
 /** The page's elements and globals, loosely typed: the tests are compiled without the DOM library. */
 type Dom = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -133,7 +134,10 @@ describe.skipIf(!runBrowserSuites)('settings (e2e)', () => {
     await editor.getByLabel('Title', { exact: true }).fill('Editor default');
     const start = await editor.getByLabel('Start time', { exact: true }).inputValue();
     const end = await editor.getByLabel('End time', { exact: true }).inputValue();
-    const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+    const minutes = (t: string) => {
+      const [h, m] = parseTimeText(t)!.split(':');
+      return Number(h) * 60 + Number(m);
+    };
     expect(minutes(end) - minutes(start)).toBe(45);
     await editor.getByRole('button', { name: 'Save', exact: true }).click();
     await editor.waitFor({ state: 'detached' });

@@ -33,10 +33,10 @@ describe('EventEditor', () => {
     render(<EventEditor target={{ kind: 'create', draft }} />);
     const dialog = screen.getByRole('dialog', { name: 'New event' });
     for (const name of ['Title', 'Description', 'Excerpt', 'Cost', 'Website', 'Image URL']) expect(within(dialog).getByRole('textbox', { name })).toBeTruthy();
-    expect((within(dialog).getByLabelText('Start') as HTMLInputElement).value).toBe('2031-03-12');
-    expect((within(dialog).getByLabelText('Start time') as HTMLInputElement).value).toBe('10:00');
-    expect((within(dialog).getByLabelText('End') as HTMLInputElement).value).toBe('2031-03-12');
-    expect((within(dialog).getByLabelText('End time') as HTMLInputElement).value).toBe('11:00');
+    expect((within(dialog).getByLabelText('Start') as HTMLInputElement).value).toBe('03/12/2031');
+    expect((within(dialog).getByLabelText('Start time') as HTMLInputElement).value).toBe('10:00\u00a0AM');
+    expect((within(dialog).getByLabelText('End') as HTMLInputElement).value).toBe('03/12/2031');
+    expect((within(dialog).getByLabelText('End time') as HTMLInputElement).value).toBe('11:00\u00a0AM');
     for (const name of ['All day', 'Featured', 'Sticky', 'Hide from listings', 'Show map', 'Show map link']) expect(within(dialog).getByRole('checkbox', { name })).toBeTruthy();
     expect(within(dialog).getByRole('combobox', { name: 'Venue' })).toBeTruthy();
     expect(within(dialog).getByRole('combobox', { name: 'Organizers' })).toBeTruthy();
@@ -44,6 +44,18 @@ describe('EventEditor', () => {
     expect(within(dialog).getByRole('combobox', { name: 'Status' })).toBeTruthy();
     expect(within(dialog).getByRole('combobox', { name: 'Time zone' })).toBeTruthy();
     expect(document.activeElement).toBe(within(dialog).getByRole('textbox', { name: 'Title' }));
+  });
+
+  it('keeps the website words (Slug, Excerpt, Sticky, Hide from listings, Status) in a collapsed "On the website" section (issue 27 §5.17)', () => {
+    localStorage.removeItem('almanac.editor.publishing');
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    const dialog = screen.getByRole('dialog', { name: 'New event' });
+    const section = within(dialog).getByText('On the website', { exact: true }).closest('details')!;
+    expect(section.open).toBe(false);
+    for (const name of ['Slug', 'Excerpt']) expect(section.contains(within(dialog).getByRole('textbox', { name }))).toBe(true);
+    for (const name of ['Sticky', 'Hide from listings']) expect(section.contains(within(dialog).getByRole('checkbox', { name }))).toBe(true);
+    expect(section.contains(within(dialog).getByRole('combobox', { name: 'Status' }))).toBe(true);
   });
 
   it('creates an event with categories typed in (existing and new), a new venue and flags', async () => {
@@ -80,6 +92,48 @@ describe('EventEditor', () => {
       reminders: [],
     });
     await waitFor(() => expect(useUi.getState().editor).toBeNull());
+  });
+
+  it('marks a 2,000-character new venue name on the name field with the limit, and sends nothing (issue 27 §5.6)', async () => {
+    const api = mockApi({});
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'Gig' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Venue' }), { target: { value: '__new__' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Venue name' }), { target: { value: 'V'.repeat(2000) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('alert');
+    const name = screen.getByRole('textbox', { name: 'Venue name' });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!)!.textContent).toBe('Is too long: at most 1000 characters.');
+    expect(screen.getByRole('combobox', { name: 'Venue' }).getAttribute('aria-invalid')).toBeNull();
+    expect(api.to('POST', 'events')).toHaveLength(0);
+  });
+
+  it('puts the server’s word on a new venue’s own field, not on the Venue select', async () => {
+    mockApi({
+      'POST events': {
+        status: 400,
+        body: {
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): venue',
+          data: {
+            status: 400,
+            params: { venue: 'Is not a venue, or the venue data is not valid.' },
+            details: { venue: { code: 'could-not-create-venue', message: 'The venue could not be created: city', data: { status: 400, params: { city: 'Is too long: at most 1000 characters.' } } } },
+          },
+        },
+      },
+    });
+    useUi.setState({ editor: { kind: 'create', draft } });
+    render(<EventEditor target={{ kind: 'create', draft }} />);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), { target: { value: 'Gig' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Venue' }), { target: { value: '__new__' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Venue name' }), { target: { value: 'Luso' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Venue › City: Is too long: at most 1000 characters.');
+    expect(screen.getByRole('textbox', { name: 'City' }).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('combobox', { name: 'Venue' }).getAttribute('aria-invalid')).toBeNull();
   });
 
   it('keeps everything typed and shows the server’s message when the save is refused', async () => {

@@ -2,19 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { eventFields } from '@shared/schema/resources';
 import { ApiError } from '../../renderer/src/api/client';
 import { applyChange, localErrors, refusalText } from '../../renderer/src/editor/form';
-import { fixTwoDigitYear } from '../../renderer/src/lib/dates';
+import { parseDateText } from '../../renderer/src/lib/dateText';
 import { exactZone, searchZones } from '../../renderer/src/lib/zoneSearch';
 
 describe('two-digit years', () => {
   it('reads 26 as the nearest 19xx/20xx/21xx to this year, and leaves real years alone', () => {
-    expect(fixTwoDigitYear('0026-11-30', 2026)).toBe('2026-11-30');
-    expect(fixTwoDigitYear('0026-11-30 10:00:00', 2026)).toBe('2026-11-30 10:00:00');
-    expect(fixTwoDigitYear('0099-01-01', 2026)).toBe('1999-01-01');
-    expect(fixTwoDigitYear('0070-01-01', 2026)).toBe('2070-01-01');
-    expect(fixTwoDigitYear('0080-01-01', 2026)).toBe('1980-01-01');
-    expect(fixTwoDigitYear('0005-06-01', 2090)).toBe('2105-06-01');
-    expect(fixTwoDigitYear('0100-06-01', 2026)).toBe('0100-06-01');
-    expect(fixTwoDigitYear('2031-03-12', 2026)).toBe('2031-03-12');
+    expect(parseDateText('11/30/26', 'en', { year: 2026 })).toBe('2026-11-30');
+    expect(parseDateText('1/1/99', 'en', { year: 2026 })).toBe('1999-01-01');
+    expect(parseDateText('1/1/70', 'en', { year: 2026 })).toBe('2070-01-01');
+    expect(parseDateText('1/1/80', 'en', { year: 2026 })).toBe('1980-01-01');
+    expect(parseDateText('6/1/05', 'en', { year: 2090 })).toBe('2105-06-01');
+    expect(parseDateText('2031-03-12', 'en', { year: 2026 })).toBe('2031-03-12');
   });
 
   it('refuses years before 1900 or after 2200 from the editor', () => {
@@ -52,6 +50,24 @@ describe('time zones found by the names people use', () => {
   it('puts the city whose name was typed first', () => {
     expect(searchZones('New York')[0]).toBe('America/New_York');
     expect(searchZones('Lisbon')[0]).toBe('Europe/Lisbon');
+  });
+
+  it('reads the abbreviations people type as the zones they mean (issue 27 §5.5)', () => {
+    expect(searchZones('EST')[0]).toBe('America/New_York');
+    expect(searchZones('est').some((z) => z.startsWith('Africa/'))).toBe(false);
+    expect(searchZones('PST')[0]).toBe('America/Los_Angeles');
+    expect(searchZones('PST')).not.toContain('America/Inuvik');
+    expect(searchZones('CET')).toEqual(expect.arrayContaining(['Europe/Paris', 'Europe/Berlin', 'Europe/Madrid']));
+    expect(searchZones('BRT')[0]).toBe('America/Sao_Paulo');
+    expect(searchZones('GMT')).toContain('Europe/London');
+    expect(exactZone('GMT+1')).toBe('UTC+1');
+    expect(exactZone('UTC-3')).toBe('UTC-3');
+    expect(exactZone('gmt-03:30')).toBe('UTC-3:30');
+    expect(exactZone('GMT+0530')).toBe('UTC+5:30');
+    expect(exactZone('GMT+15')).toBeNull();
+    const msg = { required: 'req', endBeforeStart: 'order', yearRange: 'years', zone: 'zone' };
+    const v = { title: 'x', start_date: '2026-11-30 10:00:00', end_date: '2026-11-30 11:00:00', timezone: 'GMT+1' };
+    expect(localErrors(eventFields, v, msg)).toEqual({});
   });
 
   it('accepts only a zone id, an offset or nothing as a zone', () => {

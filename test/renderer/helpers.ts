@@ -74,6 +74,7 @@ export function makeTerm(id: number, name: string, extra: Partial<Term> = {}): T
   return {
     id,
     count: 0,
+    series_count: 0,
     description: '',
     name,
     slug: name.toLowerCase(),

@@ -10,6 +10,7 @@ import { TrashScreen } from '../../renderer/src/manage/TrashScreen';
 import { DayList } from '../../renderer/src/calendar/DayList';
 import { ExportDialog } from '../../renderer/src/transfer/ExportDialog';
 import { handleShortcut } from '../../renderer/src/keyboard';
+import { ShortcutsDialog } from '../../renderer/src/components/ShortcutsDialog';
 import { runCommand } from '../../renderer/src/desktop';
 import { useCalendar } from '../../renderer/src/state/calendar';
 import { useEvents } from '../../renderer/src/state/events';
@@ -225,6 +226,17 @@ describe('ManageScreen', () => {
     expect(screen.getByRole('button', { name: 'Delete Old Mill' })).toBe(before);
   });
 
+  it('counts the events of a category with a repeating event once (issue 27 §5.17)', async () => {
+    const classes = makeTerm(1, 'Classes', { count: 216, series_count: 3 });
+    useLookups.setState({ categories: [classes] });
+    mockApi({ 'GET categories': listOf('categories', [classes]), 'GET events': { body: { events: [], total: 0, total_pages: 0 } } });
+    render(<ManageScreen kind="categories" />);
+    const row = (await screen.findByRole('button', { name: 'Classes' })).closest('tr')!;
+    const cells = Array.from(row.querySelectorAll('td')).map((c) => c.textContent);
+    expect(cells).toContain('3');
+    expect(cells).not.toContain('216');
+  });
+
   it('deletes a category for good only after asking, and picks parents by name', async () => {
     const work = makeTerm(1, 'Work');
     const meetings = makeTerm(2, 'Meetings', { parent: 1 });
@@ -258,6 +270,29 @@ describe('ManageScreen', () => {
 });
 
 describe('TrashScreen', () => {
+  it('empties the trash in one click, after a confirmation that Cancel leaves untouched (issue 27)', async () => {
+    const trashed = [makeEvent({ id: 3, title: 'Dentist', status: 'trash' }), makeEvent({ id: 4, title: 'Old party', status: 'trash' })];
+    let inTrash = trashed;
+    const api = mockApi({
+      'GET events': (c) => (c.url.searchParams.get('status') === 'trash' ? listOf('events', inTrash) : listOf('events', [])),
+      'DELETE trash': () => {
+        inTrash = [];
+        return { body: { kind: 'events', deleted: 2 } };
+      },
+    });
+    render(<TrashScreen />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Empty trash' }));
+    const ask = screen.getByRole('dialog', { name: 'Empty the trash?' });
+    expect(ask.textContent).toContain('The 2 events in the trash will be deleted for good.');
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(api.to('DELETE', 'trash')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Empty trash' }));
+    fireEvent.click(within(screen.getByRole('dialog', { name: 'Empty the trash?' })).getByRole('button', { name: 'Empty trash' }));
+    await screen.findByText('The trash is empty.', { exact: false });
+    expect(api.to('DELETE', 'trash').map((c) => c.url.searchParams.get('kind'))).toEqual(['events']);
+    expect(useToasts.getState().toasts.map((x) => x.message)).toContain('Deleted 2 items for good');
+  });
+
   it('restores a trashed event and deletes another for good', async () => {
     const a = makeEvent({ id: 3, title: 'Dentist', status: 'trash' });
     const b = makeEvent({ id: 4, title: 'Old party', status: 'trash' });
@@ -312,8 +347,33 @@ describe('keyboard shortcuts', () => {
     const before = useUi.getState().searchFocusRequest;
     key('/');
     expect(useUi.getState().searchFocusRequest).toBe(before + 1);
-    key('n');
+    key('c');
     expect(useUi.getState().editor?.kind).toBe('create');
+  });
+
+  it('j/n and k/p move to the next and previous period, as in Google Calendar (issue 27)', () => {
+    useUi.setState({ editor: null });
+    useCalendar.setState({ view: 'month', date: '2031-03-12' });
+    expect(key('j')).toBe(true);
+    expect(useCalendar.getState().date).toBe('2031-04-12');
+    key('n');
+    expect(useCalendar.getState().date).toBe('2031-05-12');
+    key('k');
+    key('p');
+    expect(useCalendar.getState().date).toBe('2031-03-12');
+    useCalendar.setState({ view: 'week' });
+    key('J');
+    expect(useCalendar.getState().date).toBe('2031-03-19');
+    // Typed into a field, the letters are the field's.
+    const input = document.createElement('input');
+    expect(key('j', {}, input)).toBe(false);
+    expect(useCalendar.getState().date).toBe('2031-03-19');
+    // Listed in "?".
+    render(<ShortcutsDialog />);
+    const rows = screen.getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toContain('J or NNext month, week or day');
+    expect(rows).toContain('K or PPrevious month, week or day');
+    expect(rows).toContain('CNew event');
   });
 
   it('leave keys alone while typing or while a dialog is open', () => {

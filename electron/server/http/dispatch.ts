@@ -63,18 +63,32 @@ export function findRoute(routes: RouteDef[], method: string, routePath: string)
   return undefined;
 }
 
+/**
+ * A detail's own `params` (the fields of a venue or organizer an event tried to create), each
+ * message key worded with what it names (`param_vars`), as the top-level `params` are.
+ */
+function wordedParams(data: unknown, lang: Language): unknown {
+  if (!data || typeof data !== 'object') return data;
+  const { params, param_vars: vars, ...rest } = data as { params?: unknown; param_vars?: Record<string, Record<string, string | number>> };
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return params === undefined ? rest : { ...rest, params };
+  const worded = Object.fromEntries(
+    Object.entries(params as Record<string, unknown>).map(([k, key]) => [k, typeof key === 'string' && isMessageKey(key) ? message(lang, key, vars?.[k]) : key]),
+  );
+  return { ...rest, params: worded };
+}
+
 /** The error body, worded in the request's language. */
 export function errorBody(err: ApiError, lang: Language): ApiErrorBody {
   const data: ApiErrorBody['data'] = { status: err.status };
   if (err.missing) data.params = err.missing;
   if (err.invalid) {
-    data.params = Object.fromEntries(Object.entries(err.invalid).map(([k, key]) => [k, message(lang, key)]));
+    data.params = Object.fromEntries(Object.entries(err.invalid).map(([k, key]) => [k, message(lang, key, err.invalidVars?.[k])]));
     const details = (err.data.details ?? {}) as Record<string, Record<string, unknown>>;
     const worded = Object.fromEntries(
       Object.entries(details).map(([k, d]) => {
         const { messageKey, vars, ...rest } = d;
         const text = typeof messageKey === 'string' && isMessageKey(messageKey) ? message(lang, messageKey, (vars ?? {}) as Record<string, string>) : '';
-        return [k, { code: rest.code, message: text, data: rest.data }];
+        return [k, { code: rest.code, message: text, data: wordedParams(rest.data, lang) }];
       }),
     );
     // The original sends an empty JSON array when there are no details.

@@ -54,7 +54,7 @@ interface Waiting {
   reject(err: Error): void;
 }
 
-type SerializedApiError = Pick<ApiError, 'code' | 'status' | 'messageKey' | 'vars' | 'data' | 'invalid' | 'missing'>;
+type SerializedApiError = Pick<ApiError, 'code' | 'status' | 'messageKey' | 'vars' | 'data' | 'invalid' | 'missing' | 'invalidVars'>;
 
 export interface ImportJobRecord {
   id: string;
@@ -92,7 +92,7 @@ const KEEP_FINISHED = 8;
 /** The shared import thread ends after this long without an import (it is started again when needed). */
 const SHARED_IDLE_MS = 60_000;
 
-const apiErrorOf = (e: SerializedApiError) => new ApiError(e.code, e.status, e.messageKey, e.vars, e.data, e.invalid, e.missing);
+const apiErrorOf = (e: SerializedApiError) => new ApiError(e.code, e.status, e.messageKey, e.vars, e.data, e.invalid, e.missing, e.invalidVars);
 const internalError = () => new ApiError('internal_error', 500, 'internal_error');
 
 /** A copy the worker owns: the request's buffer may be a slice of a pooled one. */

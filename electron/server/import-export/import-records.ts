@@ -73,7 +73,7 @@ export function csvRowUid(body: Record<string, unknown>): string {
 
 function describeError(err: unknown, lang: Language): string {
   if (err instanceof ApiError) {
-    const fields = err.invalid ? Object.entries(err.invalid).map(([k, key]) => `${k}: ${message(lang, key)}`) : [];
+    const fields = err.invalid ? Object.entries(err.invalid).map(([k, key]) => `${k}: ${message(lang, key, err.invalidVars?.[k])}`) : [];
     if (err.missing) fields.push(message(lang, 'rest_missing_callback_param', { params: err.missing.join(', ') }));
     return fields.length ? fields.join('; ') : message(lang, err.messageKey, err.vars);
   }

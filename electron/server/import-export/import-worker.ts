@@ -39,7 +39,7 @@ function run(store: Store, job: ImportJobInput, post: (m: ImportWorkerMessage) =
     post({ type: 'done', report });
   } catch (err) {
     if (err instanceof Cancelled) post({ type: 'cancelled' });
-    else if (err instanceof ApiError) post({ type: 'failed', error: { code: err.code, status: err.status, messageKey: err.messageKey, vars: err.vars, data: err.data, invalid: err.invalid, missing: err.missing } });
+    else if (err instanceof ApiError) post({ type: 'failed', error: { code: err.code, status: err.status, messageKey: err.messageKey, vars: err.vars, data: err.data, invalid: err.invalid, missing: err.missing, invalidVars: err.invalidVars } });
     else if (isBusy(err)) post({ type: 'busy' });
     else post({ type: 'crashed', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   }

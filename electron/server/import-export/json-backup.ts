@@ -42,7 +42,7 @@ export const BACKUP_TABLES = [
 const LATER_TABLES = new Set<string>(['event_series', 'series_windows', 'event_reminders', 'reminder_state']);
 
 /** Columns that are derived from others and rebuilt on restore rather than stored. */
-const DERIVED: Record<string, string[]> = { terms: ['count'] };
+const DERIVED: Record<string, string[]> = { terms: ['count', 'series_count'] };
 
 function columnsOf(db: DB, table: string): string[] {
   return (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => !DERIVED[table]?.includes(c));

@@ -1,10 +1,12 @@
 /**
  * CalDAV accounts and calendars (Almanac extension, issue 17): list, add (discovery as the CLI
  * does it, through the same caldav/accounts.ts) and remove accounts; list calendars and change
- * their name, colour, shown/hidden and synced. The fields are declared in shared/schema/accounts.ts.
+ * their name, colour, shown/hidden and synced; make and remove calendars of this computer's own. The fields are declared in shared/schema/accounts.ts.
  * A password goes in and never comes out.
  */
-import { accountFields, calendarFields, LOCAL_CALENDAR_ID, type AccountJson, type CalendarJson } from '../../../shared/schema/accounts';
+import { accountFields, calendarFields, LOCAL_CALENDAR_ID, newCalendarFields, REMOVED_CALENDAR_EVENTS, type AccountJson, type CalendarJson } from '../../../shared/schema/accounts';
+import * as k from '../../../shared/schema/kinds';
+import type { ParamSet } from '../../../shared/schema/queries';
 import type { Language } from '../../../shared/i18n/languages';
 import { ApiError, invalidParam } from '../errors';
 import { addAccount, removeAccount, UnknownCalendarError } from '../caldav/accounts';
@@ -125,6 +127,34 @@ function updateCalendar(req: ApiRequest): ApiResponse {
   return { body: calendarJson(row, accountNames(req.store), req.lang) };
 }
 
+function createCalendar(req: ApiRequest): ApiResponse {
+  const v = req.values as { name: string; color?: string };
+  const row = req.store.write(() => req.store.accounts.createLocal(v.name.trim(), v.color || null));
+  return { status: 201, body: calendarJson(row, accountNames(req.store), req.lang) };
+}
+
+const removeCalendarParams: ParamSet = {
+  events: { kind: k.oneOf(REMOVED_CALENDAR_EVENTS), description: 'Its events: moved to another calendar of this computer (move_to), or deleted for good.', default: 'move' },
+  move_to: { kind: k.integer({ min: 1 }), description: `Where its events go with events=move: a calendar of this computer (default ${LOCAL_CALENDAR_ID}, "On this computer").`, default: LOCAL_CALENDAR_ID },
+};
+
+function removeCalendar(req: ApiRequest): ApiResponse {
+  const id = Number(req.path.id);
+  const calendar = req.store.accounts.calendar(id);
+  if (!calendar) throw new ApiError('calendar-not-found', 404, 'calendar-not-found', { id });
+  // The first calendar is where events go when no other is named; accounts' and feeds' calendars
+  // leave with their account or subscription.
+  if (id === LOCAL_CALENDAR_ID || !req.store.accounts.isLocal(calendar)) throw new ApiError('calendar-not-removable', 400, 'calendar-not-removable', { name: calendar.name });
+  const move = (req.values.events ?? 'move') === 'move';
+  const moveTo = Number(req.values.move_to ?? LOCAL_CALENDAR_ID);
+  if (move) {
+    const target = req.store.accounts.calendar(moveTo);
+    if (!target || moveTo === id || !req.store.accounts.isLocal(target)) throw invalidParam('move_to', 'invalid_move_to');
+  }
+  req.store.write(() => req.store.accounts.removeLocal(id, move ? moveTo : null));
+  return { body: { id, removed: true, events: move ? 'moved' : 'deleted', ...(move ? { move_to: moveTo } : {}) } };
+}
+
 export const accountRoutes: RouteDef[] = [
   route('/accounts', [
     {
@@ -171,6 +201,17 @@ export const accountRoutes: RouteDef[] = [
       errors: [],
       handler: listCalendars,
     },
+    {
+      methods: ['POST'],
+      summary: 'Make another calendar of this computer\'s own (Almanac) with a name and a colour (#rrggbb); 201 with the calendar.',
+      args: newCalendarFields,
+      body: true,
+      creates: true,
+      write: true,
+      response: 'object',
+      errors: [400],
+      handler: createCalendar,
+    },
   ]),
   route('/calendars/{id}', [
     {
@@ -182,6 +223,15 @@ export const accountRoutes: RouteDef[] = [
       response: 'object',
       errors: [400, 404, 422],
       handler: updateCalendar,
+    },
+    {
+      methods: ['DELETE'],
+      summary: `Remove a calendar of this computer's own (Almanac) other than "On this computer" (id ${LOCAL_CALENDAR_ID}): its events move to move_to (events=move, the default) or are deleted for good (events=delete), in one transaction. An account's or a subscription's calendar goes with its account or subscription.`,
+      args: removeCalendarParams,
+      write: true,
+      response: 'object',
+      errors: [400, 404],
+      handler: removeCalendar,
     },
   ]),
 ];

@@ -15,6 +15,7 @@ import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
 import { subscriptionRoutes } from './subscriptions';
 import { accountRoutes } from './accounts';
+import { trashRoutes } from './trash';
 import { quickAddRoutes } from './quick-add';
 
 export function allRoutes(): RouteDef[] {
@@ -54,6 +55,7 @@ export function allRoutes(): RouteDef[] {
     ...accountRoutes,
     ...syncRoutes,
     ...subscriptionRoutes,
+    ...trashRoutes,
     ...quickAddRoutes,
   );
   return routes;

@@ -20,6 +20,7 @@ export function serializeTerm(row: TermRow, ctx: UrlContext, translations: Recor
   const term: Term = {
     id: row.id,
     count: row.count,
+    series_count: row.series_count,
     description: row.description,
     name: row.name,
     slug: row.slug,
@@ -32,7 +33,7 @@ export function serializeTerm(row: TermRow, ctx: UrlContext, translations: Recor
   };
   if (row.taxonomy === 'category') {
     // Key order as the original emits it: parent comes after taxonomy.
-    return { id: term.id, count: term.count, description: term.description, name: term.name, slug: term.slug, taxonomy: term.taxonomy, parent: row.parent, color: row.color, meta: [], url: term.url, urls: term.urls, i18n_language: row.lang, translations };
+    return { id: term.id, count: term.count, series_count: row.series_count, description: term.description, name: term.name, slug: term.slug, taxonomy: term.taxonomy, parent: row.parent, color: row.color, meta: [], url: term.url, urls: term.urls, i18n_language: row.lang, translations };
   }
   return term;
 }

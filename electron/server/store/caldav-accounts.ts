@@ -99,6 +99,10 @@ export function createCalDavAccountStore(db: DB, events: EventDeleter) {
   const accountEventsInOrder = db.prepare<[string], number>('SELECT id FROM events WHERE id IN (SELECT value FROM json_each(?)) ORDER BY parent_id IS NULL, id').pluck();
   const selectCalendar = db.prepare<[number], CalendarRow>('SELECT * FROM calendars WHERE id = ?');
   const updateCalendar = db.prepare<[string, string | null, number, number, number]>('UPDATE calendars SET name = ?, color = ?, visible = ?, synced = ? WHERE id = ?');
+  const insertLocal = db.prepare<[string, string | null]>('INSERT INTO calendars (account_id, name, color, synced, url) VALUES (NULL, ?, ?, 0, NULL)');
+  const calendarEventsInOrder = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id = ? ORDER BY parent_id IS NULL, id').pluck();
+  const moveEvents = db.prepare<[number, number]>('UPDATE events SET calendar_id = ? WHERE calendar_id = ?');
+  const deleteCalendar = db.prepare<[number]>('DELETE FROM calendars WHERE id = ?');
 
   return {
     /** Adds an account with its calendars, all or nothing. Call inside a write transaction. */
@@ -128,6 +132,21 @@ export function createCalDavAccountStore(db: DB, events: EventDeleter) {
       );
       return selectCalendar.get(id);
     },
+    /** Another calendar of this computer's own (no server, no feed). Call in a write transaction. */
+    createLocal(name: string, color: string | null): CalendarRow {
+      return selectCalendar.get(Number(insertLocal.run(name, color).lastInsertRowid))!;
+    },
+    /**
+     * Removes a calendar of this computer's own with its events moved to `moveTo` (whole series
+     * with it), or deleted for good when `moveTo` is null. Call in a write transaction.
+     */
+    removeLocal(id: number, moveTo: number | null): void {
+      if (moveTo !== null) moveEvents.run(moveTo, id);
+      else for (const e of calendarEventsInOrder.all(id)) events.deleteForever(e);
+      deleteCalendar.run(id);
+    },
+    /** Whether a calendar is one of this computer's own: no account, no feed. */
+    isLocal: (c: CalendarRow): boolean => c.account_id === null && c.subscription_url === null,
     /** Every calendar: the local one, the accounts' calendars, then subscriptions. */
     calendars: (): CalendarRow[] => selectCalendars.all(),
     /** Removes the account, its calendars and their events; false when there was none. Call in a write transaction. */

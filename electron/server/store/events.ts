@@ -16,7 +16,7 @@ import type { PostRegistry, PostRow } from './posts';
 import type { PostFieldWriter, Values, WriteContext } from './post-fields';
 import type { LinkedPostStore } from './linked-posts';
 import { FIELDS } from './linked-posts';
-import { fold, likePattern, eventSearchTerms } from './search-text';
+import { fold, likePattern, eventSearchTerms, LINKED_ANY_SQL, LINKED_SEARCH_SQL, linkedSearchParams } from './search-text';
 import type { TermStore } from './terms';
 import { ApiError, invalidParam, invalidParams, readOnlyCalendar, readOnlyServerCalendar } from '../errors';
 import { validateFields, isEmptyLink } from '../validate';
@@ -150,6 +150,7 @@ export function createEventStore(
 ) {
   const stmt = statementCache(db);
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
+  const trashedIn = db.prepare<[string], number>("SELECT id FROM events WHERE lang = ? AND status = 'trash' ORDER BY parent_id IS NOT NULL, id").pluck();
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
   // A file imported into no calendar in particular never updates an event of a read-only calendar
   // (a subscription's, whose copy follows the feed, or a server's the account may only read, as
@@ -268,7 +269,8 @@ export function createEventStore(
             code: `could-not-create-${store.kind}`,
             messageKey: `could-not-create-${store.kind}`,
             vars: { reason: Object.keys(err.invalid ?? {}).concat(err.missing ?? []).join(', ') },
-            data: { status: 400, params: err.invalid ?? err.missing },
+            // Worded in the request's language by the HTTP layer, so a form can mark the venue's own field.
+            data: { status: 400, params: err.invalid ?? err.missing, param_vars: err.invalidVars },
           },
         });
       }
@@ -358,15 +360,21 @@ export function createEventStore(
       if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
     }
     if (q.search !== undefined) {
-      const terms = eventSearchTerms(q.search);
-      // The trigram index answers terms of three characters or more; shorter ones are checked
-      // on the rows it leaves (or on all rows when every term is short).
-      const indexed = terms.filter((t) => [...t].length >= 3);
-      if (indexed.length) add('e.id IN (SELECT rowid FROM events_search WHERE events_search MATCH ?)', indexed.map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND '));
-      for (const term of terms.filter((t) => [...t].length < 3)) {
+      // Every word is found in the event's text or in its venue's or organizers' (search-text.ts).
+      // The trigram index answers words of three characters or more; shorter ones are checked on
+      // the rows. A word some venue or organizer holds also takes their events, as one list of
+      // ids; the words none holds (most) go to the index together, which is quicker.
+      const own: string[] = [];
+      for (const term of eventSearchTerms(q.search)) {
         const p = likePattern(fold(term));
-        add("(fold(e.title) LIKE ? ESCAPE '\\' OR fold(e.excerpt) LIKE ? ESCAPE '\\' OR fold(e.content) LIKE ? ESCAPE '\\')", p, p, p);
+        const linked = (stmt(LINKED_ANY_SQL).get(...linkedSearchParams(p)) as { found: number }).found === 1;
+        const indexed = [...term].length >= 3;
+        const match = `"${term.replace(/"/g, '""')}"`;
+        if (indexed && !linked) own.push(match);
+        else if (indexed) add(`e.id IN (SELECT rowid FROM events_search WHERE events_search MATCH ? UNION ${LINKED_SEARCH_SQL})`, match, ...linkedSearchParams(p));
+        else add(`(fold(e.title) LIKE ? ESCAPE '\\' OR fold(e.excerpt) LIKE ? ESCAPE '\\' OR fold(e.content) LIKE ? ESCAPE '\\'${linked ? ` OR e.id IN (${LINKED_SEARCH_SQL})` : ''})`, p, p, p, ...(linked ? linkedSearchParams(p) : []));
       }
+      if (own.length) add('e.id IN (SELECT rowid FROM events_search WHERE events_search MATCH ?)', own.join(' AND '));
     }
     // IN (subquery) rather than EXISTS: it lets the planner start from the few linked events.
     // A venue has fewer events than a category, but the planner prefers a rowid list to the venue
@@ -429,6 +437,10 @@ export function createEventStore(
     },
     get(id: number): EventRow | undefined {
       return byId.get(id);
+    },
+    /** The trash of one language: series' first events before their occurrences (Empty trash). */
+    trashedIds(lang: Language): number[] {
+      return trashedIn.all(lang);
     },
     /** Slugs are stored lower-case, so `Spring-Concert` finds `spring-concert`. */
     getBySlug(slug: string): EventRow | undefined {

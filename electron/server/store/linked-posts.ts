@@ -102,6 +102,7 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
   const unlinkVenue = db.prepare('UPDATE events SET venue_id = NULL WHERE venue_id = ?');
   const unlinkOrganizer = db.prepare('DELETE FROM event_organizers WHERE organizer_id = ?');
   const deleteRow = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
+  const trashedIn = db.prepare<[string], number>(`SELECT id FROM ${table} WHERE lang = ? AND status = 'trash' ORDER BY id`).pluck();
   const dedupeColumns = plainColumns(fields).filter(([, c]) => c !== 'status' && c !== 'author');
 
   function insert(cols: Record<string, unknown>) {
@@ -176,6 +177,10 @@ export function createLinkedPostStore(kind: LinkedKind, db: DB, registry: PostRe
     },
     unlink(id: number): void {
       (kind === 'venue' ? unlinkVenue : unlinkOrganizer).run(id);
+    },
+    /** The trash of one language (Empty trash). */
+    trashedIds(lang: string): number[] {
+      return trashedIn.all(lang);
     },
     deleteForever(id: number): void {
       this.unlink(id);

@@ -24,8 +24,10 @@ export interface TermRow {
   translation_group: number;
   /** `#rrggbb` or '' (categories; migration 5). */
   color: string;
-  /** Published events using the term. */
+  /** Published events using the term (every occurrence of a series is one, as in the original). */
   count: number;
+  /** Published single events and series using the term, a series counted once (migration 15). */
+  series_count: number;
 }
 
 export interface TermListQuery {

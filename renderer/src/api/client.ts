@@ -28,11 +28,23 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
-  /** Per-field reasons, for marking the offending inputs of a form. */
+  /**
+   * Per-field reasons, for marking the offending inputs of a form. A venue or organizer the
+   * request tried to create names its own bad fields in `details` (`venue.venue` is the venue's
+   * name): those are marked instead of the whole venue.
+   */
   get fieldErrors(): Record<string, string> {
     if (!this.params) return {};
     if (Array.isArray(this.params)) return Object.fromEntries(this.params.map((p) => [p, this.message]));
-    return { ...this.params };
+    const out: Record<string, string> = { ...this.params };
+    const details = (this.data?.details ?? {}) as Record<string, { data?: { params?: unknown } }>;
+    for (const [param, detail] of Object.entries(details)) {
+      const own = detail?.data?.params;
+      if (!own || typeof own !== 'object' || Array.isArray(own)) continue;
+      delete out[param];
+      for (const [k, text] of Object.entries(own)) if (typeof text === 'string') out[`${param}.${k}`] = text;
+    }
+    return out;
   }
 }
 
@@ -277,6 +289,10 @@ export class ApiClient {
   }
   deleteForever<T = unknown>(kind: PostKind, id: number) {
     return this.del<T>(`${kind}/${id}`, { force: true });
+  }
+  /** Everything of `kind` in the trash of the records language, deleted for good at once. */
+  emptyTrash(kind: PostKind) {
+    return this.del<{ kind: PostKind; deleted: number }>('trash', { kind });
   }
   listTrash<T>(kind: PostKind): Promise<T[]> {
     return this.listAll<T>(kind, kind, { status: 'trash', ...(kind === 'events' ? { start_date: '1970-01-01', end_date: '2200-12-31' } : {}) });

@@ -7,6 +7,7 @@ import { useFilters } from '../state/filters';
 import { useUi } from '../state/ui';
 import { useSettings } from '../state/settings';
 import { Icon } from '../components/Icon';
+import { DateField } from '../components/DateTimeFields';
 
 export function SearchBox() {
   const { t } = useTranslation();
@@ -110,17 +111,10 @@ export function CalendarToolbar() {
             <Icon name="right" size={20} />
           </button>
         </div>
-        <h2 className="toolbar-title" aria-live="polite">
+        <h2 className="toolbar-title" aria-live="polite" title={title}>
           {title}
         </h2>
-        <input
-          type="date"
-          className="date-picker"
-          aria-label={t('toolbar.goto_date')}
-          title={t('toolbar.goto_date')}
-          value={date}
-          onChange={(e) => e.target.value && goto(e.target.value)}
-        />
+        <DateField className="date-picker" aria-label={t('toolbar.goto_date')} title={t('toolbar.goto_date')} value={date} onChange={goto} />
         {fetching && (
           <span className="spinner" role="status" aria-label={t('toolbar.loading')}>
             <span className="visually-hidden">{t('toolbar.loading')}</span>

@@ -31,7 +31,8 @@ import '@fullcalendar/react/themes/breezy/theme.css';
 import '@fullcalendar/react/themes/breezy/palettes/indigo.css';
 import type { Event } from '@shared/api/records';
 import { addDaysIso, dayOf, intlZone, midnightOf, systemZone, todayIso, viewerZone, wallTime } from '../lib/dates';
-import { formatDay } from '../lib/format';
+import { usePrinting } from '../print';
+import { formatDay, offsetMinutes, timeRangeText } from '../lib/format';
 import { AGENDA_DAYS, fcViewOf, useCalendar } from '../state/calendar';
 import { moveEvent } from '../state/eventActions';
 import { eventById, useEvents } from '../state/events';
@@ -43,7 +44,7 @@ import { useColorScheme } from '../lib/useColorScheme';
 import { defaultEventMinutes, hour12Of, useCalendarSettings, useFirstDay, useLocale, useViewerZone } from '../state/calendarSettings';
 import { toEventInput } from './toEventInput';
 import { holdScrollTime } from './holdScrollTime';
-import { layoutMonth, type MonthWeek } from './monthCollapse';
+import { layoutMonth, utcMs, type MonthWeek } from './monthCollapse';
 import { Badges, DAY_TOP_PX, ENTRY_PX, MonthGrid } from './MonthGrid';
 import { readOnlySource } from '../subscriptions/readOnlyCalendars';
 
@@ -59,6 +60,11 @@ const VIEW_OPTIONS = {
 const NO_INPUTS: EventInput[] = [];
 /** Working days for the shaded working hours (Monday to Friday). */
 const WORK_DAYS = [1, 2, 3, 4, 5];
+
+/** Whether the calendar's clock changes offset between an event's start and end (a DST night). */
+function crossesOffsetChange(e: Event): boolean {
+  return offsetMinutes(utcMs(e.utc_start_date)) !== offsetMinutes(utcMs(e.utc_end_date));
+}
 const minutesToDuration = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 declare global {
@@ -102,7 +108,8 @@ function useMonthCellCapacity(ref: React.RefObject<HTMLDivElement | null>): numb
     const measure = () => {
       // The host's 10px padding, the 40px weekday row and the borders, then the day number.
       const cell = (el.clientHeight - 10 - 42) / 6;
-      setRows(Math.max(2, Math.min(12, Math.floor((cell - DAY_TOP_PX - 2) / ENTRY_PX))));
+      // A short window (a phone with the reminders opened) may leave room for one row: "+N more" then.
+      setRows(Math.max(1, Math.min(12, Math.floor((cell - DAY_TOP_PX - 2) / ENTRY_PX))));
     };
     measure();
     const ro = new ResizeObserver(measure);
@@ -173,6 +180,7 @@ export function CalendarView() {
     };
   }, [t]);
   const locale = useLocale();
+  const printing = usePrinting();
   const month = view === 'month' ? date.slice(0, 7) : null;
   const firstDow = useFirstDay();
   const range = useMemo(() => (month ? monthRange(month, firstDow, locale) : null), [month, firstDow, locale, zone]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -294,8 +302,12 @@ export function CalendarView() {
     (arg: EventDisplayInfo) => {
       const record = arg.event.extendedProps.record as Event | undefined;
       // In the time grid the title may wrap under the time.
-      const column = arg.view.type.startsWith('timeGrid') && !arg.event.allDay && !arg.isShort;
-      const time = arg.timeText;
+      const timed = arg.view.type.startsWith('timeGrid') && !arg.event.allDay;
+      const column = timed && !arg.isShort;
+      // A part of an event cut at midnight says the event's real times, not the part's
+      // ("23:00 – 01:30", never "23:00 – 00:00"); so does an event the clocks change under.
+      const cut = timed && record && (!arg.isStart || !arg.isEnd || crossesOffsetChange(record));
+      const time = cut ? timeRangeText(record.utc_start_date, record.utc_end_date, locale) : arg.timeText;
       // A short event has one line: its title first, so a narrow column still says what it is.
       const titleFirst = arg.isShort && arg.view.type.startsWith('timeGrid');
       const line = (
@@ -312,7 +324,7 @@ export function CalendarView() {
         </span>
       );
     },
-    [labels],
+    [labels, locale],
   );
 
   if (weeks && range) {
@@ -335,7 +347,7 @@ export function CalendarView() {
         initialView={fcViewOf(view, compact)}
         initialDate={date}
         headerToolbar={false}
-        height="100%"
+        height={printing ? 'auto' : '100%'}
         colorScheme={scheme}
         editable
         selectable

@@ -18,8 +18,27 @@ import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
 import { useReadOnlySource } from '../subscriptions/readOnlyCalendars';
-import { duplicateRecurrence } from '../recurrence/rule';
+import { duplicateRecurrence, fromRecurrence } from '../recurrence/rule';
+import { summarise } from '../recurrence/summary';
+import { linkParts, videoCallLink } from '../lib/links';
 import './details.css';
+
+/** Text with its web and mail addresses as links that open outside the app. */
+export function LinkedText({ text }: { text: string }) {
+  return (
+    <>
+      {linkParts(text).map((part, i) =>
+        typeof part === 'string' ? (
+          part
+        ) : (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer" className="details-link-inline">
+            {part.text}
+          </a>
+        ),
+      )}
+    </>
+  );
+}
 
 /** When, on the calendar's clock and in the user's language: "Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM". */
 export function whenInWords(e: Event, locale: string, allDayText: string): string {
@@ -65,6 +84,14 @@ export function mapLink(v: Venue): string | null {
   return address.length ? `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.join(', '))}` : null;
 }
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+};
+
 const CARD_WIDTH = 380;
 
 /** Beside the event that was clicked (right of it, or left when there is no room), kept in the window. */
@@ -74,7 +101,7 @@ function placeBeside(anchor: { top: number; left: number; right: number } | null
   if (w < CARD_WIDTH * 1.6) return undefined; // narrow windows: the stylesheet's bottom sheet
   const left = anchor.right + 8 + CARD_WIDTH <= w - 8 ? anchor.right + 8 : Math.max(8, anchor.left - 8 - CARD_WIDTH);
   const top = Math.max(8, Math.min(anchor.top - 16, window.innerHeight - 420));
-  return { left, top };
+  return { left, top, maxHeight: window.innerHeight - top - 8 };
 }
 
 export function EventDetails({ event }: { event: Event }) {
@@ -87,12 +114,17 @@ export function EventDetails({ event }: { event: Event }) {
   const address = venue ? [venue.address, [venue.city, venue.stateprovince || venue.state || venue.province, venue.zip].filter(Boolean).join(', '), venue.country].filter(Boolean) : [];
   const map = venue ? mapLink(venue) : null;
   const description = event.description ? htmlAsText(event.description) : '';
+  const venueName = venue ? decodeEntities(venue.venue ?? '') : '';
+  // An invitation's call: a Join button, as Google Calendar has one.
+  const call = videoCallLink([venueName, ...address.map((line) => decodeEntities(String(line))), description, event.website]);
   const describe = useDescribe();
   // Drawn again when the calendar's zone changes; an event kept in another zone says so.
   const zone = useViewerZone();
   const zoneNote = !event.all_day && event.timezone && normaliseZone(event.timezone) !== zone ? t('details.kept_in', { zone: event.timezone }) : null;
   // A read-only calendar's event changes only at its source: no Edit, no Delete.
   const source = useReadOnlySource(event);
+  // How a series repeats, in words ("Every Monday", "Weekly on Monday and Wednesday until June 1").
+  const repeats = event.recurrence ? summarise(fromRecurrence(event.recurrence, { start: event.start_date, allDay: event.all_day, zone: event.timezone }), { start: event.start_date, allDay: event.all_day, zone: event.timezone }, t, locale) : '';
 
   // Asked while the card is still open, as the editor does, so Cancel on the scope question comes back to it.
   const remove = async () => {
@@ -123,15 +155,29 @@ export function EventDetails({ event }: { event: Event }) {
           {colourFor(event) && <span className="ev-dot" style={{ background: colourFor(event) }} aria-hidden="true" />}
           {whenInWords(event, locale, t('field.all_day'))}
         </p>
+        {repeats && (
+          <p className="details-repeat">
+            <Icon name="repeat" size={14} />
+            <span>{repeats}</span>
+          </p>
+        )}
         {zoneNote && <p className="details-note">{zoneNote}</p>}
+        {call && (
+          <p className="details-join">
+            <a className="button button-primary" href={call} target="_blank" rel="noopener noreferrer" aria-label={t('details.join_named', { host: hostOf(call) })}>
+              {t('details.join')}
+            </a>
+            <span className="details-join-host">{hostOf(call)}</span>
+          </p>
+        )}
         {venue && (
           <div className="details-row">
             <h3 className="details-label">{t('field.venue')}</h3>
             <p>
-              {decodeEntities(venue.venue ?? '')}
+              <LinkedText text={venueName} />
               {address.map((line) => (
                 <span key={line} className="details-line">
-                  {decodeEntities(String(line))}
+                  <LinkedText text={decodeEntities(String(line))} />
                 </span>
               ))}
             </p>
@@ -184,7 +230,11 @@ export function EventDetails({ event }: { event: Event }) {
             </ul>
           </div>
         )}
-        {description && <p className="details-description">{description}</p>}
+        {description && (
+          <p className="details-description">
+            <LinkedText text={description} />
+          </p>
+        )}
         {source !== undefined && <p className="details-note">{t('subscribe.read_only', { name: source })}</p>}
       </div>
       <footer className="dialog-footer">

@@ -131,7 +131,13 @@ const DayCell = memo(function DayCell({
         {lines.map(texts.line)}
         {more > 0 && (
           <button type="button" className="mg-ev mg-more" data-more={day}>
-            <span className="ev ev-more-link">{texts.moreText(more)}</span>
+            <span className="ev ev-more-link">
+              <span className="ev-more-long">{texts.moreText(more)}</span>
+              {/* A phone's column is 55 px: "+2" whole rather than "+2 mo". */}
+              <span className="ev-more-short" aria-hidden="true">
+                +{more}
+              </span>
+            </span>
           </button>
         )}
       </div>

@@ -9,7 +9,7 @@ import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
 import { fromApi } from '../lib/dates';
-import { formatDay, formatInstant, shownDay } from '../lib/format';
+import { formatDay, formatInstant, shownDay, timeRangeText } from '../lib/format';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
 import { newEventCalendar, useCalendars } from '../state/calendars';
 import { createEvent } from '../state/eventActions';
@@ -31,7 +31,7 @@ export function describeSpan(d: EventDraft, locale: string, allDayText: string):
   }
   const s = fromApi(d.start_date, d.timezone).toJSDate();
   const e = fromApi(d.end_date, d.timezone).toJSDate();
-  if (shownDay(s) === shownDay(e)) return `${formatDay(shownDay(s), locale)} · ${formatInstant(s, locale)} – ${formatInstant(e, locale)}`;
+  if (shownDay(s) === shownDay(e)) return `${formatDay(shownDay(s), locale)} · ${timeRangeText(s, e, locale)}`;
   return `${formatInstant(s, locale, 'dateTime')} – ${formatInstant(e, locale, 'dateTime')}`;
 }
 

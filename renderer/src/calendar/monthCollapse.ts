@@ -50,7 +50,13 @@ export function compareEvents(a: Event, b: Event): number {
   );
 }
 
-/** Which day a timed event sits on, or null when it is a bar (all-day or crossing midnight). */
+const DAY_MS = 86_400_000;
+
+/**
+ * Which day a timed event sits on, or null when it is a bar (all-day, or 24 hours and longer).
+ * A timed event shorter than a day that crosses midnight (23:00 – 01:30) is a timed line on the
+ * day it starts, as Google Calendar draws it, not a two-day bar that reads as all-day.
+ */
 export function singleDayOf(e: Event): string | null {
   const n = singleDayNumber(e);
   return n === null ? null : dayString(n);
@@ -59,10 +65,11 @@ export function singleDayOf(e: Event): string | null {
 function singleDayNumber(e: Event): number | null {
   if (e.all_day) return null;
   const start = utcMs(e.utc_start_date);
-  // An event ending exactly at midnight still belongs to its start day.
-  const last = Math.max(start, utcMs(e.utc_end_date) - 1);
+  const end = utcMs(e.utc_end_date);
   const day = localDayNumber(start);
-  return localDayNumber(last) === day ? day : null;
+  if (end - start < DAY_MS) return day;
+  // An event ending exactly at midnight still belongs to its start day.
+  return localDayNumber(Math.max(start, end - 1)) === day ? day : null;
 }
 
 /** A bar's piece in one week: columns `start` to `end` (exclusive), on stacking row `level`. */
@@ -192,6 +199,9 @@ export function eventsOnDay(events: Event[], day: string): Event[] {
   const target = dayNumberOf(day);
   return events
     .filter((e) => {
+      // Where the grid draws it: a line on its start day, or a bar across its days.
+      const single = singleDayNumber(e);
+      if (single !== null) return single === target;
       const [first, last] = barDays(e);
       return first <= target && target <= last;
     })

@@ -5,9 +5,11 @@ import { useUi } from '../state/ui';
 
 /** Keys as shown, and the i18n key of what each does; keyboard.ts is the code behind them. */
 export const SHORTCUTS: Array<{ keys: string[]; does: string }> = [
-  { keys: ['N'], does: 'shortcuts.new' },
+  { keys: ['C'], does: 'shortcuts.new' },
   { keys: ['Q'], does: 'shortcuts.quick_add' },
   { keys: ['T'], does: 'shortcuts.today' },
+  { keys: ['J', 'N'], does: 'shortcuts.next' },
+  { keys: ['K', 'P'], does: 'shortcuts.previous' },
   { keys: ['Y'], does: 'shortcuts.year' },
   { keys: ['M'], does: 'shortcuts.month' },
   { keys: ['W'], does: 'shortcuts.week' },
@@ -35,7 +37,7 @@ export function ShortcutsDialog() {
               <th scope="row">
                 {s.keys.map((k, i) => (
                   <span key={k}>
-                    {i > 0 && ' + '}
+                    {i > 0 && (s.keys.length === 2 && s.keys.every((x) => x.length === 1) ? ` ${t('shortcuts.or')} ` : ' + ')}
                     <kbd>{k}</kbd>
                   </span>
                 ))}

@@ -17,7 +17,8 @@ import { formatInstant } from '../lib/format';
 import { createEvent, trashEvent, updateEvent } from '../state/eventActions';
 import { useUi, type EditorTarget } from '../state/ui';
 import { FieldControl } from './FieldControl';
-import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, isHtmlSource, localErrors, refusalText, type FieldErrors, type FormValues, type OrganizersValue } from './form';
+import { applyChange, changedFields, draftToForm, eventToForm, formFields, formToBody, isHtmlSource, localErrors, refusalText, subErrors, type FieldErrors, type FormValues, type OrganizersValue } from './form';
+import { message, isMessageKey } from '@shared/i18n/messages';
 import { ConflictWarning } from '../booking/ConflictWarning';
 import type { Placement } from '../booking/conflicts';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
@@ -29,7 +30,7 @@ import { scopeFor } from '../state/eventActions';
 import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from '../reminders/choices';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
-import { newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
+import { calendarLabel, newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
 import { siteOf, takesRepeats, useSites } from '../state/sites';
 
 /**
@@ -121,7 +122,9 @@ export function EventEditor({ target }: { target: EditorTarget }) {
 
   const set = (name: string, v: unknown) => {
     setValues((cur) => applyChange(cur, name, v));
-    if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
+    if (Object.keys(errors).some((k) => k === name || k.startsWith(`${name}.`))) {
+      setErrors((cur) => Object.fromEntries(Object.entries(cur).filter(([k]) => k !== name && !k.startsWith(`${name}.`))));
+    }
   };
 
   const focusFirstInvalid = () =>
@@ -135,6 +138,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
       endBeforeStart: t('errors.end_before_start'),
       yearRange: t('errors.year_range'),
       zone: t('errors.zone'),
+      issue: (key, vars) => (isMessageKey(key) ? message(uiLanguage, key, vars) : t('errors.fix_fields')),
     });
     const start = repeatStartOf(values);
     const repeatProblems = validateRepeat(repeat, start);
@@ -200,6 +204,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
         def={def}
         value={values[name]}
         error={errors[name]}
+        subErrors={subErrors(errors, name)}
         allDay={!!values.all_day}
         htmlSource={isHtmlSource(values, name)}
         autoFocus={autoFocus}
@@ -326,7 +331,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                   <select aria-labelledby="group-calendar" value={calendar} onChange={(e) => setCalendar(Number(e.target.value))}>
                     {writable.map((c) => (
                       <option key={c.id} value={c.id}>
-                        {c.account ? `${c.name} (${c.account})` : c.name}
+                        {c.account ? `${c.name} (${c.account})` : calendarLabel(c, t)}
                       </option>
                     ))}
                   </select>

@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { venueFields, organizerFields } from '@shared/schema/resources';
 import type { FieldDef } from '@shared/schema/resources';
 import type { Term } from '@shared/api/records';
-import { splitDateTime, joinDateTime, fixTwoDigitYear } from '../lib/dates';
+import { splitDateTime, joinDateTime } from '../lib/dates';
+import { DateField, TimeField } from '../components/DateTimeFields';
 import { PALETTE, decodeEntities } from '../calendar/toEventInput';
 import { useLookups } from '../state/lookups';
 import type { NewOrganizer, NewVenue, OrganizersValue, TermRef, VenueValue } from './form';
@@ -135,27 +136,20 @@ function DateTimeControl(p: Inner) {
   return (
     <Field label={p.label} htmlFor={p.ids.input} error={p.error} errorId={p.ids.error} required={p.def.required}>
       <div className="datetime">
-        <input
+        <DateField
           id={p.ids.input}
-          type="date"
           value={date}
           required={p.def.required}
           {...invalidProps(p.error, p.ids.error)}
-          onChange={(e) => e.target.value && p.onChange(joinDateTime(e.target.value, hideTime && p.name === 'end_date' ? '23:59' : time))}
-          // Fixed on leaving the field, not while typing: the year passes through 0002, 0020… as it is typed.
-          onBlur={() => {
-            const fixed = fixTwoDigitYear(value);
-            if (fixed !== value) p.onChange(fixed);
-          }}
+          onChange={(d) => p.onChange(joinDateTime(d, hideTime && p.name === 'end_date' ? '23:59' : time))}
         />
         {!hideTime && (
-          <input
-            type="time"
+          <TimeField
+            className="time-field"
             aria-label={t('field.time_of', { label: p.label })}
             value={time}
-            step={60}
             {...invalidProps(p.error, p.ids.error)}
-            onChange={(e) => e.target.value && p.onChange(joinDateTime(date, e.target.value))}
+            onChange={(hhmm) => p.onChange(joinDateTime(date, hhmm))}
           />
         )}
       </div>
@@ -303,12 +297,14 @@ function SubForm<T extends Record<string, string>>({
   names,
   value,
   onChange,
+  errors,
 }: {
   legend: string;
   fields: Record<string, FieldDef>;
   names: string[];
   value: T;
   onChange(v: T): void;
+  errors?: Record<string, string>;
 }) {
   return (
     <fieldset className="subform">
@@ -319,6 +315,7 @@ function SubForm<T extends Record<string, string>>({
           name={n}
           def={fields[n]}
           value={value[n] ?? ''}
+          error={errors?.[n]}
           autoFocus={i === 0}
           onChange={(v) => onChange({ ...value, [n]: v as string })}
         />
@@ -363,6 +360,7 @@ function VenueControl(p: Inner) {
           fields={venueFields}
           names={['venue', 'address', 'city', 'stateprovince', 'zip', 'country', 'phone']}
           value={value as unknown as Record<string, string>}
+          errors={p.subErrors}
           onChange={(v) => p.onChange(v as unknown as NewVenue)}
         />
       )}

@@ -11,6 +11,8 @@ export interface ControlProps {
   value: unknown;
   onChange(value: unknown): void;
   error?: string;
+  /** The errors of a record created with this one (a new venue's name), by its own field names. */
+  subErrors?: Record<string, string>;
   /** Events: hides the time half of the start and end. */
   allDay?: boolean;
   /** Terms: which taxonomy a `terms` field picks from; categories: the record being edited. */

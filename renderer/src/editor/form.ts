@@ -7,7 +7,7 @@
  * source (the rule is written out above HTML_SOURCE).
  */
 import type { Event, Organizer, Venue, Term } from '@shared/api/records';
-import type { FieldDef, FieldSet } from '@shared/schema/resources';
+import { organizerFields, venueFields, type FieldDef, type FieldSet } from '@shared/schema/resources';
 import { renderContent } from '@shared/content';
 import { DateTime } from 'luxon';
 import type { ApiError } from '../api/client';
@@ -228,6 +228,38 @@ export function draftToForm(d: EventDraft, fields: FieldSet): FormValues {
   return v;
 }
 
+/**
+ * A venue typed into the event's form, checked field by field by the schema's own kinds (what the
+ * server will run), so a 2,000-character name is marked on the name (`venue.venue`) with the limit.
+ */
+function newRecordErrors(
+  prefix: string,
+  fields: FieldSet,
+  value: Record<string, unknown>,
+  required: string,
+  issue: (key: string, vars?: Record<string, string | number>) => string,
+): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [name, def] of Object.entries(fields)) {
+    const raw = value[name];
+    if (raw === undefined || raw === '') {
+      if (def.required) errors[`${prefix}.${name}`] = required;
+      continue;
+    }
+    let first: [string, Record<string, string | number> | undefined] | undefined;
+    def.kind.parse(raw, { addIssue: (key, vars) => void (first ??= [key, vars]) });
+    if (first) errors[`${prefix}.${name}`] = issue(...first);
+  }
+  return errors;
+}
+
+/** The errors of `name`'s own fields (`venue.city` → `city`), for the sub-form that shows them. */
+export function subErrors(errors: FieldErrors, name: string): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [k, text] of Object.entries(errors)) if (k.startsWith(`${name}.`)) out[k.slice(name.length + 1)] = text;
+  return out;
+}
+
 /** Venue, organizer or term → form values for its own management form. */
 export function recordToForm(record: Venue | Organizer | Term | Record<string, unknown>, fields: FieldSet): FormValues {
   const v = emptyForm(fields);
@@ -255,6 +287,9 @@ export function toBodyValue(name: string, def: FieldDef, value: unknown, source 
   switch (def.kind.input) {
     case 'textarea':
       return htmlOf(value, source);
+    case 'timezone':
+      // `GMT+1` typed is the fixed offset `UTC+1` the API knows; anything else was refused before.
+      return typeof value === 'string' ? (exactZone(value) ?? value) : value;
     case 'terms':
       return (value as TermRef[]).map((t) => t.id ?? t.name);
     case 'venue':
@@ -307,16 +342,17 @@ export function formToBody(fields: FieldSet, current: FormValues, initial?: Form
 export function localErrors(
   fields: FieldSet,
   v: FormValues,
-  msg: { required: string; endBeforeStart: string; yearRange?: string; zone?: string },
+  msg: { required: string; endBeforeStart: string; yearRange?: string; zone?: string; issue?: (key: string, vars?: Record<string, string | number>) => string },
 ): FieldErrors {
   const errors: FieldErrors = {};
   for (const [name, def] of formFields(fields)) {
     const value = v[name];
+    if (def.kind.input === 'venue' && value && typeof value === 'object' && msg.issue) Object.assign(errors, newRecordErrors(name, venueFields, value as Record<string, unknown>, msg.required, msg.issue));
     if (def.required && String(value ?? '').trim() === '') errors[name] = msg.required;
     else if (def.kind.input === 'datetime' && typeof value === 'string' && value && msg.yearRange) {
       const year = Number(value.slice(0, 4));
       if (!(year >= EDITOR_YEARS.min && year <= EDITOR_YEARS.max)) errors[name] = msg.yearRange;
-    } else if (def.kind.input === 'timezone' && typeof value === 'string' && msg.zone && exactZone(value) !== value) errors[name] = msg.zone;
+    } else if (def.kind.input === 'timezone' && typeof value === 'string' && msg.zone && exactZone(value) === null) errors[name] = msg.zone;
   }
   if (errors.start_date || errors.end_date) return errors;
   if (typeof v.start_date === 'string' && typeof v.end_date === 'string' && v.start_date && v.end_date && v.end_date < v.start_date) {
@@ -376,5 +412,11 @@ export function refusalText(err: ApiError, fields: FieldSet, label: (key: string
   const names = Object.keys(reasons);
   if (!names.length) return err.message;
   const missing = Array.isArray(err.params);
-  return names.map((n) => `${fields[n] ? label(fields[n].label) : n}: ${missing ? required : reasons[n]}`).join('\n');
+  const labelOf = (n: string) => {
+    const [head, sub] = n.split('.');
+    if (!fields[head]) return n;
+    const own = sub && (head === 'venue' ? venueFields : head === 'organizer' ? organizerFields : undefined)?.[sub];
+    return own ? `${label(fields[head].label)} › ${label(own.label)}` : label(fields[head].label);
+  };
+  return names.map((n) => `${labelOf(n)}: ${missing ? required : reasons[n]}`).join('\n');
 }

@@ -133,17 +133,5 @@ export function allZones(): string[] {
   return zoneList;
 }
 
-/**
- * A date typed with a two-digit year: date inputs take `11/30/26` as the year 0026. Read as the
- * nearest 19xx, 20xx or 21xx to this year, as Google Calendar does; other dates are left alone.
- */
-export function fixTwoDigitYear(date: string, thisYear = new Date().getFullYear()): string {
-  const m = /^(\d{4})(-\d\d-\d\d.*)$/.exec(date);
-  if (!m || Number(m[1]) >= 100) return date;
-  const yy = Number(m[1]);
-  const year = [1900 + yy, 2000 + yy, 2100 + yy].reduce((a, b) => (Math.abs(b - thisYear) < Math.abs(a - thisYear) ? b : a));
-  return `${year}${m[2]}`;
-}
-
 /** Years the editor saves without a second thought; anything else is almost surely a typo. */
 export const EDITOR_YEARS = { min: 1900, max: 2200 } as const;

@@ -39,6 +39,22 @@ export function formatInstant(at: Instant, locale: string, style: keyof typeof S
   return keepMeridiem(shownAt(at).setLocale(locale).toLocaleString(STYLES[style]));
 }
 
+/**
+ * "23:00 – 01:30": an event's real start and end, on the calendar's clock, whatever part of it a
+ * view draws (a week column cut at midnight would otherwise say "23:00 – 00:00"). On the day the
+ * clocks change, times that would read backwards ("01:30 – 01:00" on the fall-back night) carry
+ * their zone's name: "01:30 WEST – 01:00 WET".
+ */
+export function timeRangeText(start: Instant, end: Instant, locale: string): string {
+  const s = shownAt(start);
+  const e = shownAt(end);
+  const a = formatInstant(start, locale);
+  const b = formatInstant(end, locale);
+  if (s.offset === e.offset) return `${a} – ${b}`;
+  const named = (d: DateTime) => d.setLocale(locale).toFormat('ZZZZ');
+  return `${a} ${named(s)} – ${b} ${named(e)}`;
+}
+
 const DAY_STYLES = {
   /** "Friday, March 14, 2025" */
   huge: DateTime.DATE_HUGE,

@@ -38,6 +38,92 @@ const ALSO_KNOWN_AS: Record<string, string> = {
   'America/Bogota': 'Bogotá',
 };
 
+/**
+ * Abbreviations people type for a zone, to the zones they mean, most likely first. Intl names
+ * zones but not by these letters, and a search of names alone finds "EST" in "West Africa".
+ * Where one abbreviation has two meanings (CST, IST), the American or the commoner one leads.
+ */
+const ABBREVIATIONS: Record<string, string[]> = {
+  et: ['America/New_York', 'America/Toronto'],
+  est: ['America/New_York', 'America/Toronto', 'America/Detroit', 'America/Panama', 'America/Cancun'],
+  edt: ['America/New_York', 'America/Toronto', 'America/Detroit'],
+  ct: ['America/Chicago', 'America/Winnipeg'],
+  cst: ['America/Chicago', 'America/Mexico_City', 'America/Winnipeg', 'America/Costa_Rica', 'Asia/Shanghai'],
+  cdt: ['America/Chicago', 'America/Winnipeg'],
+  mt: ['America/Denver', 'America/Edmonton'],
+  mst: ['America/Denver', 'America/Phoenix', 'America/Edmonton'],
+  mdt: ['America/Denver', 'America/Edmonton'],
+  pt: ['America/Los_Angeles', 'America/Vancouver'],
+  pst: ['America/Los_Angeles', 'America/Vancouver', 'America/Tijuana'],
+  pdt: ['America/Los_Angeles', 'America/Vancouver', 'America/Tijuana'],
+  akst: ['America/Anchorage'],
+  akdt: ['America/Anchorage'],
+  hst: ['Pacific/Honolulu'],
+  ast: ['America/Halifax', 'America/Puerto_Rico', 'America/Santo_Domingo'],
+  adt: ['America/Halifax'],
+  nst: ['America/St_Johns'],
+  ndt: ['America/St_Johns'],
+  gmt: ['UTC', 'Europe/London', 'Europe/Dublin', 'Africa/Abidjan'],
+  utc: ['UTC'],
+  z: ['UTC'],
+  bst: ['Europe/London'],
+  ist: ['Asia/Kolkata', 'Europe/Dublin', 'Asia/Jerusalem'],
+  wet: ['Europe/Lisbon', 'Atlantic/Canary'],
+  west: ['Europe/Lisbon', 'Atlantic/Canary'],
+  cet: ['Europe/Paris', 'Europe/Berlin', 'Europe/Madrid', 'Europe/Rome', 'Europe/Amsterdam', 'Europe/Brussels', 'Europe/Vienna', 'Europe/Warsaw'],
+  cest: ['Europe/Paris', 'Europe/Berlin', 'Europe/Madrid', 'Europe/Rome', 'Europe/Amsterdam', 'Europe/Brussels', 'Europe/Vienna', 'Europe/Warsaw'],
+  met: ['Europe/Paris', 'Europe/Berlin'],
+  mez: ['Europe/Berlin', 'Europe/Vienna', 'Europe/Zurich'],
+  eet: ['Europe/Athens', 'Europe/Helsinki', 'Europe/Bucharest', 'Europe/Kyiv', 'Africa/Cairo'],
+  eest: ['Europe/Athens', 'Europe/Helsinki', 'Europe/Bucharest', 'Europe/Kyiv'],
+  msk: ['Europe/Moscow'],
+  brt: ['America/Sao_Paulo', 'America/Bahia', 'America/Fortaleza', 'America/Recife', 'America/Belem'],
+  brst: ['America/Sao_Paulo'],
+  brasilia: ['America/Sao_Paulo'],
+  amt: ['America/Manaus'],
+  art: ['America/Argentina/Buenos_Aires'],
+  clt: ['America/Santiago'],
+  uyt: ['America/Montevideo'],
+  pyt: ['America/Asuncion'],
+  cot: ['America/Bogota'],
+  pet: ['America/Lima'],
+  vet: ['America/Caracas'],
+  bot: ['America/La_Paz'],
+  ect: ['America/Guayaquil'],
+  wat: ['Africa/Lagos', 'Africa/Luanda'],
+  cat: ['Africa/Maputo', 'Africa/Harare'],
+  eat: ['Africa/Nairobi'],
+  sast: ['Africa/Johannesburg'],
+  pkt: ['Asia/Karachi'],
+  sgt: ['Asia/Singapore'],
+  hkt: ['Asia/Hong_Kong'],
+  pht: ['Asia/Manila'],
+  wib: ['Asia/Jakarta'],
+  jst: ['Asia/Tokyo'],
+  kst: ['Asia/Seoul'],
+  aest: ['Australia/Sydney', 'Australia/Melbourne', 'Australia/Brisbane'],
+  aedt: ['Australia/Sydney', 'Australia/Melbourne'],
+  acst: ['Australia/Adelaide', 'Australia/Darwin'],
+  acdt: ['Australia/Adelaide'],
+  awst: ['Australia/Perth'],
+  nzst: ['Pacific/Auckland'],
+  nzdt: ['Pacific/Auckland'],
+};
+
+/**
+ * `GMT+1`, `UTC-3`, `utc+05:30`, `GMT+0530`, `+01:00` → the fixed offset as the API names it
+ * (`UTC+1`, `UTC-3`, `UTC+5:30`); null for anything else.
+ */
+export function fixedOffsetZone(text: string): string | null {
+  const m = /^(?:UTC|GMT)?\s*([+-])\s*(\d{1,2})(?:[:.]?(\d{2}))?$/i.exec(text.trim());
+  if (!m || (!/^(utc|gmt)/i.test(text.trim()) && !m[3])) return null;
+  const hours = Number(m[2]);
+  const minutes = Number(m[3] ?? 0);
+  if (hours > 14 || minutes > 59) return null;
+  if (hours === 0 && minutes === 0) return 'UTC';
+  return `UTC${m[1]}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
+}
+
 /** Lower case without accents, so "sao paulo" finds "São Paulo" and "brasilia" "Brasília". */
 export function fold(text: string): string {
   return text
@@ -103,27 +189,35 @@ export function warmZoneIndex(): Promise<void> {
 export function searchZones(text: string, limit = 8): string[] {
   const q = fold(text);
   if (!q) return [];
+  const known = new Set(allZones());
+  const abbreviated = (ABBREVIATIONS[q] ?? []).filter((z) => known.has(z));
   const words = q.split(' ');
   const hits: Array<{ zone: string; rank: number }> = [];
   for (const [zone, names] of zoneIndex()) {
-    if (!words.every((w) => names.includes(w))) continue;
+    if (abbreviated.includes(zone)) continue;
+    // Words are matched from their start: "est" is not in "West Africa", "york" is in "New York".
+    if (!words.every((w) => names.startsWith(w) || names.includes(` ${w}`))) continue;
     const city = fold(zone.slice(zone.lastIndexOf('/') + 1));
     const rank = fold(zone) === q ? 0 : city === q ? 1 : city.startsWith(q) ? 2 : names.includes(q) ? 3 : 4;
     hits.push({ zone, rank });
   }
   hits.sort((a, b) => a.rank - b.rank || a.zone.localeCompare(b.zone));
-  return hits.slice(0, limit).map((h) => h.zone);
+  // An abbreviation is its zones, then only cities named so: "est" is also a word in "hora estándar".
+  const rest = abbreviated.length ? hits.filter((h) => h.rank <= 2) : hits;
+  return [...abbreviated, ...rest.map((h) => h.zone)].slice(0, limit);
 }
 
 /**
  * The zone id a typed text stands for without a choice from the list: an id as the platform
- * spells it (in any case), a fixed offset such as `UTC+2`, or nothing typed (the default zone).
+ * spells it (in any case), a fixed offset such as `UTC+2` or `GMT+1` (kept as `UTC+1`), or
+ * nothing typed (the default zone).
  * Anything else (a city name, half an id) is not a zone yet: null.
  */
 export function exactZone(text: string): string | null {
   const v = text.trim();
   if (v === '') return '';
-  if (/^UTC[+-]\d{1,2}([.:]\d{1,2})?$/i.test(v)) return isValidZone(v.toUpperCase()) ? v.toUpperCase() : null;
+  const offset = fixedOffsetZone(v);
+  if (offset) return isValidZone(offset) ? offset : null;
   const lower = v.toLowerCase();
   return allZones().find((z) => z.toLowerCase() === lower) ?? null;
 }

@@ -174,7 +174,7 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
                     </button>
                   </th>
                   {cfg.columns.map((c) => (
-                    <td key={c.label}>
+                    <td key={c.label} data-label={t(c.label)}>
                       {c.swatch && c.value(r, items) && <span className="ev-dot colour-swatch" style={{ background: c.value(r, items) }} aria-hidden="true" />}
                       {c.value(r, items)}
                     </td>

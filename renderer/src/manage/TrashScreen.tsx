@@ -30,6 +30,7 @@ export function TrashScreen() {
   const [items, setItems] = useState<Trashed[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Trashed | null>(null);
+  const [confirmingAll, setConfirmingAll] = useState(false);
 
   const begin = useNewestOnly();
   const load = useCallback(async () => {
@@ -76,6 +77,16 @@ export function TrashScreen() {
     }
   }
 
+  async function emptyAll() {
+    try {
+      const { deleted } = await api().emptyTrash(kind);
+      toastInfo(t('trash.emptied', { count: deleted }));
+    } catch (e) {
+      toastError((e as Error).message);
+    }
+    await load();
+  }
+
   const when = (r: Trashed) => {
     if (kind !== 'events') return '';
     const e = r as Event;
@@ -95,6 +106,11 @@ export function TrashScreen() {
             </button>
           ))}
         </div>
+        {items !== null && items.length > 0 && (
+          <button type="button" className="button button-danger-quiet" onClick={() => setConfirmingAll(true)}>
+            {t('trash.empty_action')}
+          </button>
+        )}
       </header>
       {error && (
         <div className="form-error" role="alert">
@@ -131,6 +147,18 @@ export function TrashScreen() {
             </li>
           ))}
         </ul>
+      )}
+      {confirmingAll && items && (
+        <ConfirmDialog
+          title={t('trash.empty_title')}
+          text={t(`trash.empty_text_${kind}`, { count: items.length })}
+          confirmLabel={t('trash.empty_action')}
+          onCancel={() => setConfirmingAll(false)}
+          onConfirm={() => {
+            setConfirmingAll(false);
+            void emptyAll();
+          }}
+        />
       )}
       {confirming && (
         <ConfirmDialog

@@ -89,7 +89,7 @@ export const CONFIGS: Record<ManagedKind, ManageConfig> = {
       },
       { label: 'field.color', value: get('color'), swatch: true },
       { label: 'field.slug', value: get('slug') },
-      { label: 'manage.count', value: get('count') },
+      { label: 'manage.count', value: get('series_count') },
     ],
   },
   tags: {
@@ -100,7 +100,7 @@ export const CONFIGS: Record<ManagedKind, ManageConfig> = {
     advanced: ['slug', 'translation_of'],
     columns: [
       { label: 'field.slug', value: get('slug') },
-      { label: 'manage.count', value: get('count') },
+      { label: 'manage.count', value: get('series_count') },
     ],
   },
 };

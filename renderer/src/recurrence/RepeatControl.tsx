@@ -8,6 +8,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeTag } from '../i18n';
+import { DateField } from '../components/DateTimeFields';
 import { useSettings } from '../state/settings';
 import {
   defaultChoice,
@@ -171,13 +172,12 @@ export function RepeatControl({ value, onChange, start, errors = {}, serverError
                 <option value="count">{t('repeat.ends_count')}</option>
               </select>
               {choice.ends === 'until' && (
-                <input
+                <DateField
                   id={ids.until}
-                  type="date"
                   aria-label={t('repeat.until')}
                   min={start.start.slice(0, 10)}
                   value={choice.until}
-                  onChange={(e) => setChoice({ until: e.target.value })}
+                  onChange={(until) => setChoice({ until })}
                   {...invalid('until')}
                 />
               )}

@@ -4,7 +4,7 @@
  * click on the title opens the event's details card. In a browser tab that has not decided yet,
  * "Turn on notifications" asks for the browser's permission (a request needs the user's press).
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DueJson, Snooze } from '@shared/api/due-reminders';
 import { Icon } from '../components/Icon';
@@ -52,11 +52,41 @@ export function ReminderBanners({ now = () => Date.now() }: { now?: () => number
   const alerts = useAlerts((s) => s.alerts);
   const missed = useAlerts((s) => s.missed);
   const permission = useAlerts((s) => s.permission);
+  const [open, setOpen] = useState(false);
   if (!alerts.length && !missed) return null;
   const when = (r: DueJson) => dueWhen(r, locale, t('field.all_day'));
+  // The stack sits under the calendar in the page's flow, covering nothing; three or more things
+  // to say (banners, the summary) fold into one line naming them, opened on demand, so the
+  // calendar keeps its room on a phone.
+  const count = alerts.length + (missed?.count ?? 0);
+  const foldable = alerts.length + (missed ? 1 : 0) >= 3;
+  const folded = foldable && !open;
+  const titles = [...new Set([...alerts.map((r) => decodeEntities(r.title)), ...(missed?.reminders ?? []).map((r) => decodeEntities(r.title))])];
 
   return (
-    <section className="reminder-stack" aria-label={t('alerts.region')}>
+    <section className={`reminder-stack${folded ? ' reminder-stack-folded' : ''}`} aria-label={t('alerts.region')}>
+      {foldable && (
+        <div className="reminder-fold" role="alert" aria-label={t('alerts.count', { count })}>
+          <Icon name="bell" size={16} />
+          <strong className="reminder-fold-count">{t('alerts.count', { count })}</strong>
+          <span className="reminder-fold-titles">{titles.join(', ')}</span>
+          <button type="button" className="button button-small" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? t('alerts.hide') : t('alerts.show')}
+          </button>
+          <button
+            type="button"
+            className="button button-small button-quiet"
+            onClick={() => {
+              void dismiss(alerts.map((r) => r.key));
+              if (missed) void dismissSummary();
+            }}
+          >
+            {t('alerts.dismiss_all')}
+          </button>
+        </div>
+      )}
+      {!folded && (
+        <div className="reminder-list">
       {permission === 'default' && (
         <div className="reminder-banner reminder-permission">
           <p className="reminder-when">{t('alerts.permission_hint')}</p>
@@ -123,6 +153,8 @@ export function ReminderBanners({ now = () => Date.now() }: { now?: () => number
           </div>
         );
       })}
+        </div>
+      )}
     </section>
   );
 }

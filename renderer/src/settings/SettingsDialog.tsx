@@ -12,6 +12,7 @@ import { message, isMessageKey } from '@shared/i18n/messages';
 import type { Reminder } from '@shared/reminders';
 import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
+import { TimeField } from '../components/DateTimeFields';
 import { Field, invalidProps, useFieldIds } from '../editor/fieldParts';
 import { TimeZoneControl } from '../editor/TimeZoneControl';
 import { exactZone } from '../lib/zoneSearch';
@@ -35,21 +36,23 @@ function toForm(s: CalendarSettings): Values {
 /** A form value as the API takes it. */
 function toBody(name: string, value: unknown): unknown {
   if (name === 'reminders_timed' || name === 'reminders_all_day') return (value as ReminderRow[]).map(fromRow);
+  // `GMT+1` typed is the fixed offset `UTC+1` the API knows.
+  if (name === 'timezone' && typeof value === 'string') return exactZone(value) ?? value;
   return value;
 }
 
 /** Each value through its kind's own check (what the server will run), then the cross-field rule. */
-function check(values: Values, say: (key: string) => string): { errors: Errors; parsed: Values } {
+function check(values: Values, say: (key: string, vars?: Record<string, string | number>) => string): { errors: Errors; parsed: Values } {
   const errors: Errors = {};
   const parsed: Values = {};
   for (const [name, def] of Object.entries(settingsFields)) {
-    const issues: string[] = [];
-    const value = def.kind.parse(toBody(name, values[name]), { addIssue: (k) => void issues.push(k) });
-    if (issues.length) errors[name] = say(issues[0]);
+    let first: [string, Record<string, string | number> | undefined] | undefined;
+    const value = def.kind.parse(toBody(name, values[name]), { addIssue: (k, vars) => void (first ??= [k, vars]) });
+    if (first) errors[name] = say(...first);
     else parsed[name] = value;
   }
   // Typed but not picked from the list: said as the picker says it (the editor's words too).
-  if (typeof values.timezone === 'string' && values.timezone.trim() !== '' && exactZone(values.timezone) !== values.timezone) errors.timezone = say('zone');
+  if (typeof values.timezone === 'string' && values.timezone.trim() !== '' && exactZone(values.timezone) === null) errors.timezone = say('zone');
   if (!errors.work_start && !errors.work_end && !workHoursInOrder(String(parsed.work_start), String(parsed.work_end))) errors.work_end = say('invalid_work_hours');
   return { errors, parsed };
 }
@@ -76,7 +79,7 @@ export function SettingsDialog() {
   const [saving, setSaving] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
 
-  const say = (key: string) => (key === 'zone' ? t('errors.zone') : isMessageKey(key) ? message(lang, key) : t('errors.fix_fields'));
+  const say = (key: string, vars?: Record<string, string | number>) => (key === 'zone' ? t('errors.zone') : isMessageKey(key) ? message(lang, key, vars) : t('errors.fix_fields'));
   const { errors, parsed } = check(values, say);
   const visible: Errors = { ...Object.fromEntries(Object.entries(errors).filter(([n]) => shown.has(n))), ...serverErrors };
 
@@ -181,7 +184,7 @@ function SettingControl(p: SettingProps) {
     case 'clock':
       return (
         <Field label={label} htmlFor={ids.input} error={p.error} errorId={ids.error} hint={hint} hintId={ids.hint}>
-          <input {...common} type="time" value={str} onChange={(e) => p.onChange(e.target.value)} />
+          <TimeField {...common} className="time-field" value={str} onChange={p.onChange} />
         </Field>
       );
     case 'number': {

@@ -6,13 +6,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
-import { useCalendars, type AccountSyncState } from '../state/calendars';
+import { calendarLabel, useCalendars, type AccountSyncState } from '../state/calendars';
 import { useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { localeTag } from '../i18n';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { AddAccountDialog, CalendarDialog } from './AccountDialogs';
+import { AddAccountDialog, CalendarDialog, NewCalendarDialog } from './AccountDialogs';
 import { ConnectSite, Sites, isSiteCalendar } from './Sites';
 import { siteOf, useSites } from '../state/sites';
 import { timeAgo } from './timeAgo';
@@ -38,11 +38,11 @@ function CalendarRow({ calendar, onEdit }: { calendar: CalendarJson; onEdit(): v
       <label className="check">
         <input type="checkbox" checked={calendar.visible} onChange={(e) => setVisible(calendar.id, e.target.checked).catch((err: Error) => toastError(err.message))} />
         <span className="swatch" style={{ background: swatchOf(calendar) }} aria-hidden="true" />
-        <span className="check-text">{calendar.name}</span>
+        <span className="check-text">{calendarLabel(calendar, t)}</span>
       </label>
       {calendar.read_only && <span className="calendar-note">{t('calendars.read_only')}</span>}
       {calendar.account !== null && !calendar.synced && <span className="calendar-note">{t('calendars.not_synced')}</span>}
-      <button type="button" className="icon-text-button" aria-label={t('calendars.edit_named', { name: calendar.name })} title={t('calendars.edit')} onClick={onEdit}>
+      <button type="button" className="icon-text-button" aria-label={t('calendars.edit_named', { name: calendarLabel(calendar, t) })} title={t('calendars.edit')} onClick={onEdit}>
         …
       </button>
     </li>
@@ -170,6 +170,7 @@ export function Calendars() {
   const sites = useSites((s) => s.sites);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CalendarJson | null>(null);
+  const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<AccountJson | null>(null);
 
   // The accounts' sync state, while there are accounts to sync (and a server that syncs them).
@@ -224,10 +225,14 @@ export function Calendars() {
       ))}
       <Sites calendars={calendars} row={(c) => <CalendarRow key={c.id} calendar={c} onEdit={() => setEditing(c)} />} />
       <Conflicts />
+      <button type="button" className="nav-item import-button" onClick={() => setCreating(true)}>
+        {t('calendars.new')}
+      </button>
       <button type="button" className="nav-item import-button" onClick={() => setAdding(true)}>
         {t('calendars.add_account')}
       </button>
       <ConnectSite />
+      {creating && <NewCalendarDialog onClose={() => setCreating(false)} />}
       {adding && (
         <AddAccountDialog
           onClose={() => setAdding(false)}

@@ -10,6 +10,7 @@ import { newEventDraft } from '../state/drafts';
 import { Filters } from './Filters';
 import { MiniMonth } from './MiniMonth';
 import { Calendars } from './Calendars';
+import { printCalendar } from '../print';
 import { Icon, type IconName } from '../components/Icon';
 import { SubscribeButton } from '../subscriptions/SubscribeDialog';
 
@@ -60,13 +61,17 @@ export function LanguageSettings() {
       <label className="field-label" htmlFor="content-language">
         {t('language.records')}
       </label>
-      <select id="content-language" value={contentLanguage} onChange={(e) => void switchRecords(e.target.value as Language)}>
+      <select id="content-language" aria-describedby="content-language-hint" value={contentLanguage} onChange={(e) => void switchRecords(e.target.value as Language)}>
         {LANGUAGES.map((l) => (
           <option key={l} value={l}>
             {t(`language.name.${l}`)}
           </option>
         ))}
       </select>
+      {/* Switching shows another set of events: said where it is chosen, before it surprises anyone. */}
+      <p className="field-hint" id="content-language-hint">
+        {t('language.records_hint')}
+      </p>
     </section>
   );
 }
@@ -116,7 +121,7 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
         type="button"
         className="button button-primary new-event"
         data-closes-drawer
-        title={t('shortcut.hint', { key: 'N' })}
+        title={t('shortcut.hint', { key: 'C' })}
         onClick={() => useUi.getState().openEditor({ kind: 'create', draft: newEventDraft() })}
       >
         <Icon name="plus" className="plus" />
@@ -148,6 +153,12 @@ export function Sidebar({ drawer = false }: { drawer?: boolean }) {
         <Icon name="download" className="nav-icon" />
         {t('export.open')}
       </button>
+      {screen === 'calendar' && (
+        <button type="button" data-closes-drawer className="nav-item import-button" onClick={printCalendar}>
+          <Icon name="print" className="nav-icon" />
+          {t('print.open')}
+        </button>
+      )}
       <button type="button" data-closes-drawer className="nav-item import-button" onClick={() => useUi.getState().openSettings()}>
         <Icon name="settings" className="nav-icon" />
         {t('settings.open')}

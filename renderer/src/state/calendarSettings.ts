@@ -35,6 +35,12 @@ function rememberedTheme(): Theme {
 interface CalendarSettingsState {
   settings: CalendarSettings;
   loaded: boolean;
+  /**
+   * The first answer came (or the request failed): the views wait for it, as the week's first day
+   * and the zone decide the range they show, and a range drawn from the defaults first was fetched
+   * for nothing before the right one.
+   */
+  settled: boolean;
   /** The zone the calendar is drawn in (views subscribe to redraw when it changes). */
   zone: string;
   load(): Promise<void>;
@@ -65,14 +71,21 @@ export const useCalendarSettings = create<CalendarSettingsState>()((set) => {
     const today = todayIso();
     // Today in the new zone may be another day: a calendar showing today keeps showing today.
     if (setViewerZone(chosenZoneOf(settings)) && useCalendar.getState().date === today) useCalendar.getState().goto(todayIso());
-    set({ settings, loaded: true, zone: viewerZone() });
+    set({ settings, loaded: true, settled: true, zone: viewerZone() });
   };
   return {
     settings: { ...DEFAULT_SETTINGS, theme: rememberedTheme() },
     loaded: false,
+    settled: false,
     zone: viewerZone(),
     async load() {
-      apply(await api().get<CalendarSettings>('settings'));
+      try {
+        apply(await api().get<CalendarSettings>('settings'));
+      } catch (e) {
+        // The calendar is still drawn, with the defaults, when the settings cannot be read.
+        set({ settled: true });
+        throw e;
+      }
     },
     async save(changes) {
       const settings = await api().patch<CalendarSettings>('settings', changes);

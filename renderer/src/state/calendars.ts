@@ -29,6 +29,10 @@ interface CalendarsState {
   refreshSync(): Promise<SyncStatus>;
   setVisible(id: number, visible: boolean): Promise<void>;
   updateCalendar(id: number, changes: { name?: string; color?: string; synced?: boolean }): Promise<void>;
+  /** Another calendar of this computer's own. */
+  createCalendar(body: { name: string; color?: string }): Promise<CalendarJson>;
+  /** Removes a calendar of this computer's own, its events moved to `moveTo` or, with null, deleted. */
+  removeCalendar(id: number, moveTo: number | null): Promise<void>;
   addAccount(body: { url: string; username: string; password: string; name?: string }): Promise<AccountJson>;
   removeAccount(id: number): Promise<void>;
   /** Starts a round for the account and resolves once it is over (or after two minutes). */
@@ -124,6 +128,15 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
     await get().load();
     return added;
   },
+  async createCalendar(body) {
+    const made = await api().post<CalendarJson>('calendars', body, inUiLanguage());
+    set({ calendars: [...get().calendars, made] });
+    return made;
+  },
+  async removeCalendar(id, moveTo) {
+    await api().del(`calendars/${id}`, { ...inUiLanguage(), ...(moveTo === null ? { events: 'delete' } : { events: 'move', move_to: moveTo }) });
+    await get().load();
+  },
   async removeAccount(id) {
     await api().del(`accounts/${id}`, inUiLanguage());
     await get().load();
@@ -156,3 +169,14 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
     await get().refreshSync();
   },
 }));
+
+/** The name the server gives the calendar kept on this computer until the user renames it. */
+export const LOCAL_DEFAULT_NAME = 'On this computer';
+
+/**
+ * A calendar's name as the user reads it: the local calendar's default name is the server's
+ * English words, so it is shown in the interface language until the user gives it a name.
+ */
+export function calendarLabel(c: Pick<CalendarJson, 'id' | 'name'>, t: (key: string) => string): string {
+  return c.id === LOCAL_CALENDAR_ID && c.name === LOCAL_DEFAULT_NAME ? t('calendars.local') : c.name;
+}

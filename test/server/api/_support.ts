@@ -94,7 +94,7 @@ export const CATEGORY_KEYS = ['id', 'count', 'description', 'name', 'slug', 'tax
 export const TAG_KEYS = ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls'];
 export const EMBEDDED_TERM_KEYS = ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls'];
 /** Keys Almanac adds to records (languages, decisions page). */
-export const ALMANAC_KEYS = ['i18n_language', 'translations', 'recurrence', 'series_id', 'recurrence_id', 'is_exception', 'reminders', 'calendar', 'color'];
+export const ALMANAC_KEYS = ['i18n_language', 'translations', 'recurrence', 'series_id', 'recurrence_id', 'is_exception', 'reminders', 'calendar', 'color', 'series_count'];
 
 /**
  * The record's keys, Almanac's additions left out, are in the reference order (a subsequence of

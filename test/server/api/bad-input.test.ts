@@ -232,6 +232,35 @@ describe('venues and organizers', () => {
   });
 });
 
+describe('length errors say the limit (issue 27 §5.6)', () => {
+  it('a 2,000-character venue name: the venue itself and a venue an event creates name the name field and its limit', async () => {
+    const long = 'V'.repeat(2000);
+    await refused(
+      () => t.api('post', 'venues').send({ venue: long }),
+      (res) => expect(res.body.data.params).toEqual({ venue: 'Is too long: at most 1000 characters.' }),
+    );
+    await refused(
+      () => t.api('post', 'events').send({ ...base, venue: { venue: long, city: 'Lisboa' } }),
+      (res) => {
+        expectInvalidParam(res, 'venue');
+        expect(res.body.data.details.venue.code).toBe('could-not-create-venue');
+        expect(res.body.data.details.venue.data.params).toEqual({ venue: 'Is too long: at most 1000 characters.' });
+      },
+    );
+    await refused(
+      () => t.api('post', 'events').query({ i18n_language: 'pt-br' }).send({ ...base, venue: { venue: long } }),
+      (res) => expect(res.body.data.details.venue.data.params).toEqual({ venue: 'É longo demais: no máximo 1000 caracteres.' }),
+    );
+  });
+
+  it('a slug names its own limit, 200', async () => {
+    await refused(
+      () => t.api('post', 'events').query({ i18n_language: 'es' }).send({ ...base, slug: 's'.repeat(201) }),
+      (res) => expect(res.body.data.params).toEqual({ slug: 'Es demasiado largo: como máximo 200 caracteres.' }),
+    );
+  });
+});
+
 describe('categories and tags', () => {
   const termCases: Array<[string, unknown]> = [
     ['name', {}],

@@ -234,6 +234,27 @@ describe('filters', () => {
     expect(query(res.body.rest_url).search).toBe('alpha brass');
   });
 
+  it('search finds events by their venue (name, city, address) and organizers (issue 27 §5.13)', async () => {
+    const c = await bucket();
+    const luso = await mkVenue(t, { venue: 'Sala Luso', city: 'Lisboa', address: 'Rua da Prata 10' });
+    const belem = await mkVenue(t, { venue: 'Centro Cultural', city: 'Lisboa' });
+    const porto = await mkVenue(t, { venue: 'Casa da Música', city: 'Porto' });
+    const fado = await mkOrganizer(t, { organizer: 'Fado Nocturno' });
+    const inLuso = await mkEvent(t, { categories: [c], title: 'Recital', venue: luso.id });
+    const inBelem = await mkEvent(t, { categories: [c], title: 'Exhibition', venue: belem.id, start_date: '2031-05-11 10:00', end_date: '2031-05-11 11:00' });
+    await mkEvent(t, { categories: [c], title: 'Concert', venue: porto.id });
+    const byFado = await mkEvent(t, { categories: [c], title: 'Night of songs', organizer: [fado.id], venue: porto.id, start_date: '2031-05-12 21:00', end_date: '2031-05-12 23:00' });
+    const search = async (words: string) => ids(await t.api('get', `events?categories=${c}&search=${encodeURIComponent(words)}&${FAR}`));
+    expect(await search('Lisboa')).toEqual([inLuso.id, inBelem.id]);
+    expect(await search('lisboa recital')).toEqual([inLuso.id]);
+    expect(await search('prata')).toEqual([inLuso.id]);
+    expect(await search('Luso')).toEqual([inLuso.id]);
+    expect(await search('nocturno')).toEqual([byFado.id]);
+    expect(await search('musica songs')).toEqual([byFado.id]);
+    // Two-letter words are read the same way.
+    expect(await search('Lisboa 10')).toEqual([inLuso.id]);
+  });
+
   it('search="" → 400', async () => {
     expectInvalidParam(await t.api('get', 'events?search='), 'search');
   });

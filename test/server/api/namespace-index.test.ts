@@ -46,6 +46,7 @@ const ROUTES = [
   `${NS}/subscriptions`,
   `${NS}/subscriptions/(?P<id>\\d+)/refresh`,
   `${NS}/subscriptions/(?P<id>\\d+)`,
+  `${NS}/trash`,
   `${NS}/quick-add`,
 ];
 const SCHEMA_KEYWORDS = new Set(['type', 'description', 'default', 'enum', 'items', 'format', 'required', 'minimum', 'maximum', 'pattern', 'oneOf', 'anyOf', 'properties', 'minItems', 'maxItems', 'uniqueItems', 'context', 'readonly']);
@@ -199,7 +200,7 @@ describe('/doc (reference §8.2, correction 1)', () => {
       '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/events/conflicts', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
       '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss',
-      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sync', '/sync/calendars/{id}/deletions', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}', '/quick-add',
+      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sync', '/sync/calendars/{id}/deletions', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}', '/trash', '/quick-add',
     ]);
     for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'ImportReport', 'RestoreReport', 'ImportJob']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();
