@@ -36,6 +36,8 @@ export interface CalendarJson {
   read_only: boolean;
   /** An iCalendar subscription's feed (read-only calendar); null for the others. */
   subscription: { url: string; refreshed_utc: string | null; last_error: string | null } | null;
+  /** A website's calendar (issue 26): the site's id and address; null for the others. */
+  site?: { id: number; url: string } | null;
 }
 
 /** An account as `GET /accounts` and `POST /accounts` answer: never its password. */

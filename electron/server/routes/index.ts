@@ -14,6 +14,7 @@ import { settingsRoutes } from './settings';
 import { syncRoutes } from './sync';
 import { subscriptionRoutes } from './subscriptions';
 import { accountRoutes } from './accounts';
+import { siteRoutes } from './sites';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -49,6 +50,7 @@ export function allRoutes(): RouteDef[] {
     ...reminderRoutes,
     ...settingsRoutes,
     ...accountRoutes,
+    ...siteRoutes,
     ...syncRoutes,
     ...subscriptionRoutes,
   );
