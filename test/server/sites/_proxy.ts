@@ -1,0 +1,101 @@
+/**
+ * A recording proxy in front of a real Almanac playing the website: it passes every request on
+ * unchanged and keeps what was sent, and can be told to lose the answer of the next matching
+ * request (the site did it; the client never hears), or to answer instead of the site (HTML, 503,
+ * garbage): faults a real site cannot be made to show on demand.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Sent {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: any;
+  status: number;
+}
+
+type Fault = { match: (r: { method: string; path: string }) => boolean; times: number } & (
+  | { kind: 'lose-answer' }
+  | { kind: 'answer'; status: number; headers?: Record<string, string>; body: string }
+  | { kind: 'hang' }
+);
+
+export interface Proxy {
+  url: string;
+  sent: Sent[];
+  fault(f: Fault): void;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startProxy(target: string): Promise<Proxy> {
+  const sent: Sent[] = [];
+  let faults: Fault[] = [];
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url!, target);
+    const body = await readBody(req);
+    const record: Sent = { method: req.method!, path: url.pathname, query: url.searchParams, body: body.length ? safeJson(body) : undefined, status: 0 };
+    sent.push(record);
+    const fault = faults.find((f) => f.times > 0 && f.match({ method: req.method!, path: url.pathname }));
+    if (fault) fault.times--;
+    if (fault?.kind === 'answer') {
+      record.status = fault.status;
+      res.writeHead(fault.status, fault.headers ?? { 'Content-Type': 'text/html' });
+      res.end(fault.body);
+      return;
+    }
+    if (fault?.kind === 'hang') {
+      hanging.add(res);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
+    const answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
+    const text = Buffer.from(await answer.arrayBuffer());
+    record.status = answer.status;
+    if (fault?.kind === 'lose-answer') {
+      // Done on the site; the client never hears of it.
+      res.socket?.destroy();
+      return;
+    }
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => {
+      if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = v;
+    });
+    res.writeHead(answer.status, out);
+    res.end(text);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    sent,
+    fault: (f) => void faults.push(f),
+    clear() {
+      sent.length = 0;
+      faults = [];
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        for (const r of hanging) r.socket?.destroy();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+function safeJson(b: Buffer): any {
+  try {
+    return JSON.parse(b.toString('utf8'));
+  } catch {
+    return b.toString('utf8');
+  }
+}
