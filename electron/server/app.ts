@@ -10,11 +10,14 @@ import typeIs from 'type-is';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { userInfo } from 'node:os';
 import type { ImportJobs } from './import-export/import-jobs';
 import type { Store } from './store';
 import { allRoutes } from './routes';
-import { dispatch, findRoute, locateApi, sendError, toApiError, type ApiLocation, type HttpRequest, type HttpResponse } from './http/dispatch';
-import { Auth, checkHost, checkOrigin, loggableUrl } from './http/security';
+import { dispatch, findRoute, locateApi, sendError, sendJson, toApiError, type ApiLocation, type HttpRequest, type HttpResponse } from './http/dispatch';
+import { Auth, authScheme, checkHost, checkOrigin, loggableUrl, originOf } from './http/security';
+import { apiLinkHeader, locateTarget, ownerRecord, siteIndex, type Target } from './http/site';
+import { CONDITIONAL_HEADER } from './http/conditional';
 import { ApiError } from './errors';
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from '../../shared/i18n/languages';
 import { loginHelpPage } from './http/login-page';
@@ -48,6 +51,8 @@ export interface AppOptions {
   sync?: SyncService;
   /** iCalendar subscriptions, for `/subscriptions`. */
   subscriptions?: SubscriptionService;
+  /** The name `wp/v2/users/me` answers for the owner; the system user's by default. */
+  ownerName?: string;
 }
 
 const BODY_LIMIT = '1mb';
@@ -100,6 +105,25 @@ export function createApp(opts: AppOptions): RequestHandler {
     });
   }
 
+  /** The site's own routes (http/site.ts): the `/wp-json/` index and `wp/v2/users/me`. */
+  function serveSite(req: HttpRequest, res: HttpResponse, target: Extract<Target, { kind: 'site' }>) {
+    const asked = typeof target.query.i18n_language === 'string' ? target.query.i18n_language.toLowerCase() : undefined;
+    const lang = isLanguage(asked) ? asked : (target.prefixLang ?? DEFAULT_LANGUAGE);
+    const authed = opts.auth.authenticated(req);
+    // Wrong credentials are refused even on the public index, as WordPress refuses a wrong application password everywhere.
+    if (!authed && req.headers.authorization) return refuseUnauthenticated(req, res, lang);
+    if (!target.route || (req.method !== 'GET' && req.method !== 'HEAD')) return sendError(res, new ApiError('rest_no_route', 404, 'rest_no_route'), lang);
+    if (!target.route.public && !authed) return sendError(res, new ApiError('rest_not_logged_in', 401, 'rest_not_logged_in'), lang);
+    const origin = originOf(req);
+    const body =
+      target.route.route === '/'
+        ? siteIndex({ origin, siteRoot: target.root, prefixLang: target.prefixLang, routes, timezone: opts.store.settings.get().timezone })
+        : ownerRecord(origin, target.root, ownerName);
+    res.statusCode = 200;
+    sendJson(res, JSON.stringify(body));
+  }
+  const ownerName = opts.ownerName ?? systemUserName();
+
   mountUi(app, opts);
 
   app.use((req: Request, res: Response) => sendError(res, new ApiError('rest_no_route', 404, 'rest_no_route'), DEFAULT_LANGUAGE));
@@ -132,9 +156,17 @@ export function createApp(opts: AppOptions): RequestHandler {
       const refused = checkHost(req, opts.extraHosts) ?? checkOrigin(req);
       if (refused) return sendError(res, refused, DEFAULT_LANGUAGE);
       const parsed = parseUrl(req);
-      const loc = parsed ? locateApi(parsed.pathname ?? '') : undefined;
-      if (!loc) return app(req, res);
-      serveApi(req, res, loc, parseQuery(typeof parsed!.query === 'string' ? parsed!.query : ''));
+      const target = parsed ? locateTarget(parsed.pathname ?? '', typeof parsed.query === 'string' ? parsed.query : '', locateApi, parseQuery) : undefined;
+      if (!target) {
+        // The site's front page leads a WordPress client to the API (as `rest_output_link_header`).
+        if (parsed?.pathname === '/') res.setHeader('Link', apiLinkHeader(originOf(req)));
+        return app(req, res);
+      }
+      const prefixLang = target.kind === 'api' ? target.loc.prefixLang : target.prefixLang;
+      res.setHeader('Link', apiLinkHeader(originOf(req), prefixLang));
+      res.setHeader(CONDITIONAL_HEADER, '1');
+      if (target.kind === 'site') return serveSite(req, res, target);
+      serveApi(req, res, target.loc, target.query);
     } catch (err) {
       onUnexpected(err, req, res);
     }
@@ -150,10 +182,24 @@ function parseQuery(text: string): Record<string, unknown> {
   return qs.parse(text, { duplicates: 'last', depth: 5, arrayLimit: 200, parameterLimit: 1000 });
 }
 
-/** 401: a wrong token (`rest_forbidden`) or none (`rest_forbidden_token`). */
+/**
+ * 401: a wrong token (`rest_forbidden`), a wrong password of HTTP Basic (`incorrect_password`, as
+ * WordPress answers a wrong application password) or none (`rest_forbidden_token`). Never with a
+ * `WWW-Authenticate` challenge: a browser would prompt for a password and remember it.
+ */
 function refuseUnauthenticated(req: HttpRequest, res: HttpResponse, lang: Language): void {
-  res.setHeader('WWW-Authenticate', 'Bearer realm="almanac"');
-  sendError(res, new ApiError('rest_forbidden', 401, req.headers.authorization ? 'rest_forbidden' : 'rest_forbidden_token'), lang);
+  const scheme = authScheme(req);
+  const err = scheme === 'basic' ? new ApiError('incorrect_password', 401, 'incorrect_password') : new ApiError('rest_forbidden', 401, scheme ? 'rest_forbidden' : 'rest_forbidden_token');
+  sendError(res, err, lang);
+}
+
+/** The system user's name, for `users/me`; a generic one where the system has none to give. */
+function systemUserName(): string {
+  try {
+    return userInfo().username || 'Owner';
+  } catch {
+    return 'Owner';
+  }
 }
 
 function hasBody(req: HttpRequest): boolean {

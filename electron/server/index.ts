@@ -31,6 +31,8 @@ export interface ServerOptions {
   /** The API token; by default the one in the data directory (created on first start). */
   token?: string;
   publicRead?: boolean;
+  /** The name `wp/v2/users/me` gives the owner; the system user's by default. */
+  ownerName?: string;
   /** Interface to listen on; loopback unless told otherwise. */
   host?: string;
   /** 0 picks a free port. */
@@ -226,6 +228,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     store,
     auth,
     publicRead: !!opts.publicRead,
+    ownerName: opts.ownerName,
     rendererDir: opts.rendererDir ?? resolve(import.meta.dirname, '../../out/renderer'),
     extraHosts: LOOPBACK.has(host) ? [] : [host.toLowerCase()],
     log,

@@ -15,6 +15,7 @@ import { useSettings } from './state/settings';
 import { toastError } from './state/toasts';
 import { useUndo } from './state/undo';
 import { useCalendars } from './state/calendars';
+import { useSites } from './state/sites';
 
 export function useDataSync() {
   const range = useCalendar((s) => s.range);
@@ -39,6 +40,11 @@ export function useDataSync() {
   // errors come worded in the interface's language.
   useEffect(() => {
     useCalendars
+      .getState()
+      .load()
+      .catch((e: Error) => toastError(e.message));
+    // The websites synced as calendars (issue 26), their errors worded the same way.
+    useSites
       .getState()
       .load()
       .catch((e: Error) => toastError(e.message));

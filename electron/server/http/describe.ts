@@ -9,6 +9,8 @@ import * as importReports from '../../../shared/api/import-report';
 import { languageParam } from '../../../shared/schema/queries';
 import type { OpenApiType } from '../../../shared/schema/kinds';
 import type { ArgDecl, RouteDef, Endpoint } from './route-table';
+import { CONDITIONAL_HEADER } from './conditional';
+import { SITE_ROUTES } from './site';
 
 export const NAMESPACE = 'cal/events/v1';
 
@@ -111,7 +113,9 @@ const STATUS_TEXT: Record<number, string> = {
   201: 'The created record.',
   202: 'Started in the background: the job, to follow at its `rest_url`.',
   400: 'A parameter is missing or not valid.',
-  401: 'The API token is missing or wrong.',
+  304: 'Not modified: the record still has the `ETag` sent in `If-None-Match` (Almanac extension).',
+  401: 'The API token is missing or wrong (sent as `Authorization: Bearer <token>`, or as the password of HTTP Basic: `incorrect_password` when that is wrong).',
+  412: 'The record changed since the client read it: `If-Match` names another `ETag`; nothing was changed (`rest_precondition_failed`, Almanac extension).',
   403: 'The record cannot be read by this caller, or the request came from another site.',
   404: 'No such record or page.',
   410: 'The record is already in the trash.',
@@ -134,6 +138,19 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
         [okStatus]: { description: STATUS_TEXT[okStatus], content: content(e.response) },
       };
       if (e.accepted) responses[202] = { description: STATUS_TEXT[202], content: content(e.accepted) };
+      const headerParams: Record<string, unknown>[] = [];
+      if (e.record) {
+        // Conditional requests on single records (Almanac extension, http/conditional.ts).
+        (responses[okStatus] as Record<string, unknown>).headers = { ETag: ETAG_HEADER };
+        const read = e.methods.includes('GET');
+        if (read) {
+          responses[304] = { description: STATUS_TEXT[304], headers: { ETag: ETAG_HEADER } };
+          headerParams.push({ name: 'If-None-Match', in: 'header', required: false, description: 'Almanac extension: the record\'s `ETag` as last read; 304 when it has not changed since.', schema: { type: 'string' } });
+        } else if (!e.creates) {
+          responses[412] = { description: STATUS_TEXT[412], content: { 'application/json': { schema: ref('Error') } } };
+          headerParams.push({ name: 'If-Match', in: 'header', required: false, description: 'Almanac extension: the record\'s `ETag` as last read (or `*`); the write is refused with 412 `rest_precondition_failed` when the record changed since.', schema: { type: 'string' } });
+        }
+      }
       // A write waits for another process's write lock, and gives up with 503 (dispatch.ts runWhenFree).
       for (const s of [...e.errors, ...(e.write ? [503] : []), 401]) {
         responses[s] = { description: STATUS_TEXT[s], content: { 'application/json': { schema: ref('Error') } } };
@@ -143,7 +160,7 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
         if (d.kind.openapi.type === 'array') Object.assign(param, { style: 'form', explode: false });
         return param;
       });
-      const op: Record<string, unknown> = { summary: e.summary, parameters: [...pathParams, ...query], responses };
+      const op: Record<string, unknown> = { summary: e.summary, parameters: [...pathParams, ...query, ...headerParams], responses };
       if (e.body) {
         const properties = Object.fromEntries(Object.entries(e.args).map(([name, d]) => [name, { ...schemaOf(d.kind.openapi), description: d.description, ...(d.default !== undefined ? { default: d.default } : {}) }]));
         const required = e.creates ? Object.entries(e.args).filter(([, d]) => d.required).map(([n]) => n) : [];
@@ -161,8 +178,48 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
       title: 'Almanac events API (cal/events/v1)',
       description: 'The REST API of the Almanac calendar: events, venues, organizers, categories and tags, in English, Brazilian Portuguese and Spanish.',
     },
-    components: { schemas: componentSchemas() },
+    components: { schemas: componentSchemas(), securitySchemes: SECURITY_SCHEMES },
+    security: [{ token: [] }, { applicationPassword: [] }],
     servers: [{ url: apiRoot }],
     paths,
+    'x-almanac-site': siteExtensions(),
+  };
+}
+
+const ETAG_HEADER = {
+  description: 'Almanac extension: the version of the record as served (the same through every root and language); send it back in `If-Match` (writes) or `If-None-Match` (reads).',
+  schema: { type: 'string' },
+};
+
+const SECURITY_SCHEMES = {
+  token: { type: 'http', scheme: 'bearer', description: 'The API token (the `api-token` file in the data directory, or `--token`).' },
+  applicationPassword: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'Almanac extension: HTTP Basic with the API token as the password and any user name, as WordPress takes an application password, so its clients sign in unchanged. The same Host and Origin checks apply; a wrong password is `401 incorrect_password`. No answer carries a `WWW-Authenticate` challenge.',
+  },
+};
+
+/**
+ * What Almanac serves as a WordPress site, outside the namespace (http/site.ts): the site routes,
+ * generated from their table, with the `?rest_route=` form and the headers that lead clients to them.
+ */
+function siteExtensions() {
+  const paths: Record<string, unknown> = {};
+  for (const r of SITE_ROUTES) {
+    const responses = Object.fromEntries(Object.entries(r.statuses).map(([s, text]) => [s, { description: text, content: { 'application/json': { schema: Number(s) >= 400 ? ref('Error') : { type: 'object' } } } }]));
+    paths[r.route === '/' ? '/wp-json/' : `/wp-json${r.route}`] = { get: { summary: r.summary, security: r.public ? [] : undefined, responses } };
+  }
+  return {
+    description:
+      'Almanac answers as a WordPress site with the events API (Almanac extensions). These paths are relative to the server\'s address, and are served under a language prefix too (`/pt-br/wp-json/`).',
+    paths,
+    rest_route:
+      'Every address of the API and of these paths also answers in WordPress\'s plain-permalink form, `/?rest_route=/cal/events/v1/events&page=2` (or `/index.php?rest_route=…`, under a language prefix too): the same answer, with `rest_url` and `next_rest_url` built in the same form (query arguments follow with `&`).',
+    headers: {
+      Link: '`<…/wp-json/>; rel="https://api.w.org/"` on `GET /` and on every API answer, as WordPress sends it, so a client finds the API from the site\'s address.',
+      [CONDITIONAL_HEADER]: '`1` on every API answer: single records answer an `ETag` and honour `If-Match` (412) and `If-None-Match` (304); the original does not.',
+    },
   };
 }

@@ -15,6 +15,7 @@ import type { ApiErrorBody } from '../../../shared/api/records';
 import type { Viewer } from '../store/posts';
 import type { ApiRequest, ApiResponse, Method, RouteDef, Endpoint } from './route-table';
 import { originOf } from './security';
+import { checkIfMatch, etagOf, recordEtag } from './conditional';
 
 /**
  * The API is served on Node's own request and response objects, not Express's: Express gives them
@@ -152,6 +153,14 @@ export function dispatch(
       if (endpoint.write && req.method !== 'GET' && (out.status ?? 200) < 400) opts.sync?.localChange();
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+      if (endpoint.record && res.statusCode < 300) {
+        // A read's tag is that of what it answers; a write's, that of the record written (its
+        // `id`) as a read would answer it.
+        const read = req.method === 'GET' || req.method === 'HEAD';
+        const id = (out.body as { id?: unknown } | undefined)?.id;
+        const tag = read ? etagOf(out.json ?? JSON.stringify(out.body), apiReq.url) : typeof id === 'number' ? recordEtag(endpoint.record, id, apiReq.store, apiReq.url) : undefined;
+        if (tag) res.setHeader('ETag', tag);
+      }
       if (out.stream) {
         void sendStream(res, out.stream).catch((err) => {
           // Headers are gone: all that is left is to cut the response short, so the client sees an
@@ -164,6 +173,8 @@ export function dispatch(
       sendJson(res, out.json ?? JSON.stringify(out.body));
     };
     runWhenFree(res, opts.busyWaitMs, () => {
+      // In the same tick as the write: nothing can change the record between the check and it.
+      if (endpoint.record && req.method !== 'GET' && req.method !== 'HEAD') checkIfMatch(headerText(req.headers['if-match']), endpoint.record, apiReq);
       const out = endpoint.handler(apiReq);
       // Work done off this thread (an import) answers later; its failures are the API's errors too.
       if (out instanceof Promise) {
@@ -240,6 +251,8 @@ async function sendStream(res: HttpResponse, stream: NonNullable<ApiResponse['st
   }
 }
 
+const headerText = (h: string | string[] | undefined) => (Array.isArray(h) ? h.join(',') : h);
+
 function bodyObject(req: HttpRequest): Record<string, unknown> {
   const b: unknown = req.body;
   if (b === undefined || b === null) return {};
@@ -265,7 +278,7 @@ export function sendError(res: HttpResponse, err: unknown, lang: Language): void
  * Answers with JSON text, as Express's `res.json` would answer with the value it came from: a GET
  * the client already holds (`If-None-Match: *`) gets 304, and 204 and 304 carry no body.
  */
-function sendJson(res: HttpResponse, json: string | Buffer | undefined): void {
+export function sendJson(res: HttpResponse, json: string | Buffer | undefined): void {
   const req = res.req;
   const read = req.method === 'GET' || req.method === 'HEAD';
   const ok = (res.statusCode >= 200 && res.statusCode < 300) || res.statusCode === 304;

@@ -4,6 +4,7 @@
  */
 import { MAX_PER_PAGE } from '../store/settings';
 import type { ApiRequest, ApiResponse } from './route-table';
+import { withQuery } from './site';
 
 export function pageSize(req: ApiRequest): number {
   const asked = (req.values.per_page as number | undefined) ?? req.url.settings.per_page;
@@ -25,8 +26,7 @@ function queryString(params: Record<string, unknown>): string {
     if (v === undefined || v === null) continue;
     qs.set(k, Array.isArray(v) ? v.join(',') : typeof v === 'boolean' ? (v ? 'true' : 'false') : String(v));
   }
-  const s = qs.toString();
-  return s ? `?${s}` : '';
+  return qs.toString();
 }
 
 /**
@@ -35,13 +35,14 @@ function queryString(params: Record<string, unknown>): string {
  */
 export function postListLinks(collectionUrl: string, echo: Record<string, unknown>, page: number, total: number, perPage: number) {
   const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
-  const restUrl = collectionUrl + queryString(echo);
+  // The collection's address may be of the `?rest_route=` form already: the query then follows with `&`.
+  const restUrl = withQuery(collectionUrl, queryString(echo));
   const out: { rest_url: string; next_rest_url?: string; previous_rest_url?: string } = { rest_url: restUrl };
   const rest = { ...echo };
   delete rest.page;
-  if (page < totalPages) out.next_rest_url = collectionUrl + queryString({ ...rest, page: page + 1 });
+  if (page < totalPages) out.next_rest_url = withQuery(collectionUrl, queryString({ ...rest, page: page + 1 }));
   if (page > 1 && page - 1 <= totalPages) {
-    out.previous_rest_url = collectionUrl + queryString(page - 1 >= 2 ? { ...rest, page: page - 1 } : rest);
+    out.previous_rest_url = withQuery(collectionUrl, queryString(page - 1 >= 2 ? { ...rest, page: page - 1 } : rest));
   }
   return { links: out, totalPages };
 }
@@ -50,8 +51,8 @@ export function postListLinks(collectionUrl: string, echo: Record<string, unknow
 export function termListLinks(collectionUrl: string, page: number, total: number, perPage: number) {
   const totalPages = total === 0 ? 0 : Math.ceil(total / perPage);
   const out: { next_rest_url?: string; previous_rest_url?: string } = {};
-  if (page < totalPages) out.next_rest_url = `${collectionUrl}?page=${page + 1}`;
-  if (page > 1) out.previous_rest_url = page === 2 ? collectionUrl : `${collectionUrl}?page=${page - 1}`;
+  if (page < totalPages) out.next_rest_url = withQuery(collectionUrl, `page=${page + 1}`);
+  if (page > 1) out.previous_rest_url = page === 2 ? collectionUrl : withQuery(collectionUrl, `page=${page - 1}`);
   return { links: out, totalPages };
 }
 

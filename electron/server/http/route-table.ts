@@ -12,6 +12,7 @@ import type { WriteContext } from '../store/post-fields';
 import type { SyncService } from '../caldav/service';
 import type { SubscriptionService } from '../subscriptions/service';
 import type { ImportJobs } from '../import-export/import-jobs';
+import type { RecordKind } from './conditional';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -74,6 +75,11 @@ export interface Endpoint {
   response: ResponseShape;
   /** What the endpoint answers when it starts work in the background (202 Accepted). */
   accepted?: ResponseShape;
+  /**
+   * The single record this endpoint reads or writes (by id or slug): its answers carry an `ETag`,
+   * and `If-Match` / `If-None-Match` are honoured (http/conditional.ts).
+   */
+  record?: RecordKind;
   /** Statuses besides 200/201 this endpoint answers with, for `/doc`. */
   errors: number[];
   /** A promise when the work is done off the server's thread (an import): the answer comes when it settles. */

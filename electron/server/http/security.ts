@@ -61,13 +61,13 @@ export class Auth {
     return typeof candidate === 'string' && sameSecret(candidate, this.token);
   }
 
-  /** True when the request carries the token or a valid session cookie. */
+  /**
+   * True when the request carries the token (as `Bearer`, or as the password of HTTP Basic, the way
+   * WordPress takes an application password) or a valid session cookie.
+   */
   authenticated(req: IncomingMessage): boolean {
     const header = req.headers.authorization;
-    if (header) {
-      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      return !!m && this.tokenMatches(m[1]);
-    }
+    if (header) return this.tokenMatches(presentedSecret(header));
     const cookie = readCookie(req.headers.cookie, this.cookieName);
     return cookie !== undefined && sameSecret(cookie, this.cookieValue);
   }
@@ -75,6 +75,28 @@ export class Auth {
   setCookieHeader(): string {
     return `${this.cookieName}=${this.cookieValue}; HttpOnly; SameSite=Strict; Path=/`;
   }
+}
+
+/**
+ * The secret an `Authorization` header presents: the token of `Bearer <token>`, or the password of
+ * `Basic base64(user:password)`, whatever the user name (Almanac has one user, its owner, and a
+ * WordPress client must send some name). Undefined for anything else.
+ */
+export function presentedSecret(header: string): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (bearer) return bearer[1];
+  const basic = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!basic) return undefined;
+  const pair = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  return colon < 0 ? undefined : pair.slice(colon + 1);
+}
+
+/** `basic` when the header is HTTP Basic: a wrong one is refused as WordPress refuses a wrong application password. */
+export function authScheme(req: IncomingMessage): 'basic' | 'other' | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  return /^Basic\s/i.test(header) ? 'basic' : 'other';
 }
 
 export function readCookie(header: string | undefined, name: string): string | undefined {

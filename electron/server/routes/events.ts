@@ -273,7 +273,7 @@ function rescheduleAround(req: ApiRequest, row: EventRow, answered: number): voi
 }
 
 const single = (name: string) => [
-  { methods: ['GET' as const], summary: `Read an event by ${name}.`, args: {}, write: false, response: 'Event' as const, errors: [400, 403, 404], handler: readEvent },
+  { methods: ['GET' as const], summary: `Read an event by ${name}.`, args: {}, write: false, response: 'Event' as const, record: 'event' as const, errors: [400, 403, 404], handler: readEvent },
   {
     methods: ['POST' as const, 'PUT' as const, 'PATCH' as const],
     summary: `Update an event by ${name}; fields left out stay as they are.`,
@@ -281,16 +281,17 @@ const single = (name: string) => [
     body: true,
     write: true,
     response: 'Event' as const,
+    record: 'event' as const,
     errors: [400, 403, 404],
     handler: updateEvent,
   },
-  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: { ...deleteParams, ...recurrenceScopeParams }, write: true, response: 'Event' as const, errors: [400, 403, 404, 410], handler: deleteEvent },
+  { methods: ['DELETE' as const], summary: `Move an event to the trash by ${name} (force=true on a trashed one deletes it for good).`, args: { ...deleteParams, ...recurrenceScopeParams }, write: true, response: 'Event' as const, record: 'event' as const, errors: [400, 403, 404, 410], handler: deleteEvent },
 ];
 
 export const eventRoutes: RouteDef[] = [
   route('/events', [
     { methods: ['GET'], summary: 'List events.', args: eventListParams, write: false, response: 'EventList', errors: [400, 404], handler: listEvents },
-    { methods: ['POST'], summary: 'Create an event.', args: eventFields, body: true, creates: true, write: true, response: 'Event', errors: [400, 403], handler: createEvent },
+    { methods: ['POST'], summary: 'Create an event.', args: eventFields, body: true, creates: true, write: true, response: 'Event', record: 'event', errors: [400, 403], handler: createEvent },
   ]),
   route('/events/{id}', single('id')),
   route('/events/by-slug/{slug}', single('slug')),

@@ -86,15 +86,15 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
   }
 
   const single = (by: string): Endpoint[] => [
-    { methods: ['GET'], summary: `Read a ${kind} by ${by}.`, args: {}, write: false, response: shape, errors: [400, 403], handler: read },
-    { methods: ['POST', 'PUT', 'PATCH'], summary: `Update a ${kind} by ${by}; fields left out stay as they are.`, args: fields, body: true, write: true, response: shape, errors: [400], handler: update },
-    { methods: ['DELETE'], summary: `Move a ${kind} to the trash by ${by} (force=true on a trashed one deletes it for good).`, args: deleteParams, write: true, response: shape, errors: [400, 410], handler: remove },
+    { methods: ['GET'], summary: `Read a ${kind} by ${by}.`, args: {}, write: false, response: shape, record: kind, errors: [400, 403], handler: read },
+    { methods: ['POST', 'PUT', 'PATCH'], summary: `Update a ${kind} by ${by}; fields left out stay as they are.`, args: fields, body: true, write: true, response: shape, record: kind, errors: [400], handler: update },
+    { methods: ['DELETE'], summary: `Move a ${kind} to the trash by ${by} (force=true on a trashed one deletes it for good).`, args: deleteParams, write: true, response: shape, record: kind, errors: [400, 410], handler: remove },
   ];
 
   return [
     route(`/${plural}`, [
       { methods: ['GET'], summary: `List ${plural}.`, args: linkedListParams, write: false, response: kind === 'venue' ? 'VenueList' : 'OrganizerList', errors: [400, 404], handler: list },
-      { methods: ['POST'], summary: `Create a ${kind} (an identical existing one is returned instead).`, args: fields, body: true, creates: true, write: true, response: shape, errors: [400], handler: create },
+      { methods: ['POST'], summary: `Create a ${kind} (an identical existing one is returned instead).`, args: fields, body: true, creates: true, write: true, response: shape, record: kind, errors: [400], handler: create },
     ]),
     route(`/${plural}/{id}`, single('id')),
     route(`/${plural}/by-slug/{slug}`, single('slug')),

@@ -85,12 +85,12 @@ export function termRoutes(taxonomy: Taxonomy): RouteDef[] {
   return [
     route(`/${plural}`, [
       { methods: ['GET'], summary: `List ${plural}.`, args: listParams, write: false, response: listShape, errors: [400], handler: list },
-      { methods: ['POST'], summary: `Create a ${taxonomy}.`, args: fields, body: true, creates: true, write: true, response: 'Term', errors: [400], handler: create },
+      { methods: ['POST'], summary: `Create a ${taxonomy}.`, args: fields, body: true, creates: true, write: true, response: 'Term', record: taxonomy, errors: [400], handler: create },
     ]),
     route(`/${plural}/{id}`, [
-      { methods: ['GET'], summary: `Read a ${taxonomy}.`, args: {}, write: false, response: 'Term', errors: [400], handler: (req) => ({ body: show(req, find(req)) }) },
-      { methods: ['POST', 'PUT', 'PATCH'], summary: `Update a ${taxonomy}.`, args: fields, body: true, write: true, response: 'Term', errors: [400], handler: update },
-      { methods: ['DELETE'], summary: `Delete a ${taxonomy} for good.`, args: {}, write: true, response: 'Term', errors: [400], handler: remove },
+      { methods: ['GET'], summary: `Read a ${taxonomy}.`, args: {}, write: false, response: 'Term', record: taxonomy, errors: [400], handler: (req) => ({ body: show(req, find(req)) }) },
+      { methods: ['POST', 'PUT', 'PATCH'], summary: `Update a ${taxonomy}.`, args: fields, body: true, write: true, response: 'Term', record: taxonomy, errors: [400], handler: update },
+      { methods: ['DELETE'], summary: `Delete a ${taxonomy} for good.`, args: {}, write: true, response: 'Term', record: taxonomy, errors: [400], handler: remove },
     ]),
   ];
 }

@@ -28,6 +28,7 @@ import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from '../reminders/choices';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
 import { newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
+import { siteOf, takesRepeats, useSites } from '../state/sites';
 
 /**
  * Where each field goes; the order inside a group is the order on screen. A calendar's order
@@ -91,6 +92,10 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const initialCalendar = target.kind === 'edit' ? (target.event.calendar ?? LOCAL_CALENDAR_ID) : newEventCalendar(calendars, target.from?.calendar);
   const [calendar, setCalendar] = useState(initialCalendar);
   const home = calendars.find((c) => c.id === initialCalendar);
+  // A website's calendar whose site does not take repeating events: said where Repeat is.
+  const chosenSite = siteOf(calendars.find((c) => c.id === calendar));
+  const siteRecord = useSites((s) => (chosenSite ? s.sites.find((x) => x.id === chosenSite.id) : undefined));
+  const noRepeatsAt = chosenSite && !takesRepeats(chosenSite, siteRecord) ? (siteRecord?.name ?? chosenSite.url) : null;
   // A read-only calendar's event (a shared calendar, a subscription) is shown, never saved.
   const readOnly = target.kind === 'edit' && !!home?.read_only;
   // Where an event can go: calendars that take writes and are sent to their server (or stay here).
@@ -268,6 +273,11 @@ export function EventEditor({ target }: { target: EditorTarget }) {
                     errors={repeatErrors}
                     serverError={errors.recurrence}
                   />
+                )}
+                {g.key === 'when' && noRepeatsAt && (
+                  <p className="field-hint repeat-site-note" role="note">
+                    {t('sites.no_repeats', { name: noRepeatsAt })}
+                  </p>
                 )}
               </section>,
               // Right under "When", as calendars place it: a reminder is about the time.

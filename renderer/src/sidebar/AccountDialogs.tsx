@@ -14,7 +14,7 @@ import { formFields, type FieldErrors } from '../editor/form';
 import { useCalendars } from '../state/calendars';
 
 /** The server's refusal, on the field it names, else on the form. */
-function placeRefusal(err: unknown, known: string[]): { fields: FieldErrors; form: string | null } {
+export function placeRefusal(err: unknown, known: string[]): { fields: FieldErrors; form: string | null } {
   if (!(err instanceof ApiError)) return { fields: {}, form: String((err as Error)?.message ?? err) };
   const field = typeof err.data?.field === 'string' ? err.data.field : undefined;
   if (field && known.includes(field)) return { fields: { [field]: err.message }, form: null };

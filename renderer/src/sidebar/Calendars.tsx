@@ -13,6 +13,9 @@ import { toastError, toastInfo } from '../state/toasts';
 import { localeTag } from '../i18n';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AddAccountDialog, CalendarDialog } from './AccountDialogs';
+import { ConnectSite, Sites, isSiteCalendar } from './Sites';
+import { useSites } from '../state/sites';
+import { timeAgo } from './timeAgo';
 import './calendars.css';
 
 /** How often the section asks for the sync state while it is on screen (background rounds change it). */
@@ -20,26 +23,7 @@ const REFRESH_MS = 30_000;
 /** After the events on screen changed (a write, a reload): one look at the sync state, once things settle. */
 const AFTER_WRITE_MS = 400;
 
-/** "5 minutes ago", "yesterday", in the interface's language. */
-export function timeAgo(iso: string, locale: string, now = Date.now()): string {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-    ['second', 60],
-    ['minute', 60],
-    ['hour', 24],
-    ['day', 7],
-    ['week', 4.35],
-    ['month', 12],
-    ['year', Infinity],
-  ];
-  let value = seconds;
-  for (const [unit, size] of steps) {
-    if (Math.abs(value) < size) return rtf.format(unit === 'second' && Math.abs(value) < 10 ? 0 : Math.round(value), unit);
-    value /= size;
-  }
-  return rtf.format(Math.round(value), 'year');
-}
+export { timeAgo };
 
 const swatchOf = (c: CalendarJson) => c.color ?? 'var(--accent)';
 
@@ -144,6 +128,7 @@ function Conflicts() {
 export function Calendars() {
   const { t } = useTranslation();
   const { calendars, accounts, sync, loaded } = useCalendars();
+  const sites = useSites((s) => s.sites);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CalendarJson | null>(null);
   const [removing, setRemoving] = useState<AccountJson | null>(null);
@@ -166,7 +151,8 @@ export function Calendars() {
   }, [events, hasAccounts]);
 
   if (!loaded) return null;
-  const local = calendars.filter((c) => c.account_id === null);
+  // A site's calendar belongs to no account, but is listed under its site.
+  const local = calendars.filter((c) => c.account_id === null && !isSiteCalendar(c, sites));
   return (
     <section className="calendars" aria-labelledby="calendars-heading">
       <h2 id="calendars-heading" className="sidebar-heading">
@@ -197,10 +183,12 @@ export function Calendars() {
           <AccountStatus account={a} state={sync.accounts.find((s) => s.id === a.id)} />
         </section>
       ))}
+      <Sites calendars={calendars} row={(c) => <CalendarRow key={c.id} calendar={c} onEdit={() => setEditing(c)} />} />
       <Conflicts />
       <button type="button" className="nav-item import-button" onClick={() => setAdding(true)}>
         {t('calendars.add_account')}
       </button>
+      <ConnectSite />
       {adding && (
         <AddAccountDialog
           onClose={() => setAdding(false)}
