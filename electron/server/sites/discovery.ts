@@ -48,7 +48,7 @@ export function normalizeSiteUrl(typed: string): string {
 }
 
 /** The API root of the namespace found in a `/wp-json/` index, or undefined when it has none of that shape. */
-export function eventsNamespace(index: unknown): { namespace: string; almanac: boolean; usersMe: boolean } | undefined {
+export function eventsNamespace(index: unknown): { namespace: string; almanac: boolean; usersMe: boolean; ifMatch: boolean } | undefined {
   if (!index || typeof index !== 'object') return undefined;
   const { namespaces, routes } = index as { namespaces?: unknown; routes?: unknown };
   if (!Array.isArray(namespaces) || !routes || typeof routes !== 'object') return undefined;
@@ -58,7 +58,8 @@ export function eventsNamespace(index: unknown): { namespace: string; almanac: b
     if (!KINDS.every((k) => `/${ns}/${k}` in r)) continue;
     const eventsRoute = r[`/${ns}/events`] as { endpoints?: Array<{ args?: Record<string, unknown> }> } | undefined;
     const almanac = !!eventsRoute?.endpoints?.some((e) => e.args && 'recurrence' in e.args);
-    return { namespace: ns, almanac, usersMe: '/wp/v2/users/me' in r };
+    const ifMatch = !!(index as { almanac?: { conditional_writes?: unknown } }).almanac?.conditional_writes;
+    return { namespace: ns, almanac, usersMe: '/wp/v2/users/me' in r, ifMatch };
   }
   return undefined;
 }
@@ -127,7 +128,7 @@ export async function discoverSite(typed: string, auth: SiteAuth, opts: Discover
         })()
       : new URL(`${found.namespace}/`, indexUrl.href.endsWith('/') ? indexUrl.href : `${indexUrl.href}/`).href;
     const usersMe = found.usersMe ? (c.restRoute ? apiUrl(c.index.replace(/rest_route=[^&]*/, 'rest_route=/'), 'wp/v2/users/me') : new URL('wp/v2/users/me', indexUrl.href).href) : null;
-    const capabilities: SiteCapabilities = { usersMe, almanac: found.almanac, ifMatch: false };
+    const capabilities: SiteCapabilities = { usersMe, almanac: found.almanac, ifMatch: found.ifMatch };
     const siteHttp = createSiteHttp(apiRoot, auth, opts);
     await proveLogin(siteHttp, apiRoot, capabilities, url);
     return { url, apiRoot, capabilities };
@@ -169,6 +170,6 @@ export async function proveLogin(http: SiteHttp, apiRoot: string, caps: SiteCapa
   if (probe.status === 200) {
     const first = (probe.json as { events: Array<Record<string, unknown>> }).events[0];
     if (first && 'series_id' in first) caps.almanac = true;
-    caps.ifMatch = caps.ifMatch || probe.headers.has('etag');
+    caps.ifMatch = caps.ifMatch || probe.headers.get('x-cal-conditional-writes') === 'true' || probe.headers.has('x-cal-conditional-writes');
   }
 }

@@ -19,12 +19,6 @@ export interface SiteHttpOptions {
   /** Largest answer read (default 16 MiB: a page of 50 events with long descriptions is well under 1 MiB). */
   maxBytes?: number;
   fetch?: typeof fetch;
-  /**
-   * How the password travels. 'basic' (the default) as WordPress's application passwords do;
-   * 'bearer' sends it as an API token, for an Almanac older than its Basic login (tests only,
-   * env ALMANAC_SITE_AUTH=bearer).
-   */
-  scheme?: 'basic' | 'bearer';
   /** Longest Retry-After waited in place before giving up the request as "busy" (default 5 s). */
   maxInlineWaitMs?: number;
 }
@@ -70,10 +64,9 @@ export function createSiteHttp(trustedOrigin: string, auth: SiteAuth | null, opt
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const base = opts.fetch ?? fetch;
-  const scheme = opts.scheme ?? (process.env.ALMANAC_SITE_AUTH === 'bearer' ? 'bearer' : 'basic');
   const origin = new URL(trustedOrigin).origin;
-  const authorization =
-    auth === null ? undefined : scheme === 'bearer' ? `Bearer ${auth.password}` : `Basic ${Buffer.from(`${auth.user}:${auth.password}`, 'utf8').toString('base64')}`;
+  // HTTP Basic, as WordPress takes application passwords (UTF-8, RFC 7617).
+  const authorization = auth === null ? undefined : `Basic ${Buffer.from(`${auth.user}:${auth.password}`, 'utf8').toString('base64')}`;
   const http = {
     /** Requests sent (a round's cost, for the bench and the tests). */
     requests: 0,

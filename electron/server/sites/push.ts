@@ -41,7 +41,7 @@ export async function pushSite(cx: SiteRound): Promise<boolean> {
     if (batch.length === 0) break;
     for (const row of sortParentsFirst(cx, batch)) {
       tried.add(`${row.kind}:${row.local_id}`);
-      await pushLinked(cx, row);
+      await withRetry(() => pushLinked(cx, row));
       sent++;
     }
     await yieldToRequests();
@@ -53,7 +53,7 @@ export async function pushSite(cx: SiteRound): Promise<boolean> {
     return !!a && a.status !== 'trash';
   };
   for (const row of [...due.filter(alive), ...due.filter((r) => !alive(r))]) {
-    await pushEvent(cx, row);
+    await withRetry(() => pushEvent(cx, row));
     sent++;
     if (sent % BATCH === 0) await yieldToRequests();
   }
@@ -75,14 +75,31 @@ function sortParentsFirst(cx: SiteRound, rows: SiteOutboxRow[]): SiteOutboxRow[]
 const path = (kind: SiteKind, id?: number) => (id === undefined ? PATHS[kind] : `${PATHS[kind]}/${id}`);
 const host = (cx: SiteRound) => new URL(cx.apiRoot).host;
 
-/** The site's copy of a record: the normalized record, 'trashed', or 'gone'. */
-async function readThere(cx: SiteRound, kind: SiteKind, remoteId: number): Promise<{ r: SiteRecord; json: Record<string, unknown> } | 'trashed' | 'gone'> {
+/**
+ * The site changed the record between our read and our write (412 to our If-Match): the change
+ * is decided again against the new copy.
+ */
+class ChangedMeanwhile extends Error {}
+
+/** Tries a change again while the site keeps changing the record under it (If-Match), a few times. */
+async function withRetry(fn: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof ChangedMeanwhile) || attempt >= 2) throw err instanceof ChangedMeanwhile ? new Error('the site kept changing the record while it was sent') : err;
+    }
+  }
+}
+
+/** The site's copy of a record: the normalized record with its ETag, 'trashed', or 'gone'. */
+async function readThere(cx: SiteRound, kind: SiteKind, remoteId: number): Promise<{ r: SiteRecord; json: Record<string, unknown>; etag: string | null } | 'trashed' | 'gone'> {
   const a = await cx.http.request('GET', apiUrl(cx.apiRoot, path(kind, remoteId)));
   if (a.status === 200) {
     const json = jsonOf(cx, a, `GET ${path(kind, remoteId)}`);
     const r = normRecord(kind, json, identity);
     if (kind !== 'event' && json.status === 'trash') return 'trashed';
-    return { r, json };
+    return { r, json, etag: a.headers.get('etag') };
   }
   if ((a.status === 403 || a.status === 410) && a.json !== undefined && kind === 'event') return 'trashed';
   if ((a.status === 404 || a.status === 400 || a.status === 410) && a.json !== undefined) return 'gone';
@@ -173,7 +190,7 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
     store.write(() => store.sites.dropPending(calendarId, kind, row.local_id));
     return;
   }
-  await sendUpdate(cx, kind, o, toSend, row.local_id, () => store.sites.markSent(row), (e, n) => store.sites.markFailed(row, e, n));
+  await sendUpdate(cx, kind, o, toSend, row.local_id, () => store.sites.markSent(row), (e, n) => store.sites.markFailed(row, e, n), there.etag);
 }
 
 /**
@@ -215,9 +232,13 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
 }
 
 /** Sends a whole record as an update; what the site answers is the new base (and what is shown here). */
-async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: SiteRecord, localId: number, done: () => void, failed: (error: string, next: string) => void): Promise<void> {
+async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: SiteRecord, localId: number, done: () => void, failed: (error: string, next: string) => void, etag?: string | null): Promise<void> {
   const { store, calendarId } = cx;
-  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }));
+  // Where the site honours If-Match (another Almanac), the write is refused if the record changed
+  // since it was read: no race window between the read and the write.
+  const headers: Record<string, string> = cx.caps.ifMatch && etag ? { 'If-Match': etag } : {};
+  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }), headers);
+  if (a.status === 412) throw new ChangedMeanwhile();
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
   const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity);
   store.write(() => {
@@ -298,7 +319,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
         store.write(() => store.davSync.dropPending(calendarId, row.uid));
         return;
       }
-      return sendUpdate(cx, 'event', o, toSend, anchor.id, markSent, failed);
+      return sendUpdate(cx, 'event', o, toSend, anchor.id, markSent, failed, there === 'trashed' ? null : there.etag);
     }
   }
 

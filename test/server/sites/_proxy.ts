@@ -24,6 +24,8 @@ type Fault = { match: (r: { method: string; path: string }) => boolean; times: n
 export interface Proxy {
   url: string;
   sent: Sent[];
+  /** Runs before a request is passed on (once per request); a test changes the site there, as someone else would. */
+  before?: (r: Sent) => Promise<void>;
   fault(f: Fault): void;
   clear(): void;
   close(): Promise<void>;
@@ -39,6 +41,9 @@ export async function startProxy(target: string): Promise<Proxy> {
   const sent: Sent[] = [];
   let faults: Fault[] = [];
   const hanging = new Set<import('node:http').ServerResponse>();
+  let proxyUrl = '';
+  // eslint-disable-next-line prefer-const
+  let proxy: Proxy;
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url!, target);
     const body = await readBody(req);
@@ -56,6 +61,7 @@ export async function startProxy(target: string): Promise<Proxy> {
       hanging.add(res);
       return;
     }
+    if (proxy.before) await proxy.before(record);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
     const answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
@@ -68,15 +74,16 @@ export async function startProxy(target: string): Promise<Proxy> {
     }
     const out: Record<string, string> = {};
     answer.headers.forEach((v, k) => {
-      if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = v;
+      // A reverse proxy names itself where the site names its own address (WordPress's Link header).
+      if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = k === 'link' ? v.split(target).join(proxyUrl) : v;
     });
     res.writeHead(answer.status, out);
     res.end(text);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
+  proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy = {
+    url: proxyUrl,
     sent,
     fault: (f) => void faults.push(f),
     clear() {
@@ -90,6 +97,7 @@ export async function startProxy(target: string): Promise<Proxy> {
         server.close(() => done());
       }),
   };
+  return proxy;
 }
 
 function safeJson(b: Buffer): any {

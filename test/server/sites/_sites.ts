@@ -1,8 +1,8 @@
 /**
  * Two real Almanacs for the website tests (issue 26): `site` plays the website (its own data
- * directory, port and token), `here` is the Almanac that syncs with it. Until Almanac takes HTTP
- * Basic with the token as password (branch siteserver), the client sends the token as Bearer
- * (`scheme: 'bearer'`) and, when the site has no /wp-json/ index, is given its API root.
+ * directory, port and token), `here` is the Almanac that syncs with it, signing in as a WordPress
+ * client does (HTTP Basic, the site's token as the application password) and finding the API
+ * from the address as typed.
  */
 import { expect } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
@@ -24,7 +24,7 @@ export interface SitePair {
 
 export const FULL = { start_date: '1900-01-01 00:00:00', end_date: '2200-12-31 23:59:59', per_page: '50' };
 
-export const siteHttp = (extra: SiteHttpOptions = {}): SiteHttpOptions => ({ scheme: 'bearer', timeoutMs: 5000, ...extra });
+export const siteHttp = (extra: SiteHttpOptions = {}): SiteHttpOptions => ({ timeoutMs: 5000, ...extra });
 
 export async function startHere(extra: SiteHttpOptions = {}): Promise<TestServer> {
   return startTestServer({ syncIntervalMs: 0, syncDebounceMs: 0, siteHttp: siteHttp(extra) });
@@ -34,7 +34,7 @@ export const apiRootOf = (site: TestServer) => `${site.server.url}/wp-json/cal/e
 
 /** Connects `here` to `site` through the API, as a user would; the first pull is awaited. */
 export async function connect(here: TestServer, site: TestServer, extra: Record<string, unknown> = {}): Promise<{ siteId: number; calendarId: number }> {
-  const res = await here.api('post', 'sites').send({ url: site.server.url, user: 'owner', password: site.server.token, api_root: apiRootOf(site), ...extra });
+  const res = await here.api('post', 'sites').send({ url: site.server.url, user: 'owner', password: site.server.token, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   await here.server.sync.siteSettled(res.body.id);
   return { siteId: res.body.id, calendarId: res.body.calendar_id };

@@ -58,7 +58,7 @@ beforeAll(async () => {
     })
   ).body;
   here = await startHere();
-  const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, api_root: `${proxy.url}/wp-json/cal/events/v1/`, name: 'Harbour' });
+  const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Harbour' });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   siteId = res.body.id;
   calendar = res.body.calendar_id;
@@ -83,8 +83,10 @@ describe('an edit here', () => {
     for (const key of WHOLE) expect(updates[0].body, key).toHaveProperty(key);
     expect(updates[0].body.start_date).toBe('2031-06-01 09:00:00');
     expect(updates[0].body.timezone).toBe('Europe/Lisbon');
-    // At most 3 requests to push one changed event: the login's proof, the site's copy, the update.
+    // At most 3 requests to push one changed event (the site's copy and the update; the login's
+    // proof is made once per round, before the push).
     expect(report.pushRequests).toBeLessThanOrEqual(3);
+    expect(updates[0].body).not.toHaveProperty('venue', 0);
     const there = (await site.api('get', `events/${made.event.id}`)).body;
     expect(there).toMatchObject({ title: 'Regatta 2031', status: 'draft', timezone: 'Europe/Lisbon', sticky: true, featured: true, show_map: true, all_day: false, website: 'https://regatta.example.org/', date: '2026-01-02 03:04:05' });
     expect(there.cost).toBe('15€');
@@ -100,6 +102,28 @@ describe('an edit here', () => {
     expect(res.body.code).toBe('site-venue-unlink');
     expect(res.body.message).toContain('Harbour');
     expect((await hereEvent('Regatta 2031')).venue.id).toBeTruthy();
+  });
+});
+
+describe('a change made on the site between our read and our write', () => {
+  it('is not overwritten: the site refuses our write (If-Match, 412) and the two are merged', async () => {
+    const mine = await hereEvent('Regatta 2031');
+    expect((await here.api('post', `events/${mine.id}`).send({ excerpt: 'Short words here' })).status).toBe(200);
+    let changed = false;
+    proxy.before = async (r) => {
+      if (changed || r.method !== 'POST' || !r.path.endsWith(`/events/${made.event.id}`)) return;
+      changed = true;
+      expect((await site.api('post', `events/${made.event.id}`).send({ cost: '18€' })).status).toBe(200);
+    };
+    proxy.clear();
+    await sync();
+    proxy.before = undefined;
+    expect(changed).toBe(true);
+    const writes = proxy.sent.filter((s) => s.method === 'POST' && s.path.endsWith(`/events/${made.event.id}`));
+    expect(writes.map((w) => w.status)).toEqual([412, 200]);
+    const there = (await site.api('get', `events/${made.event.id}`)).body;
+    expect(there.cost).toBe('18€');
+    expect(there.excerpt).toContain('Short words here');
   });
 });
 
