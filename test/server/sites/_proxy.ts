@@ -24,6 +24,10 @@ type Fault = { match: (r: { method: string; path: string }) => boolean; times: n
 export interface Proxy {
   url: string;
   sent: Sent[];
+  /** A host that drops the Authorization header (the silent anonymous fallback of WordPress). */
+  stripAuth?: boolean;
+  /** A site without pretty permalinks: /wp-json/ is a 404 page, the Link header names ?rest_route=/. */
+  plainPermalinks?: boolean;
   /** Runs before a request is passed on (once per request); a test changes the site there, as someone else would. */
   before?: (r: Sent) => Promise<void>;
   fault(f: Fault): void;
@@ -62,8 +66,15 @@ export async function startProxy(target: string): Promise<Proxy> {
       return;
     }
     if (proxy.before) await proxy.before(record);
+    if (proxy.plainPermalinks && url.pathname.startsWith('/wp-json')) {
+      record.status = 404;
+      res.writeHead(404, { 'Content-Type': 'text/html' });
+      res.end('<!doctype html><title>Page not found</title>');
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
+    if (proxy.stripAuth) delete headers.authorization;
     const answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
     const text = Buffer.from(await answer.arrayBuffer());
     record.status = answer.status;
@@ -75,7 +86,7 @@ export async function startProxy(target: string): Promise<Proxy> {
     const out: Record<string, string> = {};
     answer.headers.forEach((v, k) => {
       // A reverse proxy names itself where the site names its own address (WordPress's Link header).
-      if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = k === 'link' ? v.split(target).join(proxyUrl) : v;
+      if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = k === 'link' ? v.split(target).join(proxyUrl).replace(proxy.plainPermalinks ? '/wp-json/' : '\u0000', '/?rest_route=/') : v;
     });
     res.writeHead(answer.status, out);
     res.end(text);
