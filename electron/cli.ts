@@ -11,6 +11,7 @@
 import { serveCommand, SERVE_HELP } from './cli/serve';
 import { exportCommand, importCommand, TRANSFER_HELP } from './cli/transfer';
 import { accountsCommand, ACCOUNTS_HELP } from './cli/accounts';
+import { sitesCommand, SITES_HELP } from './cli/sites';
 import { syncCommand, SYNC_HELP } from './cli/sync';
 import { subscribeCommand, subscriptionsCommand, SUBSCRIPTIONS_HELP } from './cli/subscriptions';
 
@@ -19,6 +20,7 @@ const commands: Record<string, (argv: string[]) => Promise<void>> = {
   export: exportCommand,
   import: importCommand,
   accounts: accountsCommand,
+  sites: sitesCommand,
   sync: syncCommand,
   subscribe: subscribeCommand,
   subscriptions: subscriptionsCommand,
@@ -27,7 +29,7 @@ const commands: Record<string, (argv: string[]) => Promise<void>> = {
 async function main([name, ...rest]: string[]) {
   const command = name ? commands[name] : undefined;
   if (!command) {
-    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}`);
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SITES_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }

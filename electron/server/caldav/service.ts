@@ -221,7 +221,7 @@ export function createSyncService(opts: SyncServiceOptions) {
     /** Where account passwords are kept (the API's add and remove account). */
     secrets: opts.secrets,
     /** The state, its errors worded in `lang`. */
-    status(lang: Language = 'en'): { accounts: AccountStatus[]; sites: SiteSyncJson[]; conflicts: ConflictCopyJson[] } {
+    status(lang: Language = 'en'): { accounts: AccountStatus[]; sites: Array<SiteSyncJson & { last_round: (SiteReport & { finished: string }) | null }>; conflicts: ConflictCopyJson[] } {
       const accounts = store.accounts.list().map((a) => {
         const calendars = a.calendars.map((c) => ({
           id: c.id,
@@ -248,7 +248,7 @@ export function createSyncService(opts: SyncServiceOptions) {
         };
       });
       const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc }));
-      const sites = store.sites.list().map((site) => api.siteStatus(site.id, lang)!);
+      const sites = store.sites.list().map((site) => ({ ...api.siteStatus(site.id, lang)!, last_round: lastSiteRound.get(site.id) ?? null }));
       return { accounts, sites, conflicts };
     },
     /** Stops the timers and waits for rounds under way. */
