@@ -35,20 +35,36 @@ export async function pullSite(cx: SiteRound): Promise<void> {
   await pullEvents(cx);
 }
 
-/** Every page of a collection; `onPage` gets each page's records. */
+/**
+ * Every page of a collection; `onPage` gets each page's records. The next page is asked for while
+ * this one is applied: the site works on it meanwhile, so a pull costs little more than its GETs.
+ */
 async function listAll(cx: SiteRound, kind: SiteKind, params: Record<string, string | number | boolean>, onPage: (records: Array<Record<string, unknown>>) => Promise<void>): Promise<void> {
   const key = PATHS[kind];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const answer = await cx.http.request('GET', apiUrl(cx.apiRoot, key, { ...params, per_page: PER_PAGE, page }));
+  const host = new URL(cx.apiRoot).host;
+  const ask = (page: number) => cx.http.request('GET', apiUrl(cx.apiRoot, key, { ...params, per_page: PER_PAGE, page }));
+  let next: ReturnType<typeof ask> | undefined = ask(1);
+  for (let page = 1; next && page <= MAX_PAGES; page++) {
+    const answer = await next;
+    next = undefined;
     // A page past the end: 404 for posts, 400 for WordPress's terms.
     if (page > 1 && (answer.status === 404 || answer.status === 400) && answer.json !== undefined) break;
     const json = jsonOf(cx, answer, `GET ${key}`);
-    if (answer.status !== 200) throw new SiteError('bad_answer', { host: new URL(cx.apiRoot).host, what: `GET ${key}: HTTP ${answer.status}` }, answer.status);
+    if (answer.status !== 200) throw new SiteError('bad_answer', { host, what: `GET ${key}: HTTP ${answer.status}` }, answer.status);
     const records = Array.isArray(json[key]) ? (json[key] as Array<Record<string, unknown>>) : Array.isArray(json) ? (json as unknown as Array<Record<string, unknown>>) : undefined;
-    if (!records) throw new SiteError('bad_answer', { host: new URL(cx.apiRoot).host, what: `GET ${key}: no "${key}" list` }, answer.status);
-    await onPage(records.filter((r) => r && typeof r === 'object'));
+    if (!records) throw new SiteError('bad_answer', { host, what: `GET ${key}: no "${key}" list` }, answer.status);
     const totalPages = Number(answer.headers.get('x-tec-totalpages') ?? answer.headers.get('x-wp-totalpages') ?? json.total_pages ?? 1);
-    if (records.length === 0 || !(page < totalPages)) break;
+    if (records.length > 0 && page < totalPages && page < MAX_PAGES) {
+      next = ask(page + 1);
+      // Failures are met when awaited, below; never as an unhandled rejection meanwhile.
+      next.catch(() => undefined);
+    }
+    try {
+      await onPage(records.filter((r) => r && typeof r === 'object'));
+    } catch (err) {
+      await next?.catch(() => undefined);
+      throw err;
+    }
   }
 }
 
@@ -138,7 +154,7 @@ async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>
   if (todo.length === 0) return;
   // Parents of categories first.
   todo.sort((a, b) => (a[0] === 'category' && b[0] === 'category' ? Number(a[1].parent ?? 0) - Number(b[1].parent ?? 0) : 0));
-  cx.store.write(() => cx.store.davSync.asServer(() => todo.forEach(([kind, json]) => takeRecord(cx, kind, json, seen, true))));
+  cx.store.write(() => cx.store.davSync.asServer(() => todo.forEach(([kind, json]) => takeRecord(cx, kind, json, new Set(), true))));
 }
 
 function pendingOf(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' | 'local_id'>): boolean {
@@ -164,7 +180,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   if (remoteId === undefined) return;
   // An occurrence of an Almanac site's series (a row its first event generates) is not a record of its own.
   if (kind === 'event' && json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== remoteId) return;
-  if (kind === 'event') seen.add(remoteId);
+  if (!embedded) seen.add(remoteId);
   const r = normRecord(kind, json, identity);
   const hash = recordHash(r);
   const { store, calendarId } = cx;
