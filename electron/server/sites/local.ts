@@ -35,7 +35,7 @@ export function localRecord(cx: SiteRound, kind: SiteKind, localId: number): Sit
   if (kind === 'event') {
     const row = store.events.get(localId);
     if (!row || row.calendar_id !== cx.calendarId) return undefined;
-    return normEvent(serializeEvent(row, url, store) as unknown as Record<string, unknown>, localRefOf(cx)) as unknown as SiteRecord;
+    return normEvent(serializeEvent(row, url, store) as unknown as Record<string, unknown>, localRefOf(cx), { series: cx.caps.almanac }) as unknown as SiteRecord;
   }
   if (kind === 'venue' || kind === 'organizer') {
     const row = (kind === 'venue' ? store.venues : store.organizers).get(localId);
@@ -85,7 +85,17 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
     if (mode === 'create' && body.venue === 0) delete body.venue;
     const values = validateFields(eventFields, body, mode);
     if (values.venue === undefined && mode === 'update') values.venue = 0;
-    if (localId === undefined) return store.events.create(values, write, { calendarId: cx.calendarId });
+    const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
+    if (localId === undefined) {
+      const id = store.events.create(values, write, { calendarId: cx.calendarId });
+      if (recurrence) store.series.create(id, recurrence);
+      return id;
+    }
+    const row = store.events.get(localId)!;
+    if (e.recurrence !== undefined && (recurrence || store.series.get(localId))) {
+      // A series changed whole: its occurrences follow (a rule ended there ends it here too).
+      return store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
+    }
     store.events.update(localId, values, write);
     return localId;
   }

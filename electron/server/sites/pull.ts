@@ -181,7 +181,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   // An occurrence of an Almanac site's series (a row its first event generates) is not a record of its own.
   if (kind === 'event' && json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== remoteId) return;
   if (!embedded) seen.add(remoteId);
-  const r = normRecord(kind, json, identity);
+  const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
   const hash = recordHash(r);
   const { store, calendarId } = cx;
   try {

@@ -97,7 +97,7 @@ async function readThere(cx: SiteRound, kind: SiteKind, remoteId: number): Promi
   const a = await cx.http.request('GET', apiUrl(cx.apiRoot, path(kind, remoteId)));
   if (a.status === 200) {
     const json = jsonOf(cx, a, `GET ${path(kind, remoteId)}`);
-    const r = normRecord(kind, json, identity);
+    const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
     if (kind !== 'event' && json.status === 'trash') return 'trashed';
     return { r, json, etag: a.headers.get('etag') };
   }
@@ -143,7 +143,7 @@ async function ensureThere(cx: SiteRound, kind: Linked, localId: number, depth =
     throw new SiteError('bad_answer', { host: host(cx), what: `POST ${path(kind)} "${recordTitle(kind, r)}": HTTP ${a.status}` }, a.status);
   }
   const remoteId = Number(json.id);
-  const there = normRecord(kind, json, identity);
+  const there = normRecord(kind, json, identity, { series: cx.caps.almanac });
   cx.store.write(() => {
     const other = cx.store.sites.objectByRemote(cx.calendarId, kind, remoteId);
     if (other) cx.store.sites.forgetObject(other.id);
@@ -240,7 +240,7 @@ async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: Si
   const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }), headers);
   if (a.status === 412) throw new ChangedMeanwhile();
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
-  const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity);
+  const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity, { series: cx.caps.almanac });
   store.write(() => {
     store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(answer), base_hash: recordHash(answer), remote_status: null });
     // The site stores text its own way (entities, paragraphs): shown here as the site shows it.
@@ -338,7 +338,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', local, { almanac: cx.caps.almanac }));
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed);
   const json = jsonOf(cx, a, 'POST events');
-  const answer = normRecord('event', json, identity);
+  const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
   store.write(() => {
     store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, base_json: JSON.stringify(answer), base_hash: recordHash(answer), hidden: answer.hide_from_listings ? 1 : 0 });
     if (!same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
@@ -355,7 +355,7 @@ async function findCreated(cx: SiteRound, local: SiteEvent): Promise<number | un
     if (a.status === 404) continue;
     const json = jsonOf(cx, a, 'GET events');
     for (const e of (json.events as Array<Record<string, unknown>>) ?? []) {
-      const r = normRecord('event', e, identity) as unknown as SiteEvent;
+      const r = normRecord('event', e, identity, { series: cx.caps.almanac }) as unknown as SiteEvent;
       if (r.title === local.title && r.start_date === local.start_date && r.venue === local.venue && !cx.store.sites.objectByRemote(cx.calendarId, 'event', Number(e.id))) return Number(e.id);
     }
   }

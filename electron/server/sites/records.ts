@@ -35,6 +35,8 @@ export interface SiteEvent {
   organizer: Ref[];
   categories: Ref[];
   tags: Ref[];
+  /** How it repeats, where the site takes a series as a series (an Almanac); absent otherwise. */
+  recurrence?: unknown;
 }
 
 export type SiteRecord = Record<string, unknown>;
@@ -94,10 +96,10 @@ function costValues(json: Record<string, unknown>): string[] {
   return display ? [display] : [];
 }
 
-export function normEvent(json: Record<string, unknown>, ref: RefOf): SiteEvent {
+export function normEvent(json: Record<string, unknown>, ref: RefOf, opts: { series?: boolean } = {}): SiteEvent {
   const website = str(json.website);
   const venueId = idOf(json.venue);
-  return {
+  const out: SiteEvent = {
     title: decodeEntities(str(json.title)),
     description: visibleText(json.description),
     excerpt: visibleText(json.excerpt),
@@ -120,6 +122,8 @@ export function normEvent(json: Record<string, unknown>, ref: RefOf): SiteEvent 
     categories: refList(json.categories, 'category', ref),
     tags: refList(json.tags, 'tag', ref),
   };
+  if (opts.series && 'series_id' in json) out.recurrence = json.recurrence ?? null;
+  return out;
 }
 
 const VENUE_TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const;
@@ -151,10 +155,10 @@ export function normTerm(kind: 'category' | 'tag', json: Record<string, unknown>
   return out;
 }
 
-export function normRecord(kind: SiteKind, json: Record<string, unknown>, ref: RefOf): SiteRecord {
+export function normRecord(kind: SiteKind, json: Record<string, unknown>, ref: RefOf, opts: { series?: boolean } = {}): SiteRecord {
   switch (kind) {
     case 'event':
-      return normEvent(json, ref) as unknown as SiteRecord;
+      return normEvent(json, ref, opts) as unknown as SiteRecord;
     case 'venue':
       return normVenue(json);
     case 'organizer':
@@ -208,6 +212,11 @@ export function payload(kind: SiteKind, r: SiteRecord, opts: { almanac: boolean 
     };
     if (e.date) body.date = e.date;
     if (e.venue !== null) body.venue = onlyIds([e.venue])[0];
+    // A series goes as a series, changed whole (an old client's default scope is one occurrence).
+    if (opts.almanac && e.recurrence) {
+      body.recurrence = e.recurrence;
+      body.recurrence_scope = 'all';
+    }
     return body;
   }
   if (kind === 'category') {
