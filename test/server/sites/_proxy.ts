@@ -28,6 +28,8 @@ export interface Proxy {
   stripAuth?: boolean;
   /** A site without pretty permalinks: /wp-json/ is a 404 page, the Link header names ?rest_route=/. */
   plainPermalinks?: boolean;
+  /** As the original: events hidden from listings are missing from every list (a single GET still reads them). */
+  hideHidden?: boolean;
   /** Runs before a request is passed on (once per request); a test changes the site there, as someone else would. */
   before?: (r: Sent) => Promise<void>;
   fault(f: Fault): void;
@@ -76,7 +78,12 @@ export async function startProxy(target: string): Promise<Proxy> {
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
     if (proxy.stripAuth) delete headers.authorization;
     const answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
-    const text = Buffer.from(await answer.arrayBuffer());
+    let text = Buffer.from(await answer.arrayBuffer());
+    if (proxy.hideHidden && req.method === 'GET' && /\/events$/.test(url.pathname) && answer.status === 200) {
+      const body = JSON.parse(text.toString('utf8')) as { events: Array<{ hide_from_listings?: boolean }> };
+      body.events = body.events.filter((e) => !e.hide_from_listings);
+      text = Buffer.from(JSON.stringify(body));
+    }
     record.status = answer.status;
     if (fault?.kind === 'lose-answer') {
       // Done on the site; the client never hears of it.

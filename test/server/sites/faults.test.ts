@@ -130,6 +130,24 @@ describe('a site misbehaving', () => {
     expect((await siteState()).pending).toBe(0);
   });
 
+  it('an event hidden from the site\'s lists is read one by one, not taken for deleted', async () => {
+    proxy.hideHidden = true;
+    try {
+      const [there] = (await site.api('get', 'events').query({ ...FULL, search: 'Event 020' })).body.events;
+      expect((await site.api('post', `events/${there.id}`).send({ title: 'Event 020, hidden', hide_from_listings: true })).status).toBe(200);
+      proxy.clear();
+      const report = await sync();
+      expect(report.error).toBeUndefined();
+      expect(report.received.deleted).toBe(0);
+      expect(await hereTitles()).toContain('Event 020, hidden');
+      expect(proxy.sent.some((s) => s.method === 'GET' && s.path.endsWith(`/events/${there.id}`))).toBe(true);
+      // Every round reads it again, and finds it unchanged.
+      expect((await sync()).received).toEqual({ changed: 0, deleted: 0 });
+    } finally {
+      proxy.hideHidden = false;
+    }
+  });
+
   it('a change here is sent by itself a moment later (the rhythm), with no Sync now', async () => {
     const quick = await startTestServer({ syncIntervalMs: 0, syncDebounceMs: 200, siteHttp: { timeoutMs: 2000 } });
     try {
