@@ -187,7 +187,8 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
   }
   const toSend = decideAgainstSite(cx, kind, o, local, there.r, row.local_id);
   if (!toSend) {
-    store.write(() => store.sites.dropPending(calendarId, kind, row.local_id));
+    // Done (unless it changed again meanwhile: then it goes next round).
+    store.write(() => store.sites.markSent(row));
     return;
   }
   await sendUpdate(cx, kind, o, toSend, row.local_id, () => store.sites.markSent(row), (e, n) => store.sites.markFailed(row, e, n), there.etag);
@@ -201,7 +202,10 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
 function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, local: SiteRecord, remote: SiteRecord, localId: number): SiteRecord | undefined {
   const { store, calendarId } = cx;
   const hash = recordHash(remote);
-  if (hash === o.base_hash) return local;
+  if (hash === o.base_hash) {
+    // Neither side changed it (a change undone, a write that changed nothing the site has): nothing to send.
+    return o.base_json && same(local, JSON.parse(o.base_json)) ? undefined : local;
+  }
   const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
   // Trashed there while changed here: ours brings it back whatever the status said.
   const remoteForMerge = kind === 'event' && remote.status === 'trash' ? { ...remote, status: local.status } : remote;
@@ -316,7 +320,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     } else {
       const toSend = there === 'trashed' ? local : decideAgainstSite(cx, 'event', o, local, there.r, anchor.id);
       if (!toSend) {
-        store.write(() => store.davSync.dropPending(calendarId, row.uid));
+        store.write(markSent);
         return;
       }
       return sendUpdate(cx, 'event', o, toSend, anchor.id, markSent, failed, there === 'trashed' ? null : there.etag);

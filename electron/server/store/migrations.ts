@@ -641,15 +641,19 @@ export const migrations: Migration[] = [
         INSERT INTO site_outbox (calendar_id, kind, local_id)
         SELECT calendar_id, '${kind}', ${row}.id FROM sync_objects WHERE kind = '${kind}' AND local_id = ${row}.id
         ${REQUEUE};`;
-      for (const [table, kind, cond] of [
-        ['venues', 'venue', ''],
-        ['organizers', 'organizer', ''],
-        ['terms', 'category', "AND NEW.taxonomy = 'category'"],
-        ['terms', 'tag', "AND NEW.taxonomy = 'tag'"],
+      // Only what a site has of them: a term's count, moved by every event linked, is not a change.
+      const VENUE = 'title, content, excerpt, status, address, city, country, province, state, zip, phone, website, show_map, show_map_link';
+      const ORGANIZER = 'title, content, excerpt, status, phone, website, email';
+      const TERM = 'name, slug, description, parent';
+      for (const [table, kind, cond, columns] of [
+        ['venues', 'venue', '', VENUE],
+        ['organizers', 'organizer', '', ORGANIZER],
+        ['terms', 'category', "AND NEW.taxonomy = 'category'", TERM],
+        ['terms', 'tag', "AND NEW.taxonomy = 'tag'", TERM],
       ] as const) {
         const delCond = cond.replace(/NEW\./g, 'OLD.');
         db.exec(`
-          CREATE TRIGGER site_outbox_${kind}_update AFTER UPDATE ON ${table}
+          CREATE TRIGGER site_outbox_${kind}_update AFTER UPDATE OF ${columns} ON ${table}
           WHEN (SELECT applying FROM sync_guard) = 0 ${cond}
           BEGIN ${queue(table, kind, cond, 'NEW')} END;
           CREATE TRIGGER site_outbox_${kind}_delete AFTER DELETE ON ${table}

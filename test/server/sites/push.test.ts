@@ -161,6 +161,17 @@ describe('a new event here', () => {
     expect((await site.api('get', 'venues')).body.venues.filter((v: any) => v.venue === 'Lighthouse')).toHaveLength(1);
   });
 
+  it('an edit that sends the whole event back, terms included, still costs at most 3 requests', async () => {
+    const mine = await hereEvent('Night sail');
+    const res = await here.api('post', `events/${mine.id}`).send({ title: 'Night sail (full moon)', categories: mine.categories.map((c: any) => c.id), tags: mine.tags.map((t: any) => t.id), organizer: mine.organizer.map((o: any) => o.id), venue: mine.venue.id });
+    expect(res.status).toBe(200);
+    proxy.clear();
+    const report = await sync();
+    expect(report.sent).toEqual({ created: 0, updated: 1, deleted: 0 });
+    expect(report.pushRequests).toBeLessThanOrEqual(3);
+    expect(proxy.sent.filter((s) => s.method === 'POST').map((s) => s.path.replace(/^.*\/v1\//, '').replace(/\d+$/, 'N'))).toEqual(['events/N']);
+  });
+
   it('adopts a term the site has already (term_exists) instead of failing', async () => {
     expect((await site.api('post', 'tags').send({ name: 'sunset' })).status).toBe(201);
     const res = await here.api('post', 'events').send({ title: 'Sunset sail', calendar, start_date: '2031-06-03 19:00:00', end_date: '2031-06-03 21:00:00', tags: ['Sunset'] });
@@ -190,16 +201,16 @@ describe('deletes', () => {
   it('here go to the site\'s trash; there come here', async () => {
     const mine = await hereEvent('Sunset sail');
     expect((await here.api('delete', `events/${mine.id}`)).status).toBe(200);
-    const gone = await hereEvent('Night sail');
+    const gone = await hereEvent('Night sail (full moon)');
     expect((await here.api('delete', `events/${gone.id}`)).status).toBe(200);
     expect((await here.api('delete', `events/${gone.id}`).query({ force: true })).status).toBe(200);
     const report = await sync();
     expect(report.sent.deleted).toBe(2);
     const trash = (await siteEvents('trash')).map((e) => e.title);
-    expect(trash).toEqual(expect.arrayContaining(['Sunset sail', 'Night sail']));
+    expect(trash).toEqual(expect.arrayContaining(['Sunset sail', 'Night sail (full moon)']));
     // The one deleted for good here does not come back from the site's trash.
     await sync();
-    expect(await hereEvent('Night sail')).toBeUndefined();
+    expect(await hereEvent('Night sail (full moon)')).toBeUndefined();
     // Trashed on the site: trashed here.
     const lost = (await siteEvents()).find((e) => e.title === 'Lost answer')!;
     expect((await site.api('delete', `events/${lost.id}`)).status).toBe(200);
