@@ -38,6 +38,9 @@ beforeAll(async () => {
     featured: true,
   });
   made.draft = await post('events', { title: 'A draft', status: 'draft', start_date: '2030-01-01 10:00:00', end_date: '2030-01-01 11:00:00' });
+  made.allDay = await post('events', { title: 'Fair day', all_day: true, start_date: '2031-09-09 00:00:00', end_date: '2031-09-10 23:59:59', timezone: 'Europe/Lisbon' });
+  made.pending = await post('events', { title: 'Awaiting review', status: 'pending', start_date: '2031-09-11 10:00:00', end_date: '2031-09-11 11:00:00' });
+  made.private = await post('events', { title: 'Board only', status: 'private', start_date: '2031-09-12 10:00:00', end_date: '2031-09-12 11:00:00' });
   made.past = await post('events', { title: 'Long ago', start_date: '1950-06-01 09:00:00', end_date: '1950-06-01 10:00:00' });
   made.hidden = await post('events', { title: 'Hidden one', hide_from_listings: true, start_date: '2031-07-01 09:00:00', end_date: '2031-07-01 10:00:00' });
   made.trashed = await post('events', { title: 'In the trash', start_date: '2031-08-01 09:00:00', end_date: '2031-08-01 10:00:00' });
@@ -60,7 +63,12 @@ describe('the first pull', () => {
   it('brings every event the login may see, drafts and past ones, into the site\'s calendar', async () => {
     const here = await p.hereEvents();
     const titles = here.map((e) => e.title);
-    expect(titles).toEqual(expect.arrayContaining(["Tom & Jerry's show", 'A draft', 'Long ago', 'Hidden one']));
+    expect(titles).toEqual(expect.arrayContaining(["Tom & Jerry's show", 'A draft', 'Long ago', 'Hidden one', 'Awaiting review', 'Board only', 'Fair day']));
+    const byTitle = new Map(here.map((e) => [e.title, e]));
+    expect(byTitle.get('Awaiting review')!.status).toBe('pending');
+    expect(byTitle.get('Board only')!.status).toBe('private');
+    expect(byTitle.get('A draft')!.status).toBe('draft');
+    expect(byTitle.get('Fair day')).toMatchObject({ all_day: true, start_date: '2031-09-09 00:00:00', end_date: '2031-09-10 23:59:59', timezone: 'Europe/Lisbon' });
     expect(titles.filter((t) => t.startsWith('Weekly'))).toHaveLength(60);
     expect(titles).not.toContain('In the trash');
     const trash = await p.here.api('get', 'events').query({ ...FULL, calendar: String(p.calendarId), status: 'trash' });
