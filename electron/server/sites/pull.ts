@@ -168,6 +168,14 @@ function dropPending(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid'
   } else if (o.local_id !== null) cx.store.sites.dropPending(cx.calendarId, kind, o.local_id);
 }
 
+/** One record's writes as a savepoint of the page's transaction: a record that cannot be stored leaves nothing behind. Made once per database. */
+const savepoints = new WeakMap<object, (fn: () => void) => void>();
+function savepoint(store: SiteRound['store']): (fn: () => void) => void {
+  let run = savepoints.get(store.db);
+  if (!run) savepoints.set(store.db, (run = store.db.transaction((fn: () => void) => fn())));
+  return run;
+}
+
 const uidOf = (cx: SiteRound, localId: number) => cx.store.events.get(localId)?.ics_uid ?? null;
 
 /**
@@ -185,7 +193,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   const hash = recordHash(r);
   const { store, calendarId } = cx;
   try {
-    store.db.transaction(() => {
+    savepoint(store)(() => {
       const o = store.sites.objectByRemote(calendarId, kind, remoteId);
       const hidden = kind === 'event' && r.hide_from_listings ? 1 : 0;
       if (!o) {
@@ -241,7 +249,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
       dropPending(cx, kind, o);
       save(applyLocally(cx, kind, r, localId));
       cx.report.received.changed++;
-    })();
+    });
   } catch (err) {
     if (err instanceof SiteError) throw err;
     cx.report.problems.push(`${PATHS[kind]}/${remoteId} "${recordTitle(kind, r)}": ${(err as Error).message}`);
