@@ -38,6 +38,8 @@ const ROUTES = [
   `${NS}/accounts/(?P<id>\\d+)`,
   `${NS}/calendars`,
   `${NS}/calendars/(?P<id>\\d+)`,
+  `${NS}/sites`,
+  `${NS}/sites/(?P<id>\\d+)`,
   `${NS}/sync`,
   `${NS}/sync/conflicts/(?P<id>\\d+)/restore`,
   `${NS}/sync/conflicts/(?P<id>\\d+)`,
@@ -196,7 +198,7 @@ describe('/doc (reference §8.2, correction 1)', () => {
       '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
       '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss',
-      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sync', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}',
+      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sites', '/sites/{id}', '/sync', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}',
     ]);
     for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'ImportReport', 'RestoreReport', 'ImportJob']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();
