@@ -107,6 +107,17 @@ async function readThere(cx: SiteRound, kind: SiteKind, remoteId: number): Promi
   throw new SiteError('bad_answer', { host: host(cx), what: `GET ${path(kind, remoteId)}: HTTP ${a.status}` }, a.status);
 }
 
+/** The site refused to create a record another one needs (its venue, a term): that one waits, told in words. */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly json: unknown,
+    readonly title: string,
+  ) {
+    super(`the site refused "${title}" (HTTP ${status})`);
+  }
+}
+
 /** A write the site refused for this record only (400, 403, 409…): it waits an hour, told in words; the rest goes on. */
 function refuse(cx: SiteRound, status: number, json: unknown, title: string, mark: (error: string, next: string) => void): void {
   if (status === 401) throw new SiteError('unauthorized', { host: host(cx) }, 401);
@@ -139,8 +150,8 @@ async function ensureThere(cx: SiteRound, kind: Linked, localId: number, depth =
   } else if (a.status === 200 || a.status === 201) {
     json = jsonOf(cx, a, `POST ${path(kind)}`);
   } else {
-    refuse(cx, a.status, a.json, recordTitle(kind, r), () => {});
-    throw new SiteError('bad_answer', { host: host(cx), what: `POST ${path(kind)} "${recordTitle(kind, r)}": HTTP ${a.status}` }, a.status);
+    if (a.status === 401) throw new SiteError('unauthorized', { host: host(cx) }, 401);
+    throw new Refused(a.status, a.json, recordTitle(kind, r));
   }
   const remoteId = Number(json.id);
   const there = normRecord(kind, json, identity, { series: cx.caps.almanac });
@@ -172,18 +183,21 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
     });
     return;
   }
-  if (!o?.remote_id) {
-    await ensureThere(cx, kind, row.local_id);
+  const create = async () => {
+    try {
+      await ensureThere(cx, kind, row.local_id);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+      return refuse(cx, err.status, err.json, err.title, (e, n) => store.sites.markFailed(row, e, n));
+    }
     store.write(() => store.sites.markSent(row));
-    return;
-  }
+  };
+  if (!o?.remote_id) return create();
   const there = await readThere(cx, kind, o.remote_id);
   if (there === 'gone' || there === 'trashed') {
     // Gone there while changed here: made again.
     store.write(() => store.sites.forgetObject(o.id));
-    await ensureThere(cx, kind, row.local_id);
-    store.write(() => store.sites.markSent(row));
-    return;
+    return create();
   }
   const toSend = decideAgainstSite(cx, kind, o, local, there.r, row.local_id);
   if (!toSend) {
@@ -308,7 +322,12 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   if (ev.venue_id) deps.push(['venue', ev.venue_id]);
   for (const id of store.events.organizersFor([ev.id]).get(ev.id) ?? []) deps.push(['organizer', id]);
   for (const t of store.terms.forEvents([ev.id]).get(ev.id) ?? []) deps.push([t.taxonomy === 'category' ? 'category' : 'tag', t.id]);
-  for (const [kind, id] of deps) await ensureThere(cx, kind, id);
+  try {
+    for (const [kind, id] of deps) await ensureThere(cx, kind, id);
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    return refuse(cx, err.status, err.json, err.title, failed);
+  }
   const local = localRecord(cx, 'event', anchor.id) as unknown as SiteEvent & SiteRecord;
 
   if (o?.remote_id && o.remote_status !== 'creating') {

@@ -197,6 +197,22 @@ describe('a new event here', () => {
   });
 });
 
+describe('a record the site refuses', () => {
+  it('waits, told in words, while the rest goes', async () => {
+    expect((await here.api('post', 'events').send({ title: 'At the refused venue', calendar, start_date: '2031-06-05 10:00:00', end_date: '2031-06-05 11:00:00', venue: { venue: 'Refused Hall' } })).status).toBe(201);
+    expect((await here.api('post', 'events').send({ title: 'Goes anyway', calendar, start_date: '2031-06-05 12:00:00', end_date: '2031-06-05 13:00:00' })).status).toBe(201);
+    proxy.fault({ kind: 'answer', times: 1, status: 400, headers: { 'Content-Type': 'application/json' }, body: '{"code":"rest_invalid_param","message":"Invalid venue.","data":{"status":400}}', match: (r) => r.method === 'POST' && r.path.endsWith('/venues') });
+    const report = await sync();
+    expect(report.ok).toBe(true);
+    const titles = (await siteEvents()).map((e) => e.title);
+    expect(titles).toContain('Goes anyway');
+    expect(titles).not.toContain('At the refused venue');
+    const state = (await here.api('get', 'sync')).body.sites[0];
+    expect(state.pending).toBe(1);
+    expect(state.last_error).toMatch(/refused "Refused Hall" \(HTTP 400: Invalid venue\.\)/);
+  });
+});
+
 describe('deletes', () => {
   it('here go to the site\'s trash; there come here', async () => {
     const mine = await hereEvent('Sunset sail');
