@@ -77,7 +77,14 @@ export async function startProxy(target: string): Promise<Proxy> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
     if (proxy.stripAuth) delete headers.authorization;
-    const answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
+    let answer: Response;
+    try {
+      answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
+    } catch {
+      // The site is down: the connection drops, as a stopped site's would.
+      res.socket?.destroy();
+      return;
+    }
     let text = Buffer.from(await answer.arrayBuffer());
     if (proxy.hideHidden && req.method === 'GET' && /\/events$/.test(url.pathname) && answer.status === 200) {
       const body = JSON.parse(text.toString('utf8')) as { events: Array<{ hide_from_listings?: boolean }> };

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { createServer, silentLogger } from '../../../electron/server';
 import { FULL } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
@@ -146,6 +147,28 @@ describe('a site misbehaving', () => {
     } finally {
       proxy.hideHidden = false;
     }
+  });
+
+  it('a site stopped in the middle of a round and started again: the next round finishes, nothing lost or doubled', async () => {
+    const [one] = (await site.api('get', 'events').query({ ...FULL, search: 'Event 030' })).body.events;
+    expect((await site.api('post', `events/${one.id}`).send({ title: 'Event 030, changed before the stop' })).status).toBe(200);
+    const port = site.server.port;
+    let stopped = false;
+    proxy.before = async (r) => {
+      if (stopped || !r.path.endsWith('/events') || r.query.get('page') !== '2') return;
+      stopped = true;
+      await site.server.close();
+    };
+    const down = await sync();
+    proxy.before = undefined;
+    expect(stopped).toBe(true);
+    expect(down.ok).toBe(false);
+    expect(down.transient).toBe(true);
+    site.server = await createServer({ dataDir: site.dataDir, port, token: site.server.token, log: silentLogger, syncIntervalMs: 0, syncDebounceMs: 0 });
+    const back = await sync();
+    expect(back.error).toBeUndefined();
+    expect(await hereTitles()).toEqual(await siteTitles());
+    expect(await hereTitles()).toContain('Event 030, changed before the stop');
   });
 
   it('a change here is sent by itself a moment later (the rhythm), with no Sync now', async () => {
