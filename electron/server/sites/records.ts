@@ -82,7 +82,15 @@ const refList = (v: unknown, kind: Exclude<SiteKind, 'event'>, ref: RefOf): Ref[
     .map(idOf)
     .filter((n): n is number => n !== undefined)
     .map((n) => ref(kind, n))
-    .sort((a, b) => String(a).localeCompare(String(b), 'en', { numeric: true }));
+    .sort(byRef);
+
+/** Site ids in order, then `local:N` tokens in order (no collator: this runs for every record of a pull). */
+function byRef(a: Ref, b: Ref): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return Number(a.slice(6)) - Number(b.slice(6));
+}
 
 /** The cost's values with their currency symbol in place ("$20", "20€"); the display string when there are none. */
 function costValues(json: Record<string, unknown>): string[] {
