@@ -116,7 +116,7 @@ function parentsFirst(records: Array<Record<string, unknown>>): Array<Record<str
 async function pullEvents(cx: SiteRound): Promise<void> {
   const seen = new Set<number>();
   const page = async (records: Array<Record<string, unknown>>) => {
-    await takeLinkedOf(cx, records, seen);
+    await takeLinkedOf(cx, records);
     cx.store.write(() => cx.store.davSync.asServer(() => records.forEach((json) => takeRecord(cx, 'event', json, seen))));
     await yieldToRequests();
   };
@@ -128,7 +128,7 @@ async function pullEvents(cx: SiteRound): Promise<void> {
     const answer = await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${o.remote_id}`));
     if (answer.status === 200) {
       const json = jsonOf(cx, answer, `GET events/${o.remote_id}`);
-      await takeLinkedOf(cx, [json], seen);
+      await takeLinkedOf(cx, [json]);
       cx.store.write(() => cx.store.davSync.asServer(() => takeRecord(cx, 'event', json, seen)));
     } else if ((answer.status === 403 || answer.status === 410) && answer.json !== undefined) {
       cx.store.write(() => cx.store.davSync.asServer(() => trashedThere(cx, o)));
@@ -139,7 +139,12 @@ async function pullEvents(cx: SiteRound): Promise<void> {
 }
 
 /** Venues, organizers and terms a page of events names that are not linked here yet: taken from the events' own copies. */
-async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>>, seen: Set<number>): Promise<void> {
+/** Linked records a round found linked already: the events of a site name the same few again and again. */
+const linkedThisRound = new WeakMap<SiteRound, Set<string>>();
+
+async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>>): Promise<void> {
+  let known = linkedThisRound.get(cx);
+  if (!known) linkedThisRound.set(cx, (known = new Set()));
   const todo: Array<[Linked, Record<string, unknown>]> = [];
   for (const e of events) {
     const venue = e.venue && typeof e.venue === 'object' && !Array.isArray(e.venue) ? [e.venue] : [];
@@ -147,7 +152,9 @@ async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>
       if (!Array.isArray(list)) continue;
       for (const item of list) {
         const id = item && typeof item === 'object' ? idOf(item as Record<string, unknown>) : undefined;
-        if (id !== undefined && !cx.store.sites.objectByRemote(cx.calendarId, kind, id)) todo.push([kind, item as Record<string, unknown>]);
+        if (id === undefined || known.has(`${kind}:${id}`)) continue;
+        if (cx.store.sites.objectByRemote(cx.calendarId, kind, id)) known.add(`${kind}:${id}`);
+        else todo.push([kind, item as Record<string, unknown>]);
       }
     }
   }
