@@ -27,6 +27,18 @@ export const FULL_WINDOW = { start_date: '1900-01-01 00:00:00', end_date: '2200-
 export const PER_PAGE = 50;
 /** Pages read per listing at most (200,000 records): a site that never stops paging cannot hold a round. */
 const MAX_PAGES = 4000;
+/**
+ * Records read one by one per round at most (hidden ones first): a list that suddenly lacks
+ * thousands of known records (a caching plugin, a bad page) costs a bounded round, and what was
+ * not confirmed gone is left as it is until a later round asks.
+ */
+export const MAX_SINGLE_READS = 500;
+const singleReads = new WeakMap<SiteRound, { left: number }>();
+const mayReadOne = (cx: SiteRound) => {
+  let budget = singleReads.get(cx);
+  if (!budget) singleReads.set(cx, (budget = { left: MAX_SINGLE_READS }));
+  return budget.left-- > 0;
+};
 
 type Linked = Exclude<SiteKind, 'event'>;
 
@@ -91,6 +103,7 @@ async function pullLinked(cx: SiteRound, kind: Linked): Promise<void> {
   } else await listAll(cx, kind, params, apply);
   for (const o of cx.store.sites.objects(cx.calendarId, kind)) {
     if (o.remote_id === null || seen.has(o.remote_id) || o.local_id === null) continue;
+    if (!mayReadOne(cx)) break;
     const answer = await cx.http.request('GET', apiUrl(cx.apiRoot, `${PATHS[kind]}/${o.remote_id}`));
     if (answer.status === 200) {
       const json = jsonOf(cx, answer, `GET ${PATHS[kind]}/${o.remote_id}`);
@@ -123,8 +136,10 @@ async function pullEvents(cx: SiteRound): Promise<void> {
   await listAll(cx, 'event', FULL_WINDOW, page);
   await listAll(cx, 'event', { ...FULL_WINDOW, status: 'trash' }, page);
   // Known there but in no list: hidden from listings, trashed (older sites), or gone. Asked one by one.
-  for (const o of cx.store.sites.objects(cx.calendarId, 'event')) {
+  const known = cx.store.sites.objects(cx.calendarId, 'event').sort((a, b) => b.hidden - a.hidden);
+  for (const o of known) {
     if (o.remote_id === null || seen.has(o.remote_id) || o.remote_status === 'creating') continue;
+    if (!mayReadOne(cx)) break;
     const answer = await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${o.remote_id}`));
     if (answer.status === 200) {
       const json = jsonOf(cx, answer, `GET events/${o.remote_id}`);

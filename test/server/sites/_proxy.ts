@@ -15,7 +15,7 @@ export interface Sent {
   status: number;
 }
 
-type Fault = { match: (r: { method: string; path: string }) => boolean; times: number } & (
+type Fault = { match: (r: { method: string; path: string; query: URLSearchParams }) => boolean; times: number } & (
   | { kind: 'lose-answer' }
   | { kind: 'answer'; status: number; headers?: Record<string, string>; body: string }
   | { kind: 'hang' }
@@ -55,7 +55,7 @@ export async function startProxy(target: string): Promise<Proxy> {
     const body = await readBody(req);
     const record: Sent = { method: req.method!, path: url.pathname, query: url.searchParams, body: body.length ? safeJson(body) : undefined, status: 0 };
     sent.push(record);
-    const fault = faults.find((f) => f.times > 0 && f.match({ method: req.method!, path: url.pathname }));
+    const fault = faults.find((f) => f.times > 0 && f.match({ method: req.method!, path: url.pathname, query: url.searchParams }));
     if (fault) fault.times--;
     if (fault?.kind === 'answer') {
       record.status = fault.status;

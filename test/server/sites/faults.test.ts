@@ -149,6 +149,18 @@ describe('a site misbehaving', () => {
     }
   });
 
+  it('an empty list (a stale cache, a broken plugin) deletes nothing: each missing event is asked for', async () => {
+    const before = await hereTitles();
+    const empty = '{"events":[],"total":0,"total_pages":0}';
+    proxy.clear();
+    proxy.fault({ kind: 'answer', times: 2, status: 200, headers: { 'Content-Type': 'application/json' }, body: empty, match: (r) => r.method === 'GET' && r.path.endsWith('/events') && (!r.query.has('status') || r.query.get('status') === 'trash') });
+    const report = await sync();
+    expect(report.error).toBeUndefined();
+    expect(report.received.deleted).toBe(0);
+    expect(await hereTitles()).toEqual(before);
+    expect(proxy.sent.filter((s) => /\/events\/\d+$/.test(s.path)).length).toBe(before.length);
+  });
+
   it('a site stopped in the middle of a round and started again: the next round finishes, nothing lost or doubled', async () => {
     const [one] = (await site.api('get', 'events').query({ ...FULL, search: 'Event 030' })).body.events;
     expect((await site.api('post', `events/${one.id}`).send({ title: 'Event 030, changed before the stop' })).status).toBe(200);
