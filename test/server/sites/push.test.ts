@@ -197,6 +197,23 @@ describe('a new event here', () => {
   });
 });
 
+describe('a venue, organizer or category changed here', () => {
+  it('goes to the site\'s own record (queued by the change itself)', async () => {
+    const venue = (await here.api('get', 'venues').query({ per_page: 50 })).body.venues.find((v: any) => v.venue === 'Pier 9');
+    expect((await here.api('post', `venues/${venue.id}`).send({ phone: '555-0199', city: 'Porto' })).status).toBe(200);
+    const organizer = (await here.api('get', 'organizers').query({ per_page: 50 })).body.organizers.find((o: any) => o.organizer === 'Harbour Club');
+    expect((await here.api('post', `organizers/${organizer.id}`).send({ email: 'club@harbour.example' })).status).toBe(200);
+    const sports = (await here.api('get', 'categories').query({ per_page: 50, hide_empty: false })).body.categories.find((c: any) => c.name === 'Sports');
+    expect((await here.api('post', `categories/${sports.id}`).send({ name: 'Sport' })).status).toBe(200);
+    const report = await sync();
+    expect(report.sent.updated).toBe(3);
+    expect((await site.api('get', `venues/${made.venue.id}`)).body).toMatchObject({ phone: '555-0199', city: 'Porto', venue: 'Pier 9' });
+    expect((await site.api('get', `organizers/${made.organizer.id}`)).body.email).toBe('club@harbour.example');
+    expect((await site.api('get', 'categories').query({ hide_empty: false })).body.categories.map((c: any) => c.name)).toContain('Sport');
+    expect((await sync()).sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+  });
+});
+
 describe('a record the site refuses', () => {
   it('waits, told in words, while the rest goes', async () => {
     expect((await here.api('post', 'events').send({ title: 'At the refused venue', calendar, start_date: '2031-06-05 10:00:00', end_date: '2031-06-05 11:00:00', venue: { venue: 'Refused Hall' } })).status).toBe(201);
