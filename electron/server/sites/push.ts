@@ -15,12 +15,13 @@
  * sent again, so it never makes a second event.
  */
 import { decideBothChanged, mergeFields, same } from '../sync/merge';
+import { drainOutbox, retryLater } from '../sync/outbox';
 import { storedError } from '../caldav/errors';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
 import { applyLocally, localRecord } from './local';
-import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
+import { jsonOf, PATHS, type SiteRound } from './round';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
 import type { OutboxRow } from '../store/dav-sync';
 
@@ -28,35 +29,32 @@ type Linked = Exclude<SiteKind, 'event'>;
 const BATCH = 50;
 /** Changes sent per round at most: the rest go in the next round. */
 const ROUND_LIMIT = 2000;
-const RETRY_REFUSED_MS = 3600_000;
 
 export async function pushSite(cx: SiteRound): Promise<boolean> {
   const before = cx.http.requests;
-  let sent = 0;
   const now = () => new Date().toISOString();
-  // Venues, organizers and terms; rows already tried this round wait for the next.
-  const tried = new Set<string>();
-  while (sent < ROUND_LIMIT) {
-    const batch = cx.store.sites.due(cx.calendarId, now(), BATCH).filter((r) => !tried.has(`${r.kind}:${r.local_id}`));
-    if (batch.length === 0) break;
-    for (const row of sortParentsFirst(cx, batch)) {
-      tried.add(`${row.kind}:${row.local_id}`);
-      await withRetry(() => pushLinked(cx, row));
-      sent++;
-    }
-    await yieldToRequests();
-  }
+  // Venues, organizers and terms first: events name them.
+  let sent = await drainOutbox({
+    due: (limit) => cx.store.sites.due(cx.calendarId, now(), limit),
+    key: (r) => `${r.kind}:${r.local_id}`,
+    order: (rows) => sortParentsFirst(cx, rows),
+    send: (row) => withRetry(() => pushLinked(cx, row)),
+    batch: BATCH,
+    limit: ROUND_LIMIT,
+  });
   // Events: changes first, then what was trashed or deleted here.
-  const due = cx.store.davSync.due(cx.calendarId, now(), ROUND_LIMIT);
   const alive = (r: OutboxRow) => {
     const a = cx.store.davSync.anchor(cx.calendarId, r.uid);
     return !!a && a.status !== 'trash';
   };
-  for (const row of [...due.filter(alive), ...due.filter((r) => !alive(r))]) {
-    await withRetry(() => pushEvent(cx, row));
-    sent++;
-    if (sent % BATCH === 0) await yieldToRequests();
-  }
+  sent += await drainOutbox({
+    due: (limit) => cx.store.davSync.due(cx.calendarId, now(), limit),
+    key: (r) => r.uid,
+    order: (rows) => [...rows.filter(alive), ...rows.filter((r) => !alive(r))],
+    send: (row) => withRetry(() => pushEvent(cx, row)),
+    batch: BATCH,
+    limit: ROUND_LIMIT,
+  });
   cx.report.pushRequests += cx.http.requests - before;
   return sent > 0;
 }
@@ -122,7 +120,7 @@ class Refused extends Error {
 function refuse(cx: SiteRound, status: number, json: unknown, title: string, mark: (error: string, next: string) => void): void {
   if (status === 401) throw new SiteError('unauthorized', { host: host(cx) }, 401);
   const reason = String((json as { message?: unknown } | undefined)?.message ?? (json as { code?: unknown } | undefined)?.code ?? '').slice(0, 300);
-  cx.store.write(() => mark(storedError({ key: 'site_push_refused', vars: { title, status, reason } }), new Date(Date.now() + RETRY_REFUSED_MS).toISOString()));
+  cx.store.write(() => mark(storedError({ key: 'site_push_refused', vars: { title, status, reason } }), retryLater()));
 }
 
 /**

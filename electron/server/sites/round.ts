@@ -70,5 +70,4 @@ export function jsonOf(cx: SiteRound, a: SiteAnswer, what: string): Record<strin
 /** The API path of a kind's collection. */
 export const PATHS = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' } as const;
 
-/** Lets the server answer requests waiting behind a step of the round. */
-export const yieldToRequests = () => new Promise<void>((done) => setImmediate(done));
+export { yieldToRequests } from '../sync/outbox';
