@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { tempDir } from '../../helpers/temp-dir';
 import { runCli } from '../../helpers/cli';
+import { createServer, silentLogger } from '../../../electron/server';
 
 let site: TestServer;
 let dataDir: string;
@@ -36,11 +37,32 @@ describe('CLI sites', { timeout: 60_000 }, () => {
     expect(list.out).toMatch(/No websites/);
   });
 
+  it('syncs a site through the running app (which holds the password)', async () => {
+    const appDir = tempDir('almanac-cli-sites-app-');
+    const token = 'app-token-0123456789abcdefghij';
+    const app = await createServer({ dataDir: appDir, port: 0, token, log: silentLogger, syncIntervalMs: 0, syncDebounceMs: 0 });
+    try {
+      const res = await fetch(`${app.apiRoot}sites`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: site.server.url, user: 'owner', password: site.server.token, name: 'Club' }) });
+      expect(res.status).toBe(201);
+      await app.sync.siteSettled(((await res.json()) as { id: number }).id);
+      expect((await site.api('post', 'events').send({ title: 'Via the app', start_date: '2031-02-05 10:00:00', end_date: '2031-02-05 11:00:00' })).status).toBe(201);
+      const r = await runCli(['sync', '--site', 'club', '--data-dir', appDir], { env: { ALMANAC_TOKEN: token } });
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/Club: synced/);
+      expect(r.out).toMatch(/received 1 new or changed/);
+      const here = await fetch(`${app.apiRoot}events?search=Via%20the%20app&start_date=2031-01-01&end_date=2031-12-31`, { headers: { Authorization: `Bearer ${token}` } });
+      expect(((await here.json()) as { events: unknown[] }).events).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('adds a site (pulling it at once), lists it, syncs it, and says why a sync failed', async () => {
     const added = await runCli(['sites', 'add', '--url', site.server.url, '--user', 'owner', '--password-file', pw, '--name', 'Team', '--data-dir', dataDir]);
     expect(added.code, added.err).toBe(0);
     expect(added.out).toMatch(/Connected "Team"/);
-    expect(added.out).toMatch(/received 1 new or changed/);
+    // "Team meeting", and "Via the app" of the test before.
+    expect(added.out).toMatch(/received 2 new or changed/);
     expect(added.out).not.toContain(site.server.token);
     const list = await runCli(['sites', 'list', '--data-dir', dataDir]);
     expect(list.out).toMatch(/^Team: owner at http:\/\/127\.0\.0\.1:\d+/m);
