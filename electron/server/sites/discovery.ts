@@ -99,7 +99,8 @@ export async function discoverSite(typed: string, auth: SiteAuth, opts: Discover
   const home = await http.request('GET', `${url}/`);
   const candidates: Array<{ index: string; restRoute: boolean }> = [];
   const linked = apiLink(home.headers.get('link'), `${url}/`);
-  if (linked) candidates.push({ index: linked, restRoute: linked.includes('rest_route=') });
+  // The password never goes over plain http to an address the user typed as https.
+  if (linked && !(url.startsWith('https:') && linked.startsWith('http:'))) candidates.push({ index: linked, restRoute: linked.includes('rest_route=') });
   candidates.push({ index: `${url}/wp-json/`, restRoute: false }, { index: `${url}/?rest_route=/`, restRoute: true });
   let sawIndex = false;
   let sawBlock = false;
