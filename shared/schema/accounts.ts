@@ -88,6 +88,9 @@ export interface ConflictCopyJson {
   title: string;
   /** When it was kept (ISO). */
   kept: string;
+  /** Which sync kept it ('caldav' or 'site') and what kind of record it is ('event', 'venue'…). */
+  target?: 'caldav' | 'site';
+  kind?: string;
 }
 
 /** "On this computer": it always exists, belongs to no account, can be renamed but not removed. */

@@ -247,7 +247,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           calendars,
         };
       });
-      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc }));
+      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc, target: c.target, kind: c.kind }));
       const sites = store.sites.list().map((site) => ({ ...api.siteStatus(site.id, lang)!, last_round: lastSiteRound.get(site.id) ?? null }));
       return { accounts, sites, conflicts };
     },

@@ -632,8 +632,10 @@ export const migrations: Migration[] = [
           PRIMARY KEY (calendar_id, kind, local_id)
         );
 
-        -- Conflict copies of any sync: which kind of record, and the format of the kept copy
-        -- (local_ical holds iCalendar text for CalDAV, the normalized JSON record for a site).
+        -- Conflict copies of any sync: which sync kept it (target), which kind of record, and the
+        -- format of the kept copy (local_ical holds iCalendar text for CalDAV, the normalized JSON
+        -- record for a site).
+        ALTER TABLE sync_conflicts ADD COLUMN target TEXT NOT NULL DEFAULT 'caldav';
         ALTER TABLE sync_conflicts ADD COLUMN kind TEXT NOT NULL DEFAULT 'event';
         ALTER TABLE sync_conflicts ADD COLUMN format TEXT NOT NULL DEFAULT 'ical';
       `);

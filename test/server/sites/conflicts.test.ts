@@ -59,7 +59,7 @@ describe('changed on both sides', () => {
     expect((await p.site.api('get', `events/${there.id}`)).body.title).toBe('Clash (site)');
     const status = (await p.here.api('get', 'sync')).body;
     const copy = status.conflicts.find((c: any) => c.title === 'Clash (mine)');
-    expect(copy).toBeTruthy();
+    expect(copy).toMatchObject({ target: 'site', kind: 'event', calendar: p.calendarId });
     expect(status.sites[0].conflicts).toBe(1);
     const restored = await p.here.api('post', `sync/conflicts/${copy.id}/restore`);
     expect(restored.status).toBe(200);
