@@ -4,12 +4,13 @@
  *   npm run cli -- export --format ics|json [...]    export the calendar
  *   npm run cli -- import FILE [--dry-run] [...]     import an iCalendar, CSV or backup file
  *   npm run cli -- accounts add|list|remove [...]    CalDAV accounts
- *   npm run cli -- sync [--account NAME]             one CalDAV sync round
+ *   npm run cli -- sites add|list|remove [...]       websites synced both ways
+ *   npm run cli -- sync [--account N | --site N]     one sync round (CalDAV accounts, websites)
  *   npm run cli -- subscribe URL [--name N]          subscribe to an iCalendar feed (read-only)
  *   npm run cli -- subscriptions list|refresh|remove iCalendar subscriptions
  *   npm run cli -- add "TEXT" [--dry-run]            quick add: an event in plain words
  */
-import { ACCOUNTS_HELP, QUICK_ADD_HELP, SERVE_HELP, SUBSCRIPTIONS_HELP, SYNC_HELP, TRANSFER_HELP } from './cli/help';
+import { ACCOUNTS_HELP, QUICK_ADD_HELP, SITES_HELP, SERVE_HELP, SUBSCRIPTIONS_HELP, SYNC_HELP, TRANSFER_HELP } from './cli/help';
 
 type Command = (argv: string[]) => Promise<void>;
 
@@ -22,6 +23,7 @@ const commands: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./cli/transfer')).exportCommand,
   import: async () => (await import('./cli/transfer')).importCommand,
   accounts: async () => (await import('./cli/accounts')).accountsCommand,
+  sites: async () => (await import('./cli/sites')).sitesCommand,
   sync: async () => (await import('./cli/sync')).syncCommand,
   subscribe: async () => (await import('./cli/subscriptions')).subscribeCommand,
   subscriptions: async () => (await import('./cli/subscriptions')).subscriptionsCommand,
@@ -31,7 +33,7 @@ const commands: Record<string, () => Promise<Command>> = {
 async function main([name, ...rest]: string[]) {
   const load = name && Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
-    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}\n${QUICK_ADD_HELP}`);
+    process.stdout.write(`${SERVE_HELP}\n${TRANSFER_HELP}\n${ACCOUNTS_HELP}\n${SITES_HELP}\n${SYNC_HELP}\n${SUBSCRIPTIONS_HELP}\n${QUICK_ADD_HELP}`);
     if (name && name !== 'help' && name !== '--help' && name !== '-h') throw new Error(`unknown command "${name}"`);
     return;
   }

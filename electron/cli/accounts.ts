@@ -97,7 +97,7 @@ function calendarLines(calendars: CalendarRow[]): string[] {
   });
 }
 
-function passwordFromFile(file: string): string {
+export function passwordFromFile(file: string): string {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -113,7 +113,7 @@ function passwordFromFile(file: string): string {
 }
 
 /** The first line of standard input; on a terminal, asked for and typed without echo. */
-async function passwordFromStdin(prompt: string): Promise<string> {
+export async function passwordFromStdin(prompt: string): Promise<string> {
   const stdin = process.stdin;
   if (stdin.isTTY) {
     process.stderr.write(prompt);

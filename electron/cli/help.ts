@@ -40,9 +40,10 @@ export const ACCOUNTS_HELP = `Usage: npm run cli -- accounts add --url URL --use
   --lang LANG          language of the messages: en, pt-br, es (default en)
 `;
 
-export const SYNC_HELP = `Usage: npm run cli -- sync [--account NAME]
+export const SYNC_HELP = `Usage: npm run cli -- sync [--account NAME | --site NAME]
 
-  --account NAME    sync this account only (default: every account)
+  --account NAME    sync this CalDAV account only (default: every account and website)
+  --site NAME       sync this website only
   --data-dir DIR    the calendar to work on (default: ${defaultDataDir()})
   Prints what moved each way; exits with 1 when the sync failed (the reason is printed).
 `;
@@ -68,4 +69,18 @@ export const QUICK_ADD_HELP = `Usage: npm run cli -- add "TEXT" [--lang en|pt-br
   --dry-run         show what it would make, save nothing
   --calendar ID     the calendar it goes to (default: On this computer)
   --data-dir DIR    the calendar to work on (default: ${defaultDataDir()})
+`;
+
+export const SITES_HELP = `Usage: npm run cli -- sites add --url URL --user USER [--password-file FILE] [--name NAME]
+       npm run cli -- sites list
+       npm run cli -- sites remove NAME
+
+  --url URL            the website as you type it (example.org, https://example.org/blog)
+  --user USER          your user name on the site
+  --password-file FILE an application password of that user, first line of FILE (WordPress:
+                       Users → Profile → Application Passwords; for another Almanac, its API
+                       token); without it the password is read from standard input
+  --name NAME          what Almanac calls the site and its calendar (default: its host and path)
+  --data-dir DIR       the calendar to work on (default: ${defaultDataDir()})
+  --lang LANG          language of the messages: en, pt-br, es (default en)
 `;

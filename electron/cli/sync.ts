@@ -1,5 +1,6 @@
 /**
- * `npm run cli -- sync [--account NAME]`: one CalDAV sync round, for scripts and cron. Prints what
+ * `npm run cli -- sync [--account NAME | --site NAME]`: one sync round of the CalDAV accounts and
+ * websites, for scripts and cron. Prints what
  * moved each way per calendar and exits non-zero when the sync failed.
  *
  * With Almanac running on the data directory, the running app does the round (`POST /sync`, then
@@ -14,6 +15,7 @@ import { defaultDataDir, ensureDataDir, DB_FILE } from '../server/data-dir';
 import { runningApp } from './common';
 import type { AccountStatus } from '../server/caldav/service';
 import type { SyncReport } from '../server/caldav/sync';
+import type { SiteReport } from '../server/sites/round';
 import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { SYNC_HELP } from './help';
 
@@ -21,19 +23,45 @@ import { SYNC_HELP } from './help';
 const APP_ROUND_LIMIT_MS = 10 * 60_000;
 
 export async function syncCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { account: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: false });
+  const { values } = parseArgs({ args: argv, options: { account: { type: 'string' }, site: { type: 'string' }, 'data-dir': { type: 'string' }, help: { type: 'boolean' } }, allowPositionals: false });
   if (values.help) {
     process.stdout.write(SYNC_HELP);
     return;
   }
+  if (values.account !== undefined && values.site !== undefined) throw new Error('--account or --site, not both');
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const running = runningApp(dataDir);
-  const reports = running ? await throughApp(running, values.account) : await here(dataDir, values.account);
-  for (const line of describe(reports)) process.stdout.write(`${line}\n`);
-  if (reports.some((r) => !r.ok)) process.exitCode = 1;
+  const { accounts, sites } = running ? await throughApp(running, values.account, values.site) : await here(dataDir, values.account, values.site);
+  for (const line of [...describe(accounts), ...describeSites(sites)]) process.stdout.write(`${line}\n`);
+  if (accounts.some((r) => !r.ok) || sites.some((r) => !r.ok)) process.exitCode = 1;
 }
 
-async function here(dataDir: string, accountName: string | undefined): Promise<SyncReport[]> {
+/** What moved with each website, in words. */
+export function describeSites(reports: SiteReport[]): string[] {
+  return reports.flatMap((r) => {
+    const sent = `sent ${r.sent.created} new, ${r.sent.updated} changed, ${r.sent.deleted} deleted`;
+    const received = `received ${r.received.changed} new or changed, ${r.received.deleted} deleted`;
+    const extra = [
+      r.merged ? `${r.merged} changed on both sides, merged` : '',
+      r.conflicts ? `${r.conflicts} conflict${r.conflicts === 1 ? '' : 's'} (the site's version kept; yours is in GET /sync)` : '',
+      r.pending ? `${r.pending} waiting to be sent` : '',
+    ].filter(Boolean);
+    return [
+      `${r.site}: ${r.ok ? 'synced' : `FAILED: ${r.error}`}`,
+      `  ${sent}; ${received}${extra.length ? `; ${extra.join('; ')}` : ''}`,
+      ...r.problems.slice(0, 20).map((p) => `  not taken: ${p}`),
+    ];
+  });
+}
+
+function siteIds(sites: Array<{ id: number; name: string }>, name: string | undefined): number[] {
+  if (name === undefined) return sites.map((s) => s.id);
+  const hit = sites.find((s) => s.name.toLowerCase() === name.toLowerCase());
+  if (!hit) throw new Error(`There is no site named "${name}".${sites.length ? ` There are: ${sites.map((s) => `"${s.name}"`).join(', ')}.` : ''}`);
+  return [hit.id];
+}
+
+async function here(dataDir: string, accountName: string | undefined, siteName: string | undefined): Promise<{ accounts: SyncReport[]; sites: SiteReport[] }> {
   // Loaded only here: with the app running, the command needs none of the database or the sync.
   const [{ openDatabase, closeDatabase }, { createStore }, { createFileSecretStore }, { createSyncService }] = await Promise.all([
     import('../server/store/db'),
@@ -45,7 +73,12 @@ async function here(dataDir: string, accountName: string | undefined): Promise<S
   const db = openDatabase(join(dataDir, DB_FILE));
   try {
     const store = createStore(db);
-    const ids = accountIds(store.accounts.list(), accountName);
+    const everything = accountName === undefined && siteName === undefined;
+    if (everything && store.accounts.list().length === 0 && store.sites.list().length === 0) {
+      throw new Error('There are no CalDAV accounts or websites. Add one with: npm run cli -- accounts add --url URL --user USER, or npm run cli -- sites add --url URL --user USER');
+    }
+    const ids = siteName !== undefined || (everything && store.accounts.list().length === 0) ? [] : accountIds(store.accounts.list(), accountName);
+    const sites = accountName !== undefined ? [] : siteIds(store.sites.list(), siteName);
     const origin = 'http://127.0.0.1';
     const service = createSyncService({
       store,
@@ -55,9 +88,10 @@ async function here(dataDir: string, accountName: string | undefined): Promise<S
       intervalMs: 0,
       debounceMs: 0,
     });
-    const reports = await service.syncNow(ids);
+    const reports = ids.length ? await service.syncNow(ids) : [];
+    const siteReports = sites.length ? await service.syncSitesNow(sites) : [];
     await service.close();
-    return reports;
+    return { accounts: reports, sites: siteReports };
   } finally {
     closeDatabase(db);
   }
@@ -71,19 +105,25 @@ function accountIds(accounts: Array<{ id: number; name: string }>, name: string 
   return [hit.id];
 }
 
-async function throughApp({ apiRoot, token }: { apiRoot: string; token: string }, accountName: string | undefined): Promise<SyncReport[]> {
+type SiteState = { id: number; name: string; state: string; last_round: (SiteReport & { finished: string }) | null };
+
+async function throughApp({ apiRoot, token }: { apiRoot: string; token: string }, accountName: string | undefined, siteName: string | undefined): Promise<{ accounts: SyncReport[]; sites: SiteReport[] }> {
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
   const started = new Date().toISOString();
-  const res = await fetch(`${apiRoot}sync`, { method: 'POST', headers, body: JSON.stringify(accountName ? { account: accountName } : {}) });
-  const body = (await res.json()) as { message?: string; accounts?: AccountStatus[] };
+  const res = await fetch(`${apiRoot}sync`, { method: 'POST', headers, body: JSON.stringify(accountName ? { account: accountName } : siteName ? { site: siteName } : {}) });
+  const body = (await res.json()) as { message?: string; accounts?: AccountStatus[]; sites?: SiteState[] };
   if (res.status !== 202) throw new Error(body.message ?? `the running app answered ${res.status}`);
-  const wanted = body.accounts!.filter((a) => !accountName || a.name.toLowerCase() === accountName.toLowerCase()).map((a) => a.id);
+  const wanted = siteName !== undefined ? [] : body.accounts!.filter((a) => !accountName || a.name.toLowerCase() === accountName.toLowerCase()).map((a) => a.id);
+  const wantedSites = accountName !== undefined ? [] : (body.sites ?? []).filter((s) => !siteName || s.name.toLowerCase() === siteName.toLowerCase()).map((s) => s.id);
   const deadline = Date.now() + APP_ROUND_LIMIT_MS;
   for (;;) {
-    const state = (await (await fetch(`${apiRoot}sync`, { headers })).json()) as { accounts: AccountStatus[] };
+    const state = (await (await fetch(`${apiRoot}sync`, { headers })).json()) as { accounts: AccountStatus[]; sites?: SiteState[] };
     const mine = state.accounts.filter((a) => wanted.includes(a.id));
-    // Done once each account has a round that ended after this command asked for one.
-    if (mine.every((a) => !a.syncing && a.last_round && a.last_round.finished >= started)) return mine.map((a) => a.last_round!);
+    const mySites = (state.sites ?? []).filter((s) => wantedSites.includes(s.id));
+    // Done once each account and site has a round that ended after this command asked for one.
+    if (mine.every((a) => !a.syncing && a.last_round && a.last_round.finished >= started) && mySites.every((s) => s.state !== 'syncing' && s.last_round && s.last_round.finished >= started)) {
+      return { accounts: mine.map((a) => a.last_round!), sites: mySites.map((s) => s.last_round!) };
+    }
     if (Date.now() > deadline) throw new Error('the running app has not finished the sync round after 10 minutes');
     await new Promise((done) => setTimeout(done, 300));
   }

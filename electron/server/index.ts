@@ -18,6 +18,7 @@ import { DB_FILE, ensureDataDir, resolveToken, writeDiscovery, removeDiscovery }
 import { createFileSecretStore, type SecretStore } from './secrets';
 import { createReminderService, type ReminderService } from './reminders/service';
 import { createSyncService, type SyncService } from './caldav/service';
+import type { SiteHttpOptions } from './sites/http';
 import { createSubscriptionService, type SubscriptionService } from './subscriptions/service';
 
 export type { Logger, LogLevel } from './app';
@@ -67,6 +68,8 @@ export interface ServerOptions {
   syncDebounceMs?: number;
   /** iCalendar subscriptions' background refresh: between refreshes (default 6 h; 0: only when asked). */
   subscriptionRefreshMs?: number;
+  /** Websites' HTTP limits (timeouts, answer size) and fetch: tests pass small ones. */
+  siteHttp?: SiteHttpOptions;
 }
 
 export interface ServerTimeouts {
@@ -206,6 +209,7 @@ export async function createServer(opts: ServerOptions = {}): Promise<AlmanacSer
     intervalMs: opts.syncIntervalMs,
     debounceMs: opts.syncDebounceMs,
     log: (level, line) => log(level, line),
+    siteHttp: opts.siteHttp,
   });
   const subscriptions = createSubscriptionService({
     store,

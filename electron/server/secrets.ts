@@ -108,3 +108,6 @@ export function createFileSecretStore(dataDir: string): SecretStore {
 
 /** The key of a CalDAV account's password. */
 export const accountSecretKey = (accountId: number) => `caldav:${accountId}`;
+
+/** The key of a website's application password (issue 26). */
+export const siteSecretKey = (siteId: number) => `site:${siteId}`;

@@ -45,6 +45,8 @@ export interface CalendarJson {
   read_only: boolean;
   /** An iCalendar subscription's feed (read-only calendar); null for the others. */
   subscription: { url: string; refreshed_utc: string | null; last_error: string | null } | null;
+  /** A website's calendar (issue 26): the site's id and address; null for the others. */
+  site?: { id: number; url: string } | null;
 }
 
 /** An account as `GET /accounts` and `POST /accounts` answer: never its password. */
@@ -101,6 +103,9 @@ export interface ConflictCopyJson {
   title: string;
   /** When it was kept (ISO). */
   kept: string;
+  /** Which sync kept it ('caldav' or 'site') and what kind of record it is ('event', 'venue'…). */
+  target?: 'caldav' | 'site';
+  kind?: string;
 }
 
 /** "On this computer": it always exists, belongs to no account, can be renamed but not removed. */

@@ -155,6 +155,10 @@ describe('the security matrix over every route, method and root', () => {
       ).id,
     };
     records.calendars = { id: 1 };
+    // A website (its row only: nothing is asked of a site), for its delete route.
+    records.sites = {
+      id: server.store.write(() => server.store.sites.add({ name: 'matrix site', url: 'http://127.0.0.1:9', apiRoot: 'http://127.0.0.1:9/wp-json/x/events/v1/', username: 'matrix', color: null, capabilities: {}, createdUtc: new Date().toISOString() })).id,
+    };
 
     // The matrix, from the route table itself.
     const routes = allRoutes();

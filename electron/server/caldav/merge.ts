@@ -8,18 +8,10 @@
  */
 import type { WriteContext } from '../store/post-fields';
 import type { ImportItem } from '../import-export/import-records';
-import { canonical, mappedItems } from './resource';
+import { mappedItems } from './resource';
+import { mergeFields, same } from '../sync/merge';
 
 const keyOf = (i: ImportItem) => i.recurrenceId ?? '';
-const same = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-
-/** The side's value that changed, or null when both changed it differently. */
-function pick<T>(base: T, local: T, server: T): { value: T } | null {
-  if (same(local, server)) return { value: local };
-  if (same(local, base)) return { value: server };
-  if (same(server, base)) return { value: local };
-  return null;
-}
 
 /**
  * The merged events of the resource (the items to write here, then send), or null when the two
@@ -43,12 +35,8 @@ export function mergeThreeWay(baseText: string, localText: string, serverText: s
       out.push(kept);
       continue;
     }
-    const body: Record<string, unknown> = {};
-    for (const field of new Set([...Object.keys(s.body), ...Object.keys(l.body), ...Object.keys(b?.body ?? {})])) {
-      const chosen = pick(b?.body[field], l.body[field], s.body[field]);
-      if (!chosen) return null;
-      if (chosen.value !== undefined) body[field] = chosen.value;
-    }
+    const body = mergeFields(b?.body ?? {}, l.body, s.body);
+    if (!body) return null;
     out.push({ ...s, body });
   }
   return out;

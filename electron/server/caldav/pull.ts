@@ -26,6 +26,7 @@
 import { calendarMultiGet, propfind, syncCollection, type DAVResponse } from 'tsdav';
 import { applyItems, localResource, mappedItems, sameMapped, veventUids } from './resource';
 import { mergeThreeWay } from './merge';
+import { decideBothChanged } from '../sync/merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
 import { text } from './discovery';
 import { excerpt, SyncProblem } from './errors';
@@ -250,13 +251,16 @@ function changedThere(cx: RoundContext, all: Array<{ href: string; etag: string 
     // else the server's version wins and ours is kept, unless it says the same.
     const local = localResource(store, calendar.id, uid, cx.url);
     const base = store.davSync.object(calendar.id, uid)?.base_ical;
-    const merged = local && base && !sameMapped(local.text, text, cx.write) ? mergeThreeWay(base, local.text, text, cx.write) : null;
-    if (merged) {
+    const decision = decideBothChanged(local ?? undefined, {
+      same: (l) => sameMapped(l.text, text, cx.write),
+      merge: (l) => (base ? mergeThreeWay(base, l.text, text, cx.write) : null),
+    });
+    if (decision.outcome === 'merged') {
       report.merged++;
-      return merged;
+      return decision.merged;
     }
-    if (local && !sameMapped(local.text, text, cx.write)) {
-      store.davSync.keepConflict(calendar.id, uid, local.title, local.text, new Date().toISOString());
+    if (decision.outcome === 'conflict') {
+      store.davSync.keepConflict(calendar.id, uid, local!.title, local!.text, new Date().toISOString());
       report.conflicts++;
     }
     store.davSync.dropPending(calendar.id, uid);

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import type { OutboxRow } from '../store/dav-sync';
 import { applyItems, applyResource, localResource, sameMapped, withUnknownOf } from './resource';
 import { mergeThreeWay } from './merge';
+import { decideBothChanged } from '../sync/merge';
 import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
 import { storedError } from './errors';
 
@@ -124,22 +125,24 @@ async function takeServerCopy(cx: RoundContext, row: OutboxRow, href: string, lo
   if (server.status !== 200) throw new HttpStatusError(server.status, `GET ${href}`);
   const base = store.davSync.object(calendar.id, row.uid)?.base_ical;
   store.write(() => {
-    const same = local !== undefined && sameMapped(local.text, server.text, cx.write);
     // Different fields changed on each side: both changes kept, and the merge goes out next.
-    const merged = !same && local && base ? mergeThreeWay(base, local.text, server.text, cx.write) : null;
-    if (merged) {
-      store.davSync.asServer(() => applyItems(store, calendar.id, [merged], cx.write));
+    const decision = decideBothChanged(local, {
+      same: (l) => sameMapped(l.text, server.text, cx.write),
+      merge: (l) => (base ? mergeThreeWay(base, l.text, server.text, cx.write) : null),
+    });
+    if (decision.outcome === 'merged') {
+      store.davSync.asServer(() => applyItems(store, calendar.id, [decision.merged], cx.write));
       report.merged++;
-    } else if (!same) {
-      if (local) {
-        store.davSync.keepConflict(calendar.id, row.uid, local.title, local.text, new Date().toISOString());
+    } else if (decision.outcome !== 'same') {
+      if (decision.outcome === 'conflict') {
+        store.davSync.keepConflict(calendar.id, row.uid, local!.title, local!.text, new Date().toISOString());
         report.conflicts++;
       }
       store.davSync.asServer(() => applyResource(store, calendar.id, server.text, cx.write));
       report.received.changed++;
     }
     store.davSync.saveObject({ calendarId: calendar.id, uid: row.uid, href, etag: server.etag, base: server.text });
-    if (!merged) store.davSync.dropPending(calendar.id, row.uid);
+    if (decision.outcome !== 'merged') store.davSync.dropPending(calendar.id, row.uid);
   });
 }
 

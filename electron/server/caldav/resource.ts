@@ -20,6 +20,7 @@ import { icsExportChunks } from '../icalendar/export-threaded';
 import { openIcs } from '../icalendar/import';
 import { importRecords, type ImportItem } from '../import-export/import-records';
 import type { Language } from '../../../shared/i18n/languages';
+import { canonical } from '../sync/merge';
 
 /** Every status an event of a calendar can have but trash ('inherit': a series whose first date was deleted). */
 const SENT_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'inherit'] as EventListQuery['statuses'];
@@ -210,14 +211,7 @@ export function sameMapped(a: string, b: string, ctx: WriteContext): boolean {
  * A value as JSON with every object's keys sorted: two readings of the same event compare equal
  * (and hash alike) whatever order their fields were set in.
  */
-export function canonical(v: unknown): string {
-  const sort = (x: unknown): unknown => {
-    if (Array.isArray(x)) return x.map(sort);
-    if (x && typeof x === 'object') return Object.fromEntries(Object.keys(x).sort().map((k) => [k, sort((x as Record<string, unknown>)[k])]));
-    return x;
-  };
-  return JSON.stringify(sort(v)) ?? 'undefined';
-}
+export { canonical };
 
 /**
  * Writes the server's copy of a resource over the calendar's events (creating them when new),

@@ -13,6 +13,11 @@ import { accountSecretKey } from '../secrets';
 import { syncAccount, type SyncDeps, type SyncReport } from './sync';
 import { errorText, storedError, SyncProblem } from './errors';
 import type { Language } from '../../../shared/i18n/languages';
+import type { SiteSyncJson } from '../../../shared/schema/sites';
+import { siteSecretKey } from '../secrets';
+import { syncSite } from '../sites/sync';
+import type { SiteReport } from '../sites/round';
+import type { SiteHttpOptions } from '../sites/http';
 import { heldDeletes } from './held-deletes';
 
 /** Deletions held for the user, as `GET /sync` shows them (none once decided: the next round acts). */
@@ -28,6 +33,8 @@ export interface SyncServiceOptions extends SyncDeps {
   /** After a local change (default 5 s). */
   debounceMs?: number;
   log?: (level: 'info' | 'warn' | 'error', line: string) => void;
+  /** Websites' HTTP limits and fetch (tests). */
+  siteHttp?: SiteHttpOptions;
 }
 
 /** An account's state as `GET /sync` gives it (shared/schema/accounts.ts), with what its last round moved. */
@@ -48,6 +55,10 @@ export function createSyncService(opts: SyncServiceOptions) {
   const log = (level: 'info' | 'warn' | 'error', line: string) => opts.log?.(level, line.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' '));
   const backoff = new Map<number, { failures: number; until: number }>();
   const lastRound = new Map<number, SyncReport & { finished: string }>();
+  // Websites (issue 26) run beside the accounts, with the same rhythm, backoff and waiting for a password.
+  const runningSites = new Map<number, Promise<SiteReport>>();
+  const siteBackoff = new Map<number, { failures: number; until: number }>();
+  const lastSiteRound = new Map<number, SiteReport & { finished: string }>();
   let debounce: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
   let closed = false;
@@ -101,7 +112,50 @@ export function createSyncService(opts: SyncServiceOptions) {
     return round;
   }
 
-  /** Background: every account not waiting out a backoff. */
+  function runSite(siteId: number): Promise<SiteReport> {
+    const current = runningSites.get(siteId);
+    if (current) return current;
+    const attempt = async (): Promise<SiteReport> => {
+      const site = store.sites.byId(siteId);
+      const failed = (name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], error, transient: false });
+      if (!site) return failed('?', 'There is no such site.');
+      const password = opts.secrets?.get(siteSecretKey(site.id));
+      if (password === undefined) {
+        const problem = new SyncProblem('site_no_password', { name: site.name });
+        store.write(() => store.sites.setResult(site.id, null, storedError(problem)));
+        siteBackoff.set(siteId, { failures: 0, until: Infinity });
+        return failed(site.name, problem.message);
+      }
+      try {
+        const report = await syncSite({ store, url: opts.url, write: opts.write, http: opts.siteHttp }, site, password);
+        if (report.ok) siteBackoff.delete(siteId);
+        else if (report.transient) {
+          const failures = (siteBackoff.get(siteId)?.failures ?? 0) + 1;
+          const wait = Math.max(report.retryAfterMs ?? 0, Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1)));
+          siteBackoff.set(siteId, { failures, until: Date.now() + wait });
+        } else siteBackoff.set(siteId, { failures: 0, until: Infinity });
+        if (report.error) opts.log?.('warn', `sync of the site "${site.name}": ${report.error}`);
+        return report;
+      } catch (err) {
+        const error = (err as Error).message;
+        opts.log?.('error', `sync of the site "${site.name}" failed: ${error}`);
+        return failed(site.name, error);
+      }
+    };
+    const round = (async () => {
+      try {
+        const report = await attempt();
+        lastSiteRound.set(siteId, { ...report, finished: new Date().toISOString() });
+        return report;
+      } finally {
+        runningSites.delete(siteId);
+      }
+    })();
+    runningSites.set(siteId, round);
+    return round;
+  }
+
+  /** Background: every account and site not waiting out a backoff. */
   function background(): void {
     if (closed) return;
     const now = Date.now();
@@ -109,15 +163,50 @@ export function createSyncService(opts: SyncServiceOptions) {
       if ((backoff.get(a.id)?.until ?? 0) > now) continue;
       void runAccount(a.id);
     }
+    for (const s of store.sites.list()) {
+      if ((siteBackoff.get(s.id)?.until ?? 0) > now) continue;
+      void runSite(s.id);
+    }
   }
 
-  return {
+  const api = {
     /** One round of these accounts (default all) now, whatever their backoff; resolves with what moved. */
     async syncNow(accountIds?: number[]): Promise<SyncReport[]> {
       const ids = accountIds ?? store.accounts.list().map((a) => a.id);
       for (const id of ids) backoff.delete(id);
       return Promise.all(ids.map((id) => runAccount(id)));
     },
+    /** One round of these sites (default all) now, whatever their backoff. */
+    async syncSitesNow(siteIds?: number[]): Promise<SiteReport[]> {
+      const ids = siteIds ?? store.sites.list().map((s) => s.id);
+      for (const id of ids) siteBackoff.delete(id);
+      return Promise.all(ids.map((id) => runSite(id)));
+    },
+    /** Resolves once the site's round under way (if any) is over: removing a site waits for it. */
+    async siteSettled(siteId: number): Promise<void> {
+      await runningSites.get(siteId)?.catch(() => undefined);
+    },
+    /** A site's state, its error worded in `lang`. */
+    siteStatus(siteId: number, lang: Language = 'en'): SiteSyncJson | undefined {
+      const s = store.sites.byId(siteId);
+      if (!s) return undefined;
+      const b = siteBackoff.get(s.id);
+      const error = errorText(s.last_error, lang) ?? errorText(store.sites.outboxError(s.calendar_id), lang);
+      const passwordRefused = !!s.last_error && /"key":"site_(unauthorized|anonymous|no_password)"/.test(s.last_error);
+      return {
+        id: s.id,
+        name: s.name,
+        calendar_id: s.calendar_id,
+        last_sync: s.last_sync_utc,
+        pending: store.sites.pendingCount(s.calendar_id),
+        last_error: error,
+        conflicts: store.sites.conflictCount(s.calendar_id),
+        state: runningSites.has(s.id) ? 'syncing' : passwordRefused ? 'password' : s.last_error ? 'error' : 'ok',
+        next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,
+      };
+    },
+    /** What the site's last round since this server started moved. */
+    lastSiteRound: (siteId: number) => lastSiteRound.get(siteId) ?? null,
     /** Resolves once the account's round under way (if any) is over: removing an account waits for it. */
     async settled(accountId: number): Promise<void> {
       await running.get(accountId)?.catch(() => undefined);
@@ -134,7 +223,7 @@ export function createSyncService(opts: SyncServiceOptions) {
       debounce = setTimeout(() => {
         debounce = undefined;
         // A change to this computer's calendar, a setting, a reminder dismissed: nothing to send.
-        if (store.davSync.hasPending()) background();
+        if (store.davSync.hasPending() || store.sites.hasPending()) background();
       }, opts.debounceMs ?? 5000);
       debounce.unref();
     },
@@ -146,10 +235,12 @@ export function createSyncService(opts: SyncServiceOptions) {
       interval = setInterval(background, every);
       interval.unref();
     },
+    /** Websites' HTTP limits (the API's "connect a website" uses the same). */
+    siteHttp: opts.siteHttp,
     /** Where account passwords are kept (the API's add and remove account). */
     secrets: opts.secrets,
     /** The state, its errors worded in `lang`. */
-    status(lang: Language = 'en'): { accounts: AccountStatus[]; conflicts: ConflictCopyJson[] } {
+    status(lang: Language = 'en'): { accounts: AccountStatus[]; sites: Array<SiteSyncJson & { last_round: (SiteReport & { finished: string }) | null }>; conflicts: ConflictCopyJson[] } {
       const accounts = store.accounts.list().map((a) => {
         const calendars = a.calendars.map((c) => ({
           id: c.id,
@@ -176,8 +267,9 @@ export function createSyncService(opts: SyncServiceOptions) {
           calendars,
         };
       });
-      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc }));
-      return { accounts, conflicts };
+      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc, target: c.target, kind: c.kind }));
+      const sites = store.sites.list().map((site) => ({ ...api.siteStatus(site.id, lang)!, last_round: lastSiteRound.get(site.id) ?? null }));
+      return { accounts, sites, conflicts };
     },
     /** Stops the timers and ends the rounds under way (their requests aborted). */
     async close(): Promise<void> {
@@ -185,9 +277,10 @@ export function createSyncService(opts: SyncServiceOptions) {
       if (debounce) clearTimeout(debounce);
       if (interval) clearInterval(interval);
       for (const abort of aborts.values()) abort.abort();
-      await Promise.allSettled([...running.values()]);
+      await Promise.allSettled([...running.values(), ...runningSites.values()]);
     },
   };
+  return api;
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;

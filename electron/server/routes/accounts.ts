@@ -16,7 +16,7 @@ import type { Store } from '../store';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 /** A calendar as the API gives it; a subscription's last error worded in `lang`. */
-export function calendarJson(c: CalendarRow, accountNames: Map<number, string>, lang: Language): CalendarJson {
+export function calendarJson(c: CalendarRow, accountNames: Map<number, string>, lang: Language, sites: Map<number, { id: number; url: string }> = new Map()): CalendarJson {
   return {
     id: c.id,
     name: c.name,
@@ -27,6 +27,7 @@ export function calendarJson(c: CalendarRow, accountNames: Map<number, string>, 
     synced: c.account_id !== null && !!c.synced,
     read_only: !!c.read_only,
     subscription: c.subscription_url === null ? null : { url: c.subscription_url, refreshed_utc: c.subscription_refreshed_utc, last_error: errorText(c.last_error, lang) },
+    site: sites.get(c.id) ?? null,
   };
 }
 
@@ -45,6 +46,7 @@ function accountJson(a: AccountRow, calendars: CalendarRow[], lang: Language): A
 }
 
 const accountNames = (store: Store) => new Map(store.accounts.list().map((a) => [a.id, a.name]));
+const siteCalendars = (store: Store) => new Map(store.sites.list().map((s) => [s.calendar_id, { id: s.id, url: s.url }]));
 
 function listAccounts(req: ApiRequest): ApiResponse {
   return { body: req.store.accounts.list().map((a) => accountJson(a, a.calendars, req.lang)) };
@@ -106,7 +108,8 @@ async function deleteAccount(req: ApiRequest): Promise<ApiResponse> {
 
 function listCalendars(req: ApiRequest): ApiResponse {
   const names = accountNames(req.store);
-  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, names, req.lang)) };
+  const sites = siteCalendars(req.store);
+  return { body: req.store.accounts.calendars().map((c) => calendarJson(c, names, req.lang, sites)) };
 }
 
 function updateCalendar(req: ApiRequest): ApiResponse {
@@ -115,7 +118,7 @@ function updateCalendar(req: ApiRequest): ApiResponse {
   if (!calendar) throw new ApiError('calendar-not-found', 404, 'calendar-not-found', { id });
   const v = req.values as { name?: string; color?: string; visible?: boolean; synced?: boolean };
   // "On this computer" has no server: asking to sync it is a mistake worth saying, not ignoring.
-  if (v.synced === true && calendar.account_id === null) throw new ApiError('calendar-not-on-server', 422, 'calendar-not-on-server', { name: calendar.name }, { field: 'synced' });
+  if (v.synced === true && calendar.account_id === null && !req.store.sites.byCalendar(id)) throw new ApiError('calendar-not-on-server', 422, 'calendar-not-on-server', { name: calendar.name }, { field: 'synced' });
   const row = req.store.write(() =>
     req.store.accounts.updateCalendar(id, {
       name: v.name?.trim(),
@@ -124,7 +127,7 @@ function updateCalendar(req: ApiRequest): ApiResponse {
       synced: calendar.account_id === null ? undefined : v.synced,
     }),
   )!;
-  return { body: calendarJson(row, accountNames(req.store), req.lang) };
+  return { body: calendarJson(row, accountNames(req.store), req.lang, siteCalendars(req.store)) };
 }
 
 function createCalendar(req: ApiRequest): ApiResponse {

@@ -15,6 +15,7 @@ import { serializeEvent, eventsJson } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import type { Reminder } from '../../../shared/reminders';
 import { storedReminders } from '../store/settings';
+import { refuseWhatSitesCannot } from '../sites/limits';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 /** Statuses a list shows: the default for the viewer, or the ones asked for if the viewer may. */
@@ -284,6 +285,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
   if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
   req.store.events.refuseReadOnlyEvent(row);
   const { recurrence_scope: _scope, ...values } = req.values;
+  refuseWhatSitesCannot(req.store, row, values);
   const scope = scopeOf(req);
   const id = req.store.write(() => {
     // An occurrence that leaves its series (a split, or the one left of a series ended) keeps the

@@ -17,6 +17,7 @@ import { subscriptionRoutes } from './subscriptions';
 import { accountRoutes } from './accounts';
 import { trashRoutes } from './trash';
 import { quickAddRoutes } from './quick-add';
+import { siteRoutes } from './sites';
 
 export function allRoutes(): RouteDef[] {
   const routes: RouteDef[] = [];
@@ -53,6 +54,7 @@ export function allRoutes(): RouteDef[] {
     ...reminderRoutes,
     ...settingsRoutes,
     ...accountRoutes,
+    ...siteRoutes,
     ...syncRoutes,
     ...subscriptionRoutes,
     ...trashRoutes,

@@ -9,10 +9,12 @@ import type { ParamSet } from '../../../shared/schema/queries';
 import { ApiError, missingParams } from '../errors';
 import { applyResource } from '../caldav/resource';
 import { decideHeld, heldDeletes } from '../caldav/held-deletes';
+import { restoreSiteCopy } from '../sites/conflicts';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 const syncParams: ParamSet = {
-  account: { kind: k.text({ nonEmpty: true, max: 200 }), description: 'Sync only this account (its name); default: every account.' },
+  account: { kind: k.text({ nonEmpty: true, max: 200 }), description: 'Sync only this account (its name); default: every account and site.' },
+  site: { kind: k.text({ nonEmpty: true, max: 200 }), description: 'Sync only this website (its name); default: every account and site.' },
 };
 
 const deletionArgs: ParamSet = {
@@ -32,13 +34,21 @@ function syncNow(req: ApiRequest): ApiResponse {
   const sync = service(req);
   let ids: number[] | undefined;
   const name = req.values.account as string | undefined;
+  const siteName = req.values.site as string | undefined;
   if (name !== undefined) {
     const account = req.store.accounts.byName(name);
     if (!account) throw new ApiError('sync-account-not-found', 404, 'sync-account-not-found', { name });
     ids = [account.id];
   }
+  let siteIds: number[] | undefined;
+  if (siteName !== undefined) {
+    const site = req.store.sites.byName(siteName);
+    if (!site) throw new ApiError('sync-account-not-found', 404, 'sync-account-not-found', { name: siteName });
+    siteIds = [site.id];
+  }
   // The round's outcome is in the status (and the server's log); the request does not wait for the network.
-  void sync.syncNow(ids);
+  if (siteName === undefined) void sync.syncNow(ids);
+  if (name === undefined) void sync.syncSitesNow(siteIds);
   return { status: 202, body: sync.status(req.lang) };
 }
 
@@ -68,6 +78,15 @@ function conflictOf(req: ApiRequest) {
 /** The kept local version becomes the event again: a local change, sent with the next round. */
 function restore(req: ApiRequest): ApiResponse {
   const row = conflictOf(req);
+  if (row.format === 'json') {
+    // A site's record: written back as a local change, and so sent with the next round.
+    const id = req.store.write(() => {
+      const restored = restoreSiteCopy(req.store, row, req.write, req.url);
+      req.store.davSync.dropConflict(row.id);
+      return restored;
+    });
+    return { body: { restored: true, event: row.kind === 'event' ? (id ?? null) : null } };
+  }
   const applied = req.store.write(() => {
     const result = applyResource(req.store, row.calendar_id, row.local_ical, req.write);
     req.store.davSync.dropConflict(row.id);

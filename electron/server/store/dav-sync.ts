@@ -29,8 +29,14 @@ export interface ConflictRow {
   calendar_id: number;
   uid: string;
   title: string;
+  /** The kept copy: iCalendar text (`format` 'ical', CalDAV) or the site's normalized JSON record ('json'). */
   local_ical: string;
   created_utc: string;
+  /** Which sync kept it: 'caldav' or 'site'. */
+  target: 'caldav' | 'site';
+  /** What kind of record the copy is (sync_objects kinds: 'event' for every CalDAV one). */
+  kind: string;
+  format: 'ical' | 'json';
 }
 
 /** `events`: the one way an event leaves for good (its post id released with it). */
@@ -54,7 +60,9 @@ export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForev
   const anyPending = db.prepare<[], number>('SELECT 1 FROM dav_outbox LIMIT 1').pluck();
   const outboxErrors = db.prepare<[number], { uid: string; error: string }>('SELECT uid, error FROM dav_outbox WHERE calendar_id = ? AND error IS NOT NULL');
   const setGuard = db.prepare<[number]>('UPDATE sync_guard SET applying = ?');
-  const addConflict = db.prepare<[number, string, string, string, string]>('INSERT INTO sync_conflicts (calendar_id, uid, title, local_ical, created_utc) VALUES (?, ?, ?, ?, ?)');
+  const addConflict = db.prepare<[number, string, string, string, string, string, string, string]>(
+    'INSERT INTO sync_conflicts (calendar_id, uid, title, local_ical, created_utc, kind, format, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const conflicts = db.prepare<[], ConflictRow>('SELECT * FROM sync_conflicts ORDER BY id');
   const conflictById = db.prepare<[number], ConflictRow>('SELECT * FROM sync_conflicts WHERE id = ?');
   const deleteConflict = db.prepare<[number]>('DELETE FROM sync_conflicts WHERE id = ?');
@@ -104,7 +112,9 @@ export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForev
         setGuard.run(0);
       }
     },
-    keepConflict: (calendarId: number, uid: string, title: string, localIcal: string, nowUtc: string) => Number(addConflict.run(calendarId, uid, title, localIcal, nowUtc).lastInsertRowid),
+    /** Keeps a local version that lost to the other side's (any sync: CalDAV's iCalendar, a site's JSON). */
+    keepConflict: (calendarId: number, uid: string, title: string, localCopy: string, nowUtc: string, format: ConflictRow['format'] = 'ical', kind = 'event') =>
+      Number(addConflict.run(calendarId, uid, title, localCopy, nowUtc, kind, format, format === 'json' ? 'site' : 'caldav').lastInsertRowid),
     conflicts: () => conflicts.all(),
     conflict: (id: number) => conflictById.get(id),
     dropConflict: (id: number) => deleteConflict.run(id).changes > 0,

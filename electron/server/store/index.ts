@@ -16,6 +16,7 @@ import { createCalDavAccountStore } from './caldav-accounts';
 import { createReminderStore } from './reminders';
 import { createDavSyncStore } from './dav-sync';
 import { createSubscriptionStore } from './subscriptions';
+import { createSiteStore } from './sites';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -45,6 +46,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
   const reminders = createReminderStore(db);
   const davSync = createDavSyncStore(db, events);
   const subscriptions = createSubscriptionStore(db, events);
+  const sites = createSiteStore(db, events);
   function write<T>(fn: () => T): T {
     try {
       return db.transaction(fn).immediate();
@@ -71,6 +73,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     davSync,
     /** Read-only iCalendar subscriptions (issue 17 item 7). */
     subscriptions,
+    /** Websites synced both ways, their records' copies and outbox (issue 26). */
+    sites,
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is

@@ -37,7 +37,7 @@ afterAll(async () => {
  * adding a CalDAV account needs a CalDAV server (test/server/api/accounts.test.ts adds one on a
  * real Radicale); here nothing listens at the address, which the API says as documented.
  */
-const REFUSED_HERE: Record<string, string> = { 'POST /accounts': 'caldav_unreachable' };
+const REFUSED_HERE: Record<string, string> = { 'POST /accounts': 'caldav_unreachable', 'POST /sites': 'site-unreachable' };
 let feeds = 0;
 /** A subscription to the test's feed (a new address each time: the same one twice is refused). */
 const subscribe = () => t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics?copy=${++feeds}` });
@@ -123,6 +123,12 @@ async function call(path: string, method: Method): Promise<Res> {
     const local = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'BEGIN:VEVENT', `UID:doc-${Date.now()}-${Math.random()}`, 'DTSTART:20310201T100000Z', 'DTEND:20310201T110000Z', 'SUMMARY:Kept', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
     const id = t.server.store.write(() => t.server.store.davSync.keepConflict(1, 'doc', 'Kept', local, new Date().toISOString()));
     return t.api(method, path.replace('{id}', String(id)).slice(1)).send({});
+  }
+  if (path.startsWith('/sites')) {
+    if (!path.includes('{id}')) return method === 'post' ? t.api('post', 'sites').send({ url: 'http://127.0.0.1:9/', user: 'doc', password: 'secret' }) : t.api(method, 'sites');
+    const store = t.server.store;
+    const site = store.write(() => store.sites.add({ name: uniq('doc'), url: 'http://127.0.0.1:9', apiRoot: `http://127.0.0.1:9/${uniq('r')}/`, username: 'doc', color: null, capabilities: {}, createdUtc: new Date().toISOString() }));
+    return t.api(method, `sites/${site.id}`);
   }
   if (path.startsWith('/accounts')) {
     if (!path.includes('{id}')) return method === 'post' ? t.api('post', 'accounts').send({ url: 'http://127.0.0.1:9/', username: 'doc', password: 'secret' }) : t.api(method, 'accounts');

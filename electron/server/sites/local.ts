@@ -1,0 +1,114 @@
+/**
+ * A site's records on this side: read as the sync's normalized form (through the same JSON the
+ * API serves, so both sides normalize the same way) and written from it, through the stores' own
+ * checks. Links are translated between the site's ids and local ids with `sync_objects`.
+ */
+import { eventFields, organizerFields, venueFields } from '../../../shared/schema/resources';
+import { validateFields } from '../validate';
+import { serializeEvent } from '../serialize/event';
+import { serializeLinked } from '../serialize/linked-posts';
+import { serializeTerm } from '../serialize/terms';
+import type { SiteKind } from '../store/sites';
+import { normEvent, normRecord, type Ref, type RefOf, type SiteEvent, type SiteRecord } from './records';
+import type { SiteRound } from './round';
+
+type Linked = Exclude<SiteKind, 'event'>;
+
+/** The site's id of a local record, or `local:N` while the site has not got it. */
+export const localRefOf =
+  (cx: SiteRound): RefOf =>
+  (kind, id) =>
+    cx.store.sites.objectByLocal(cx.calendarId, kind, id)?.remote_id ?? `local:${id}`;
+
+/** The local id a reference names, if that record is here. */
+export function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undefined {
+  if (typeof ref === 'string') {
+    const m = /^local:(\d+)$/.exec(ref);
+    return m ? Number(m[1]) : undefined;
+  }
+  return cx.store.sites.objectByRemote(cx.calendarId, kind, ref)?.local_id ?? undefined;
+}
+
+/** The local record in the sync's form, or undefined when it is not here (deleted). */
+export function localRecord(cx: SiteRound, kind: SiteKind, localId: number): SiteRecord | undefined {
+  const { store, url } = cx;
+  if (kind === 'event') {
+    const row = store.events.get(localId);
+    if (!row || row.calendar_id !== cx.calendarId) return undefined;
+    return normEvent(serializeEvent(row, url, store) as unknown as Record<string, unknown>, localRefOf(cx), { series: cx.caps.almanac }) as unknown as SiteRecord;
+  }
+  if (kind === 'venue' || kind === 'organizer') {
+    const row = (kind === 'venue' ? store.venues : store.organizers).get(localId);
+    if (!row) return undefined;
+    return normRecord(kind, serializeLinked(kind, [row], url, store)[0] as unknown as Record<string, unknown>, localRefOf(cx));
+  }
+  const row = store.terms.get(kind, localId);
+  if (!row) return undefined;
+  return normRecord(kind, serializeTerm(row, url, {}) as unknown as Record<string, unknown>, localRefOf(cx));
+}
+
+const ids = (cx: SiteRound, kind: Linked, refs: Ref[]) => refs.map((r) => localIdOf(cx, kind, r)).filter((n): n is number => n !== undefined);
+
+/**
+ * Writes a record of the site here: updates `localId`, or creates one. Returns the local id. Call
+ * in a write transaction, as the site's (store.davSync.asServer): no outbox row comes of it.
+ */
+export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, localId?: number): number {
+  const { store, write } = cx;
+  const mode = localId === undefined ? 'create' : 'update';
+  if (kind === 'event') {
+    const e = r as unknown as SiteEvent;
+    const venue = e.venue === null ? undefined : localIdOf(cx, 'venue', e.venue);
+    const body: Record<string, unknown> = {
+      title: e.title,
+      description: e.description,
+      excerpt: e.excerpt,
+      status: e.status,
+      start_date: e.start_date,
+      end_date: e.end_date,
+      all_day: e.all_day,
+      timezone: e.timezone || undefined,
+      cost: e.cost,
+      website: e.website,
+      featured: e.featured,
+      sticky: e.sticky,
+      show_map: e.show_map,
+      show_map_link: e.show_map_link,
+      hide_from_listings: e.hide_from_listings,
+      venue: venue ?? 0,
+      organizer: ids(cx, 'organizer', e.organizer),
+      categories: ids(cx, 'category', e.categories),
+      tags: ids(cx, 'tag', e.tags),
+      calendar: cx.calendarId,
+    };
+    if (e.date) body.date = e.date;
+    if (mode === 'create' && body.venue === 0) delete body.venue;
+    const values = validateFields(eventFields, body, mode);
+    if (values.venue === undefined && mode === 'update') values.venue = 0;
+    const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
+    if (localId === undefined) {
+      const id = store.events.create(values, write, { calendarId: cx.calendarId });
+      if (recurrence) store.series.create(id, recurrence);
+      return id;
+    }
+    const row = store.events.get(localId)!;
+    if (e.recurrence !== undefined && (recurrence || store.series.get(localId))) {
+      // A series changed whole: its occurrences follow (a rule ended there ends it here too).
+      return store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
+    }
+    store.events.update(localId, values, write);
+    return localId;
+  }
+  if (kind === 'venue' || kind === 'organizer') {
+    const linked = kind === 'venue' ? store.venues : store.organizers;
+    const values = validateFields(kind === 'venue' ? venueFields : organizerFields, { ...r }, mode);
+    if (localId === undefined) return linked.create(values, write).id;
+    linked.update(localId, values, write);
+    return localId;
+  }
+  const values: Record<string, unknown> = { name: r.name, slug: r.slug, description: r.description };
+  if (kind === 'category') values.parent = r.parent === null || r.parent === undefined ? 0 : (localIdOf(cx, 'category', r.parent as Ref) ?? 0);
+  if (localId === undefined) return store.terms.create(kind, values, write);
+  store.terms.update(kind, localId, values);
+  return localId;
+}

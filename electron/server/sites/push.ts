@@ -1,0 +1,384 @@
+/**
+ * Sending what changed here to a site (issue 26 items 4 and 5), in dependency order: categories
+ * (parents first), tags, venues, organizers (site_outbox), then events (dav_outbox), then events
+ * trashed or deleted here. A venue, organizer or term the site has not got yet is created there
+ * first and linked by id (`term_exists` adopts the site's term).
+ *
+ * Before an update the site's copy is read: unchanged since the last sync → ours is sent; changed
+ * → the sync core decides (same: done; merged: the merge is sent; conflict: the site's wins here
+ * and ours is kept as a conflict copy). An event update carries the whole event (the original's
+ * updates are not partial). Trashed there while edited here: the update brings it back. Deleted
+ * here while changed there: it comes back here with the site's version instead of being deleted.
+ *
+ * A create is journalled before it is sent (`remote_status = 'creating'`); a create whose answer
+ * was lost (timeout, kill -9) is looked up in its day by title, start and venue before being
+ * sent again, so it never makes a second event.
+ */
+import { decideBothChanged, mergeFields, same } from '../sync/merge';
+import { drainOutbox, retryLater } from '../sync/outbox';
+import { storedError } from '../caldav/errors';
+import { apiUrl } from './http';
+import { SiteError } from './errors';
+import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
+import { applyLocally, localRecord } from './local';
+import { jsonOf, PATHS, type SiteRound } from './round';
+import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
+import type { OutboxRow } from '../store/dav-sync';
+
+type Linked = Exclude<SiteKind, 'event'>;
+const BATCH = 50;
+/** Changes sent per round at most: the rest go in the next round. */
+const ROUND_LIMIT = 2000;
+
+export async function pushSite(cx: SiteRound): Promise<boolean> {
+  const before = cx.http.requests;
+  const now = () => new Date().toISOString();
+  // Venues, organizers and terms first: events name them.
+  let sent = await drainOutbox({
+    due: (limit) => cx.store.sites.due(cx.calendarId, now(), limit),
+    key: (r) => `${r.kind}:${r.local_id}`,
+    order: (rows) => sortParentsFirst(cx, rows),
+    send: (row) => withRetry(() => pushLinked(cx, row)),
+    batch: BATCH,
+    limit: ROUND_LIMIT,
+  });
+  // Events: changes first, then what was trashed or deleted here.
+  const alive = (r: OutboxRow) => {
+    const a = cx.store.davSync.anchor(cx.calendarId, r.uid);
+    return !!a && a.status !== 'trash';
+  };
+  sent += await drainOutbox({
+    due: (limit) => cx.store.davSync.due(cx.calendarId, now(), limit),
+    key: (r) => r.uid,
+    order: (rows) => [...rows.filter(alive), ...rows.filter((r) => !alive(r))],
+    send: (row) => withRetry(() => pushEvent(cx, row)),
+    batch: BATCH,
+    limit: ROUND_LIMIT,
+  });
+  cx.report.pushRequests += cx.http.requests - before;
+  return sent > 0;
+}
+
+function sortParentsFirst(cx: SiteRound, rows: SiteOutboxRow[]): SiteOutboxRow[] {
+  const depth = (r: SiteOutboxRow) => {
+    if (r.kind !== 'category') return 0;
+    let d = 0;
+    for (let t = cx.store.terms.get('category', r.local_id); t && t.parent && d < 50; t = cx.store.terms.get('category', t.parent)) d++;
+    return d;
+  };
+  const order = { category: 0, tag: 1, venue: 2, organizer: 3 } as const;
+  return [...rows].sort((a, b) => order[a.kind] - order[b.kind] || depth(a) - depth(b));
+}
+
+const path = (kind: SiteKind, id?: number) => (id === undefined ? PATHS[kind] : `${PATHS[kind]}/${id}`);
+const host = (cx: SiteRound) => new URL(cx.apiRoot).host;
+
+/**
+ * The site changed the record between our read and our write (412 to our If-Match): the change
+ * is decided again against the new copy.
+ */
+class ChangedMeanwhile extends Error {}
+
+/** Tries a change again while the site keeps changing the record under it (If-Match), a few times. */
+async function withRetry(fn: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof ChangedMeanwhile) || attempt >= 2) throw err instanceof ChangedMeanwhile ? new Error('the site kept changing the record while it was sent') : err;
+    }
+  }
+}
+
+/** The site's copy of a record: the normalized record with its ETag, 'trashed', or 'gone'. */
+async function readThere(cx: SiteRound, kind: SiteKind, remoteId: number): Promise<{ r: SiteRecord; json: Record<string, unknown>; etag: string | null } | 'trashed' | 'gone'> {
+  const a = await cx.http.request('GET', apiUrl(cx.apiRoot, path(kind, remoteId)));
+  if (a.status === 200) {
+    const json = jsonOf(cx, a, `GET ${path(kind, remoteId)}`);
+    const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
+    if (kind !== 'event' && json.status === 'trash') return 'trashed';
+    return { r, json, etag: a.headers.get('etag') };
+  }
+  if ((a.status === 403 || a.status === 410) && a.json !== undefined && kind === 'event') return 'trashed';
+  if ((a.status === 404 || a.status === 400 || a.status === 410) && a.json !== undefined) return 'gone';
+  jsonOf(cx, a, `GET ${path(kind, remoteId)}`);
+  throw new SiteError('bad_answer', { host: host(cx), what: `GET ${path(kind, remoteId)}: HTTP ${a.status}` }, a.status);
+}
+
+/** The site refused to create a record another one needs (its venue, a term): that one waits, told in words. */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly json: unknown,
+    readonly title: string,
+  ) {
+    super(`the site refused "${title}" (HTTP ${status})`);
+  }
+}
+
+/** A write the site refused for this record only (400, 403, 409…): it waits an hour, told in words; the rest goes on. */
+function refuse(cx: SiteRound, status: number, json: unknown, title: string, mark: (error: string, next: string) => void): void {
+  if (status === 401) throw new SiteError('unauthorized', { host: host(cx) }, 401);
+  const reason = String((json as { message?: unknown } | undefined)?.message ?? (json as { code?: unknown } | undefined)?.code ?? '').slice(0, 300);
+  cx.store.write(() => mark(storedError({ key: 'site_push_refused', vars: { title, status, reason } }), retryLater()));
+}
+
+/**
+ * The site's id of a local venue, organizer or term, creating it there first when the site has
+ * not got it (parents of categories before them).
+ */
+async function ensureThere(cx: SiteRound, kind: Linked, localId: number, depth = 0): Promise<number | undefined> {
+  const known = cx.store.sites.objectByLocal(cx.calendarId, kind, localId);
+  if (known?.remote_id) return known.remote_id;
+  let r = localRecord(cx, kind, localId);
+  if (!r) return undefined;
+  if (kind === 'category' && typeof r.parent === 'string' && depth < 20) {
+    await ensureThere(cx, 'category', Number(String(r.parent).slice(6)), depth + 1);
+    r = localRecord(cx, kind, localId)!;
+  }
+  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind)), payload(kind, r, { almanac: cx.caps.almanac }));
+  let json: Record<string, unknown>;
+  if ((a.status === 400 || a.status === 409) && (a.json as { code?: string } | undefined)?.code === 'term_exists') {
+    // The site has a term of that name already: that one is ours.
+    const termId = Number((a.json as { data?: { term_id?: unknown } }).data?.term_id);
+    if (!Number.isInteger(termId)) throw new SiteError('bad_answer', { host: host(cx), what: 'term_exists without term_id' });
+    const there = await readThere(cx, kind, termId);
+    if (typeof there === 'string') return undefined;
+    json = there.json;
+  } else if (a.status === 200 || a.status === 201) {
+    json = jsonOf(cx, a, `POST ${path(kind)}`);
+  } else {
+    if (a.status === 401) throw new SiteError('unauthorized', { host: host(cx) }, 401);
+    throw new Refused(a.status, a.json, recordTitle(kind, r));
+  }
+  const remoteId = Number(json.id);
+  const there = normRecord(kind, json, identity, { series: cx.caps.almanac });
+  cx.store.write(() => {
+    const other = cx.store.sites.objectByRemote(cx.calendarId, kind, remoteId);
+    if (other) cx.store.sites.forgetObject(other.id);
+    cx.store.sites.saveObject({ id: known?.id, calendar_id: cx.calendarId, kind, local_id: localId, remote_id: remoteId, base_json: JSON.stringify(there), base_hash: recordHash(there) });
+    cx.store.sites.dropPending(cx.calendarId, kind, localId);
+  });
+  cx.report.sent.created++;
+  return remoteId;
+}
+
+async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
+  const { store, calendarId } = cx;
+  const kind = row.kind;
+  const o = store.sites.objectByLocal(calendarId, kind, row.local_id);
+  const local = localRecord(cx, kind, row.local_id);
+  if (!local) {
+    // Deleted here: trashed there (venues, organizers) or deleted (terms take force=true).
+    if (o?.remote_id) {
+      const a = await cx.http.request('DELETE', apiUrl(cx.apiRoot, path(kind, o.remote_id), kind === 'category' || kind === 'tag' ? { force: true } : {}));
+      if (![200, 204, 404, 410].includes(a.status)) return refuse(cx, a.status, a.json, `${kind} ${o.remote_id}`, (e, n) => store.sites.markFailed(row, e, n));
+      cx.report.sent.deleted++;
+    }
+    store.write(() => {
+      if (o) store.sites.forgetObject(o.id);
+      store.sites.markSent(row);
+    });
+    return;
+  }
+  const create = async () => {
+    try {
+      await ensureThere(cx, kind, row.local_id);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+      return refuse(cx, err.status, err.json, err.title, (e, n) => store.sites.markFailed(row, e, n));
+    }
+    store.write(() => store.sites.markSent(row));
+  };
+  if (!o?.remote_id) return create();
+  const there = await readThere(cx, kind, o.remote_id);
+  if (there === 'gone' || there === 'trashed') {
+    // Gone there while changed here: made again.
+    store.write(() => store.sites.forgetObject(o.id));
+    return create();
+  }
+  const toSend = decideAgainstSite(cx, kind, o, local, there.r, row.local_id);
+  if (!toSend) {
+    // Done (unless it changed again meanwhile: then it goes next round).
+    store.write(() => store.sites.markSent(row));
+    return;
+  }
+  await sendUpdate(cx, kind, o, toSend, row.local_id, () => store.sites.markSent(row), (e, n) => store.sites.markFailed(row, e, n), there.etag);
+}
+
+/**
+ * The record to send, decided against the site's copy: ours when the site's has not changed since
+ * the last sync, else the sync core's outcome. Undefined when nothing is to be sent (same, or a
+ * conflict: the site's wins here and ours is kept).
+ */
+function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, local: SiteRecord, remote: SiteRecord, localId: number): SiteRecord | undefined {
+  const { store, calendarId } = cx;
+  const hash = recordHash(remote);
+  if (hash === o.base_hash) {
+    // Neither side changed it (a change undone, a write that changed nothing the site has): nothing to send.
+    return o.base_json && same(local, JSON.parse(o.base_json)) ? undefined : local;
+  }
+  const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
+  // Trashed there while changed here: ours brings it back whatever the status said.
+  const remoteForMerge = kind === 'event' && remote.status === 'trash' ? { ...remote, status: local.status } : remote;
+  const decision = decideBothChanged(local, { same: (l) => same(l, remoteForMerge), merge: (l) => (base ? mergeFields(base, l, remoteForMerge) : null) });
+  const saveBase = () => store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(remote), base_hash: hash });
+  if (decision.outcome === 'same' && remote === remoteForMerge) {
+    store.write(saveBase);
+    return undefined;
+  }
+  if (decision.outcome === 'merged') {
+    store.write(() => {
+      store.davSync.asServer(() => applyLocally(cx, kind, decision.merged, localId));
+      saveBase();
+    });
+    cx.report.merged++;
+    return decision.merged;
+  }
+  if (decision.outcome === 'same') return local;
+  // The same field changed on both sides: the site's version wins, ours is kept.
+  store.write(() => {
+    store.davSync.keepConflict(calendarId, o.uid ?? `${kind}:${localId}`, recordTitle(kind, local), JSON.stringify(local), new Date().toISOString(), 'json', kind);
+    store.davSync.asServer(() => applyLocally(cx, kind, remote, localId));
+    saveBase();
+  });
+  cx.report.conflicts++;
+  cx.report.received.changed++;
+  return undefined;
+}
+
+/** Sends a whole record as an update; what the site answers is the new base (and what is shown here). */
+async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: SiteRecord, localId: number, done: () => void, failed: (error: string, next: string) => void, etag?: string | null): Promise<void> {
+  const { store, calendarId } = cx;
+  // Where the site honours If-Match (another Almanac), the write is refused if the record changed
+  // since it was read: no race window between the read and the write.
+  const headers: Record<string, string> = cx.caps.ifMatch && etag ? { 'If-Match': etag } : {};
+  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }), headers);
+  if (a.status === 412) throw new ChangedMeanwhile();
+  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
+  const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity, { series: cx.caps.almanac });
+  store.write(() => {
+    store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(answer), base_hash: recordHash(answer), remote_status: null });
+    // The site stores text its own way (entities, paragraphs): shown here as the site shows it.
+    if (!same(answer, r)) store.davSync.asServer(() => applyLocally(cx, kind, answer, localId));
+    done();
+  });
+  cx.report.sent.updated++;
+}
+
+async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
+  const { store, calendarId } = cx;
+  const anchor = store.davSync.anchor(calendarId, row.uid);
+  let o = store.sites.objectByUid(calendarId, row.uid);
+  const markSent = () => store.davSync.markSent(row);
+  const failed = (e: string, n: string) => store.davSync.markFailed(row, e, n);
+
+  if (!anchor || anchor.status === 'trash') {
+    if (!o?.remote_id) {
+      // Never got there (or its create is still unconfirmed): nothing to take back there.
+      store.write(() => {
+        if (o && !anchor) store.sites.forgetObject(o.id);
+        markSent();
+      });
+      return;
+    }
+    const there = await readThere(cx, 'event', o.remote_id);
+    if (there === 'gone' || there === 'trashed') {
+      store.write(() => {
+        if (there === 'gone') store.sites.forgetObject(o!.id);
+        else store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: anchor ? anchor.id : null, remote_status: 'trash' });
+        markSent();
+      });
+      return;
+    }
+    if (recordHash(there.r) !== o.base_hash) {
+      // Deleted here while changed there: it comes back with the site's version.
+      store.write(() => {
+        const id = store.davSync.asServer(() => applyLocally(cx, 'event', there.r, anchor?.id));
+        const uid = store.events.get(id)?.ics_uid ?? null;
+        store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: id, uid, base_json: JSON.stringify(there.r), base_hash: recordHash(there.r) });
+        store.davSync.dropPending(calendarId, row.uid);
+      });
+      cx.report.received.changed++;
+      return;
+    }
+    const a = await cx.http.request('DELETE', apiUrl(cx.apiRoot, `events/${o.remote_id}`));
+    if (![200, 204, 404, 410].includes(a.status)) return refuse(cx, a.status, a.json, there.r.title as string, failed);
+    const trashed = { ...there.r, status: 'trash' };
+    store.write(() => {
+      // Kept (local_id null when deleted for good here) so the site's trash does not bring it back.
+      store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: anchor ? anchor.id : null, uid: anchor ? row.uid : null, remote_status: 'trash', base_json: JSON.stringify(trashed), base_hash: recordHash(trashed) });
+      markSent();
+    });
+    cx.report.sent.deleted++;
+    return;
+  }
+
+  // The venue, organizers and terms it names, on the site first.
+  const ev = store.events.get(anchor.id)!;
+  const deps: Array<[Linked, number]> = [];
+  if (ev.venue_id) deps.push(['venue', ev.venue_id]);
+  for (const id of store.events.organizersFor([ev.id]).get(ev.id) ?? []) deps.push(['organizer', id]);
+  for (const t of store.terms.forEvents([ev.id]).get(ev.id) ?? []) deps.push([t.taxonomy === 'category' ? 'category' : 'tag', t.id]);
+  try {
+    for (const [kind, id] of deps) await ensureThere(cx, kind, id);
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    return refuse(cx, err.status, err.json, err.title, failed);
+  }
+  const local = localRecord(cx, 'event', anchor.id) as unknown as SiteEvent & SiteRecord;
+
+  if (o?.remote_id && o.remote_status !== 'creating') {
+    const there = await readThere(cx, 'event', o.remote_id);
+    if (there === 'gone') {
+      // Deleted there while changed here: created again, the change is not lost.
+      store.write(() => store.sites.forgetObject(o!.id));
+      o = undefined;
+    } else {
+      const toSend = there === 'trashed' ? local : decideAgainstSite(cx, 'event', o, local, there.r, anchor.id);
+      if (!toSend) {
+        store.write(markSent);
+        return;
+      }
+      return sendUpdate(cx, 'event', o, toSend, anchor.id, markSent, failed, there === 'trashed' ? null : there.etag);
+    }
+  }
+
+  if (o?.remote_status === 'creating') {
+    // A create was sent before and its answer never recorded: it may be there already.
+    const found = await findCreated(cx, local);
+    if (found !== undefined) {
+      store.write(() => store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: found, remote_status: null }));
+      return sendUpdate(cx, 'event', store.sites.object(o.id)!, local, anchor.id, markSent, failed);
+    }
+  } else {
+    // Journalled before it is sent: a lost answer is looked up next time instead of sent twice.
+    const id = store.write(() => store.sites.saveObject({ calendar_id: calendarId, kind: 'event', local_id: anchor.id, uid: row.uid, remote_status: 'creating' }));
+    o = store.sites.object(id);
+  }
+  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', local, { almanac: cx.caps.almanac }));
+  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed);
+  const json = jsonOf(cx, a, 'POST events');
+  const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
+  store.write(() => {
+    store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, base_json: JSON.stringify(answer), base_hash: recordHash(answer), hidden: answer.hide_from_listings ? 1 : 0 });
+    if (!same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
+    markSent();
+  });
+  cx.report.sent.created++;
+}
+
+/** The site's event a lost create made, if any: same title, start and venue, in its day (drafts, hidden and trashed included). */
+async function findCreated(cx: SiteRound, local: SiteEvent): Promise<number | undefined> {
+  const day = local.start_date.slice(0, 10);
+  for (const status of [undefined, 'trash']) {
+    const a = await cx.http.request('GET', apiUrl(cx.apiRoot, 'events', { start_date: `${day} 00:00:00`, end_date: `${day} 23:59:59`, per_page: 50, status }));
+    if (a.status === 404) continue;
+    const json = jsonOf(cx, a, 'GET events');
+    for (const e of (json.events as Array<Record<string, unknown>>) ?? []) {
+      const r = normRecord('event', e, identity, { series: cx.caps.almanac }) as unknown as SiteEvent;
+      if (r.title === local.title && r.start_date === local.start_date && r.venue === local.venue && !cx.store.sites.objectByRemote(cx.calendarId, 'event', Number(e.id))) return Number(e.id);
+    }
+  }
+  return undefined;
+}

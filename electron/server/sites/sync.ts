@@ -1,0 +1,66 @@
+/**
+ * One sync round of a website (issue 26): prove the login (a stripped Authorization header must
+ * never read as "the site has nothing"), push what changed here, then pull what changed there.
+ * Plain Node; never imports electron. Errors are kept as message keys, so each reader gets them
+ * in their language.
+ */
+import type { Store } from '../store';
+import type { SiteRow } from '../store/sites';
+import type { WriteContext } from '../store/post-fields';
+import type { UrlContext } from '../serialize/context';
+import { storedError } from '../caldav/errors';
+import { createSiteHttp, type SiteHttpOptions } from './http';
+import { proveLogin, type SiteCapabilities } from './discovery';
+import { SiteError } from './errors';
+import { newReport, type SiteReport, type SiteRound } from './round';
+import { pushSite } from './push';
+import { pullSite } from './pull';
+
+export interface SiteSyncDeps {
+  store: Store;
+  url: () => UrlContext;
+  write: () => WriteContext;
+  /** The HTTP client's limits and its fetch (tests). */
+  http?: SiteHttpOptions;
+}
+
+export function capabilitiesOf(site: SiteRow): SiteCapabilities {
+  let parsed: Partial<SiteCapabilities> = {};
+  try {
+    parsed = JSON.parse(site.capabilities) as Partial<SiteCapabilities>;
+  } catch {
+    // Not written by anyone else: an unreadable value is the empty one.
+  }
+  return { usersMe: parsed.usersMe ?? null, almanac: !!parsed.almanac, ifMatch: !!parsed.ifMatch };
+}
+
+export async function syncSite(deps: SiteSyncDeps, site: SiteRow, password: string): Promise<SiteReport> {
+  const { store } = deps;
+  const report = newReport(site);
+  const http = createSiteHttp(site.api_root, { user: site.username, password }, deps.http);
+  const caps = capabilitiesOf(site);
+  const cx: SiteRound = { store, site, calendarId: site.calendar_id, http, apiRoot: site.api_root, caps, write: deps.write(), url: deps.url(), report };
+  let error: string | null = null;
+  try {
+    await proveLogin(http, site.api_root, caps, site.url);
+    await pushSite(cx);
+    await pullSite(cx);
+  } catch (err) {
+    report.ok = false;
+    if (err instanceof SiteError) {
+      report.error = err.message;
+      report.transient = err.transient;
+      report.retryAfterMs = err.retryAfterMs;
+      error = storedError({ key: err.messageKey, vars: err.vars });
+    } else {
+      report.error = (err as Error).message;
+      report.transient = false;
+      error = report.error;
+    }
+  } finally {
+    report.requests = http.requests;
+    report.pending = store.sites.pendingCount(site.calendar_id);
+  }
+  store.write(() => store.sites.setResult(site.id, report.ok ? new Date().toISOString() : null, error));
+  return report;
+}
