@@ -79,6 +79,39 @@ describe('a subscription', () => {
   });
 });
 
+describe('pages of a list with events of both kinds', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('interleave them by start, each once, whatever the page size', async () => {
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Third party//EN'];
+    for (let d = 1; d <= 9; d += 2) ics.push('BEGIN:VEVENT', `UID:odd-${d}@example.org`, 'DTSTAMP:20300101T000000Z', `DTSTART:2031060${d}T100000Z`, `DTEND:2031060${d}T110000Z`, `SUMMARY:Shared ${d}`, 'END:VEVENT');
+    ics.push('END:VCALENDAR', '');
+    expect((await t.api('post', 'import').query({ format: 'ics' }).set('Content-Type', 'text/calendar').send(ics.join('\r\n'))).status).toBe(200);
+    for (let d = 2; d <= 8; d += 2) {
+      expect((await t.api('post', 'events').query({ i18n_language: 'es' }).send({ title: `Propio ${d}`, start_date: `2031-06-0${d} 10:00:00`, end_date: `2031-06-0${d} 11:00:00`, timezone: 'UTC' })).status).toBe(201);
+    }
+    const whole = await titlesOrdered(t, { per_page: 50 });
+    expect(whole).toEqual(['Shared 1', 'Propio 2', 'Shared 3', 'Propio 4', 'Shared 5', 'Propio 6', 'Shared 7', 'Propio 8', 'Shared 9']);
+    const paged: string[] = [];
+    for (let page = 1; page <= 3; page++) paged.push(...(await titlesOrdered(t, { per_page: 4, page })));
+    expect(paged).toEqual(whole);
+    expect(await titlesOrdered(t, { per_page: 50 }, 'en')).toEqual(['Shared 1', 'Shared 3', 'Shared 5', 'Shared 7', 'Shared 9']);
+  });
+});
+
+async function titlesOrdered(t: TestServer, query: Record<string, string | number>, lang = 'es'): Promise<string[]> {
+  const res = await t.api('get', 'events').query({ start_date: '2031-06-01', end_date: '2031-06-30', ...query, i18n_language: lang });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(Number(res.headers['x-wp-total'])).toBe(lang === 'es' ? 9 : 5);
+  return (res.body.events as Array<{ title: string }>).map((e) => e.title);
+}
+
 describe('an iCalendar file', () => {
   let t: TestServer;
   beforeAll(async () => {
