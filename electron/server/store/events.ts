@@ -197,7 +197,8 @@ export function createEventStore(
   function listLanguages(q: Pick<EventListQuery, 'lang'>): string[] {
     const at = stamp();
     if (withoutLanguage.at !== at) withoutLanguage = { at, any: anyWithoutLanguage.get(NO_LANGUAGE) !== undefined };
-    return withoutLanguage.any ? [q.lang, NO_LANGUAGE] : [q.lang];
+    // An event without a language asking for its own list (a sync's resource) reads that one only.
+    return withoutLanguage.any && (q.lang as string) !== NO_LANGUAGE ? [q.lang, NO_LANGUAGE] : [q.lang];
   }
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
