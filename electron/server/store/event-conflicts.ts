@@ -18,6 +18,7 @@ import type { SeriesStore } from './series';
 import { localToUtc, utcToLocal } from '../../../shared/dates/format';
 import type { EventStore } from './events';
 import type { SeriesRow } from './series-record';
+import { isVirtualId, seriesOfVirtual } from './series-virtual';
 
 /** At most this many conflicts are answered: a booking check needs the first few, never thousands. */
 export const MAX_CONFLICTS = 100;
@@ -84,7 +85,8 @@ export function createEventConflicts(db: DB, events: EventStore, series: SeriesS
   return {
     /** Event ids, by start, of the events that conflict with `q` (at most MAX_CONFLICTS). */
     find(q: ConflictQuery): number[] {
-      const exclude = q.exclude === undefined ? undefined : seriesOfEvent.get(q.exclude);
+      // An occurrence shown without a row is excluded with its series, as a row of it would be.
+      const exclude = q.exclude === undefined ? undefined : isVirtualId(q.exclude) ? { id: q.exclude, parent_id: seriesOfVirtual(q.exclude), recurrence_id: '' } : seriesOfEvent.get(q.exclude);
       const excludedSeries = exclude && exclude.recurrence_id !== null ? (exclude.parent_id ?? exclude.id) : undefined;
       // Occurrences past the rows: shown without rows where the series allows (series-virtual.ts),
       // else that window's rows written first.

@@ -38,6 +38,9 @@ export function virtualId(seriesId: number, start: string): number | undefined {
   return VIRTUAL_BASE + seriesId * MINUTES + minutes;
 }
 
+/** The series an occurrence's id belongs to. */
+export const seriesOfVirtual = (id: number): number => Math.floor((id - VIRTUAL_BASE) / MINUTES);
+
 function decode(id: number): { seriesId: number; start: string } {
   const n = id - VIRTUAL_BASE;
   const seriesId = Math.floor(n / MINUTES);
