@@ -126,13 +126,17 @@ function windowOf(q: EventListQuery): { from?: string; to?: string } {
 /**
  * A list's page when some series show their occurrences in its window without rows (a window past
  * the horizon: series-virtual.ts): its rows and those occurrences, merged by start; undefined when
- * none do (the window is within the rows, or the list is not one of a window at most a horizon
- * long, by start, as the calendar's months, weeks and days are). Nothing is written for them.
+ * none do (the window is within the rows, or the list is not one of a window of a few months at
+ * most, by start, as the calendar's months, weeks and days are: a longer one writes its rows in
+ * bounded steps as before, where this would hold a year of every series in memory). Nothing is
+ * written for them.
  */
+/** The longest window shown without rows: a month view's six weeks, with room. */
+const VIRTUAL_WINDOW_MONTHS = 3;
+
 function virtualPage(req: ApiRequest, q: EventListQuery): { ids: number[]; total: number } | undefined {
   const { from, to } = windowOf(q);
-  const months = req.store.settings.get().recurrence_horizon_months || 24;
-  if (q.include || q.postParent !== undefined || q.near || from === undefined || to === undefined || to > addMonths(from, months)) {
+  if (q.include || q.postParent !== undefined || q.near || from === undefined || to === undefined || to > addMonths(from, VIRTUAL_WINDOW_MONTHS)) {
     prepareOccurrences(req, q);
     return undefined;
   }

@@ -100,7 +100,8 @@ export function createEventConflicts(db: DB, events: EventStore, series: SeriesS
           continue;
         }
         if (!q.statuses.includes(events.statusOf.get(s.id)!.status)) continue;
-        for (const o of series.virtual.occurrences([s], from, to)) {
+        // The first ones of each series are all a bounded answer can need, however long the time asked.
+        for (const o of series.virtual.occurrences([s], from, to, { firstPerSeries: MAX_CONFLICTS })) {
           const start = localToUtc(o.start_local, s.timezone);
           if (start < q.endUtc && localToUtc(o.end_local, s.timezone) > q.startUtc) unwritten.push({ id: o.id, start_utc: start });
         }

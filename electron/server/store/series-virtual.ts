@@ -95,14 +95,14 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
       return candidates.all({ from, to, maxId: MAX_SERIES });
     },
     /** Their occurrences in [from, to) (by start) that have no row, with the ids lists give them. */
-    occurrences(series: SeriesRow[], from: string, to: string): VirtualOccurrence[] {
+    occurrences(series: SeriesRow[], from: string, to: string, opts: { firstPerSeries?: number } = {}): VirtualOccurrence[] {
       const out: VirtualOccurrence[] = [];
       // Past where a series' rows reach, only its far windows have rows: the others need no look.
       const farRows = new Set(withFarRows.all({ from, to }));
       for (const s of series) {
         const lo = from > s.generated_until ? from : s.generated_until;
         if (lo >= to) continue;
-        const starts = expand(recurrenceOf(s), timingOf(s), lo, to).starts;
+        const starts = expand(recurrenceOf(s), timingOf(s), lo, to, { maxResults: opts.firstPerSeries }).starts;
         if (!starts.length) continue;
         const have = farRows.has(s.id) ? new Set(keysIn.all({ id: s.id, from: lo, to }).map((r) => r.recurrence_id)) : undefined;
         for (const start of starts) {
