@@ -67,6 +67,15 @@ describe('a subscription', () => {
     feed.setFeed(vcalendar('holiday-1@example.org', 'Carnival day', '20310304'));
     expect((await t.api('post', `subscriptions/${res.body.id}/refresh`)).status).toBe(200);
     for (const lang of LANGS) expect(await titlesIn(t, lang)).toContain('Carnival day');
+    // Its calendar's messages come in the reader's language; its events stay.
+    feed.setFeed('<!DOCTYPE html><html><body>Moved</body></html>');
+    expect((await t.api('post', `subscriptions/${res.body.id}/refresh`)).status).toBeGreaterThanOrEqual(200);
+    const errorIn = async (lang: string) =>
+      ((await t.api('get', 'calendars').query({ i18n_language: lang })).body as Array<{ id: number; subscription?: { last_error: string | null } }>).find((c) => c.id === res.body.id)?.subscription?.last_error;
+    expect(await errorIn('en')).toMatch(/does not give an iCalendar file/);
+    expect(await errorIn('pt-br')).toMatch(/não fornece um arquivo iCalendar/);
+    expect(await errorIn('es')).toMatch(/no da un archivo iCalendar/);
+    for (const lang of LANGS) expect(await titlesIn(t, lang)).toContain('Carnival day');
   });
 
   it('leaves the records made in a language in that language only', async () => {
