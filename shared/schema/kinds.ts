@@ -151,7 +151,8 @@ export const boolean = (): Kind<boolean> => ({
 
 export function toInteger(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
-  if (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v)) return Number(v);
+  // Up to 2^53: an occurrence shown without a row has an id past 2^52 (series-virtual.ts).
+  if (typeof v === 'string' && /^\s*-?\d{1,16}\s*$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
   return undefined;
 }
 

@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse, RouteDef } from '../http/route-table';
 import { route } from '../http/route-table';
 import { defaultStatuses } from '../store/posts';
 import { eventsJson } from '../serialize/event';
+import { isVirtualId } from '../store/series-virtual';
 
 /** A time as given (never widened to whole days), read in the calendar's zone unless it names one. */
 function utcOf(req: ApiRequest, name: string): DateTime {
@@ -30,8 +31,13 @@ function listConflicts(req: ApiRequest): ApiResponse {
   if (venue === undefined && !organizers?.length) throw invalidParams({ venue: 'invalid_conflict_subject', organizer: 'invalid_conflict_subject' });
   if (venue !== undefined && !req.store.venues.get(venue)) throw invalidParam('venue', 'invalid_venue_ref');
   for (const id of organizers ?? []) if (!req.store.organizers.get(id)) throw invalidParam('organizer', 'invalid_organizer_ref');
-  const exclude = v.exclude as number | undefined;
-  if (exclude !== undefined && !req.store.events.get(exclude)) throw invalidParam('exclude', 'invalid_event_ref');
+  let exclude = v.exclude as number | undefined;
+  // An occurrence shown without a row (series-virtual.ts) is named by its id too: its row's if it has one by now.
+  if (exclude !== undefined && isVirtualId(exclude)) {
+    const { row, exists } = req.store.series.virtual.resolve(exclude);
+    if (row === undefined && !exists) throw invalidParam('exclude', 'invalid_event_ref');
+    exclude = row ?? exclude;
+  } else if (exclude !== undefined && !req.store.events.get(exclude)) throw invalidParam('exclude', 'invalid_event_ref');
   const ids = req.store.conflicts.find({
     startUtc: formatLocal(start),
     endUtc: formatLocal(end),

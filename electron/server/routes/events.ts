@@ -124,16 +124,19 @@ function windowOf(q: EventListQuery): { from?: string; to?: string } {
   return { from: lows.length ? lows.reduce((a, b) => (a > b ? a : b)) : undefined, to: highs.length ? highs.reduce((a, b) => (a < b ? a : b)) : undefined };
 }
 
+/** The longest window shown without rows: a month view's six weeks, with room. */
+const VIRTUAL_WINDOW_MONTHS = 3;
+
 /**
  * A list's page when some series show their occurrences in its window without rows (a window past
- * the horizon: series-virtual.ts): its rows and those occurrences, merged by start; undefined when
- * none do (the window is within the rows, or the list is not one of a window at most a horizon
- * long, by start, as the calendar's months, weeks and days are). Nothing is written for them.
+ * the horizon: series-virtual.ts); undefined when none do (the window is within the rows, or the
+ * list is not one of a window of a few months at most, by start, as the calendar's months, weeks
+ * and days are: a longer one writes its rows in bounded steps as before, where this would hold a
+ * year of every series in memory). Nothing is written for them.
  */
 function virtualPage(req: ApiRequest, q: EventListQuery): { ids: number[]; total: number } | undefined {
   const { from, to } = windowOf(q);
-  const months = req.store.settings.get().recurrence_horizon_months || 24;
-  if (q.include || q.postParent !== undefined || q.near || from === undefined || to === undefined || to > addMonths(from, months)) {
+  if (q.include || q.postParent !== undefined || q.near || from === undefined || to === undefined || to > addMonths(from, VIRTUAL_WINDOW_MONTHS)) {
     prepareOccurrences(req, q);
     return undefined;
   }
@@ -141,21 +144,7 @@ function virtualPage(req: ApiRequest, q: EventListQuery): { ids: number[]; total
   const series = virtual.seriesFor(from, to);
   prepareOccurrences(req, q, new Set(series.map((s) => s.id)));
   if (!series.length) return undefined;
-  // The whole window's merged list, once per state of the data: a month's pages are asked together.
-  const key = JSON.stringify({ ...q, page: 0, perPage: 0 });
-  const merged = req.store.virtualLists.current().get(key) ?? (() => {
-    const shown = req.store.events.matchingApartFromDates(q, series.map((s) => s.id));
-    const inWindow = (o: { start_local: string; end_local: string }) =>
-      (q.startDate === undefined || o.start_local >= q.startDate) && (q.endDate === undefined || o.end_local <= q.endDate) &&
-      (q.startsAfter === undefined || o.start_local >= q.startsAfter) && (q.startsBefore === undefined || o.start_local <= q.startsBefore) &&
-      (q.endsAfter === undefined || o.end_local >= q.endsAfter) && (q.endsBefore === undefined || o.end_local <= q.endsBefore);
-    const occurrences = virtual.occurrences(series.filter((s) => shown.has(s.id)), from, to).filter(inWindow);
-    const all = [...req.store.events.listKeys(q), ...occurrences].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : a.id - b.id)).map((e) => e.id);
-    req.store.virtualLists.current().set(key, all);
-    return all;
-  })();
-  const offset = (q.page - 1) * q.perPage;
-  return { ids: merged.slice(offset, offset + q.perPage), total: merged.length };
+  return virtual.listPage(q, series, from, to, req.store.virtualLists.current());
 }
 
 /** Any of the relative date parameters turns the default window off (reference §4.1.1). */

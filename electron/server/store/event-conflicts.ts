@@ -3,7 +3,7 @@
  * a window (`GET /events/conflicts`). Times are compared in UTC, so events of different zones meet
  * where they really do; touching ends (one ends as the other starts) do not overlap.
  *
- * An interval query answered from indexes (migration 12): events shorter than a day that overlap
+ * An interval query answered from indexes (migration 11): events shorter than a day that overlap
  * the window start less than a day before it, a short range of `events_when`; the few a day long
  * or more are in the partial index `events_long`, by their end. Past the rows a series has (the
  * horizon), the occurrences of the series that would hold the venue or an organizer count too:
@@ -18,6 +18,7 @@ import type { SeriesStore } from './series';
 import { localToUtc, utcToLocal } from '../../../shared/dates/format';
 import type { EventStore } from './events';
 import type { SeriesRow } from './series-record';
+import { isVirtualId, seriesOfVirtual } from './series-virtual';
 
 /** At most this many conflicts are answered: a booking check needs the first few, never thousands. */
 export const MAX_CONFLICTS = 100;
@@ -84,7 +85,8 @@ export function createEventConflicts(db: DB, events: EventStore, series: SeriesS
   return {
     /** Event ids, by start, of the events that conflict with `q` (at most MAX_CONFLICTS). */
     find(q: ConflictQuery): number[] {
-      const exclude = q.exclude === undefined ? undefined : seriesOfEvent.get(q.exclude);
+      // An occurrence shown without a row is excluded with its series, as a row of it would be.
+      const exclude = q.exclude === undefined ? undefined : isVirtualId(q.exclude) ? { id: q.exclude, parent_id: seriesOfVirtual(q.exclude), recurrence_id: '' } : seriesOfEvent.get(q.exclude);
       const excludedSeries = exclude && exclude.recurrence_id !== null ? (exclude.parent_id ?? exclude.id) : undefined;
       // Occurrences past the rows: shown without rows where the series allows (series-virtual.ts),
       // else that window's rows written first.
@@ -98,7 +100,8 @@ export function createEventConflicts(db: DB, events: EventStore, series: SeriesS
           continue;
         }
         if (!q.statuses.includes(events.statusOf.get(s.id)!.status)) continue;
-        for (const o of series.virtual.occurrences([s], from, to)) {
+        // The first ones of each series are all a bounded answer can need, however long the time asked.
+        for (const o of series.virtual.occurrences([s], from, to, { firstPerSeries: MAX_CONFLICTS })) {
           const start = localToUtc(o.start_local, s.timezone);
           if (start < q.endUtc && localToUtc(o.end_local, s.timezone) > q.startUtc) unwritten.push({ id: o.id, start_utc: start });
         }

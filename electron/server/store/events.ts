@@ -198,7 +198,8 @@ export function createEventStore(
   function listLanguages(q: Pick<EventListQuery, 'lang'>): string[] {
     const at = stamp();
     if (withoutLanguage.at !== at) withoutLanguage = { at, any: anyWithoutLanguage.get(NO_LANGUAGE) !== undefined };
-    return withoutLanguage.any ? [q.lang, NO_LANGUAGE] : [q.lang];
+    // An event without a language asking for its own list (a sync's resource) reads that one only.
+    return withoutLanguage.any && (q.lang as string) !== NO_LANGUAGE ? [q.lang, NO_LANGUAGE] : [q.lang];
   }
   db.function('distance_km', { deterministic: true }, (a, b, c, d) =>
     a === null || b === null ? null : distanceKm(Number(a), Number(b), Number(c), Number(d)),
@@ -341,8 +342,8 @@ export function createEventStore(
   }
 
   /** FROM and WHERE of the events a list query matches (every filter of reference §4.1). */
-  function filterSql(q: EventListQuery): ListFilter {
-    const langs = listLanguages(q);
+  function filterSql(q: EventListQuery, only?: string): ListFilter {
+    const langs = only !== undefined ? [only] : listLanguages(q);
     const where: string[] = [langs.length === 1 ? 'e.lang = ?' : `e.lang IN (${langs.map(() => '?').join(',')})`, `e.status IN (${q.statuses.map(() => '?').join(',')})`];
     const params: unknown[] = [...langs, ...q.statuses];
     const add = (sql: string, ...p: unknown[]) => {
@@ -584,6 +585,16 @@ export function createEventStore(
         return { ids: matches.slice(offset, offset + q.perPage), total: matches.length };
       }
       const total = countOf(q, f);
+      const langs = listLanguages(q);
+      if (langs.length > 1 && !q.near && !q.include) {
+        // Two languages (the list's and events without one): one ordered index range each,
+        // merged, rather than one IN that must sort the whole window (16 ms for 40,000 events
+        // against 0.03).
+        const k = offset + q.perPage;
+        const parts = langs.map((lang) => filterSql(q, lang));
+        const merged = `${parts.map((p) => `SELECT * FROM (SELECT e.id AS id, e.start_local AS start FROM ${p.from} WHERE ${p.where} ORDER BY e.start_local, e.id LIMIT ?)`).join(' UNION ALL ')} ORDER BY start, id LIMIT ? OFFSET ?`;
+        return { ids: lists.ids(merged, [...parts.flatMap((p) => [...p.params, k]), q.perPage, offset]), total };
+      }
       if (offset > 0 && !q.near && !q.include) {
         const later = (bound: string | undefined, start: string) => (bound === undefined || bound < start ? start : bound);
         const startingAt = (start: string) => filterSql({ ...q, startDate: later(q.startDate, start), startsAfter: q.startsAfter === undefined ? undefined : later(q.startsAfter, start) });

@@ -16,7 +16,8 @@ import { localToUtc } from '../../../shared/dates/format';
 import { expand } from '../icalendar/recurrence';
 import type { DB } from './db';
 import { statementCache } from './db';
-import type { EventRow, EventStore } from './events';
+import type { CacheView } from './derived-cache';
+import type { EventListQuery, EventRow, EventStore } from './events';
 import { addSeconds, recurrenceOf, timingOf, wallMs, type SeriesRecords, type SeriesRow } from './series-record';
 import type { SeriesRows } from './series-rows';
 import { isHidden } from './series-fields';
@@ -37,6 +38,9 @@ export function virtualId(seriesId: number, start: string): number | undefined {
   if (seriesId >= MAX_SERIES || !Number.isInteger(minutes) || minutes < 0 || minutes >= MINUTES) return undefined;
   return VIRTUAL_BASE + seriesId * MINUTES + minutes;
 }
+
+/** The series an occurrence's id belongs to. */
+export const seriesOfVirtual = (id: number): number => Math.floor((id - VIRTUAL_BASE) / MINUTES);
 
 function decode(id: number): { seriesId: number; start: string } {
   const n = id - VIRTUAL_BASE;
@@ -92,14 +96,14 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
       return candidates.all({ from, to, maxId: MAX_SERIES });
     },
     /** Their occurrences in [from, to) (by start) that have no row, with the ids lists give them. */
-    occurrences(series: SeriesRow[], from: string, to: string): VirtualOccurrence[] {
+    occurrences(series: SeriesRow[], from: string, to: string, opts: { firstPerSeries?: number } = {}): VirtualOccurrence[] {
       const out: VirtualOccurrence[] = [];
       // Past where a series' rows reach, only its far windows have rows: the others need no look.
       const farRows = new Set(withFarRows.all({ from, to }));
       for (const s of series) {
         const lo = from > s.generated_until ? from : s.generated_until;
         if (lo >= to) continue;
-        const starts = expand(recurrenceOf(s), timingOf(s), lo, to).starts;
+        const starts = expand(recurrenceOf(s), timingOf(s), lo, to, { maxResults: opts.firstPerSeries }).starts;
         if (!starts.length) continue;
         const have = farRows.has(s.id) ? new Set(keysIn.all({ id: s.id, from: lo, to }).map((r) => r.recurrence_id)) : undefined;
         for (const start of starts) {
@@ -109,6 +113,27 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
         }
       }
       return out;
+    },
+    /**
+     * A page of a list of [from, to) whose `series` show their occurrences without rows: the
+     * list's rows and those occurrences its filters let through, merged by start. The whole
+     * window's list is kept in `cache` (a month's pages are asked together) until the data changes.
+     */
+    listPage(q: EventListQuery, series: SeriesRow[], from: string, to: string, cache: CacheView<number[]>): { ids: number[]; total: number } {
+      const key = JSON.stringify({ ...q, page: 0, perPage: 0 });
+      let all = cache.get(key);
+      if (!all) {
+        const shown = events.matchingApartFromDates(q, series.map((s) => s.id));
+        const inWindow = (o: VirtualOccurrence) =>
+          (q.startDate === undefined || o.start_local >= q.startDate) && (q.endDate === undefined || o.end_local <= q.endDate) &&
+          (q.startsAfter === undefined || o.start_local >= q.startsAfter) && (q.startsBefore === undefined || o.start_local <= q.startsBefore) &&
+          (q.endsAfter === undefined || o.end_local >= q.endsAfter) && (q.endsBefore === undefined || o.end_local <= q.endsBefore);
+        const unwritten = this.occurrences(series.filter((s) => shown.has(s.id)), from, to).filter(inWindow);
+        all = [...events.listKeys(q), ...unwritten].sort((a, b) => (a.start_local < b.start_local ? -1 : a.start_local > b.start_local ? 1 : a.id - b.id)).map((e) => e.id);
+        cache.set(key, all);
+      }
+      const offset = (q.page - 1) * q.perPage;
+      return { ids: all.slice(offset, offset + q.perPage), total: all.length };
     },
     /** Rows standing for occurrences by their ids, made from their series' first events. */
     rowsFor(ids: number[]): Map<number, EventRow> {

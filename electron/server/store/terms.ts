@@ -26,7 +26,7 @@ export interface TermRow {
   color: string;
   /** Published events using the term (every occurrence of a series is one, as in the original). */
   count: number;
-  /** Published single events and series using the term, a series counted once (migration 15). */
+  /** Published single events and series using the term, a series counted once (migration 14). */
   series_count: number;
 }
 

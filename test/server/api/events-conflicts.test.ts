@@ -127,6 +127,8 @@ describe('repeating events', () => {
     // The record is the occurrence a list of that day shows.
     const day = await t.api('get', 'events').query({ start_date: '2090-04-04', end_date: '2090-04-04', venue });
     expect(day.body.events.map((e: { id: number }) => e.id)).toEqual([found[0].id]);
+    // Checked for itself (a drag of it), it conflicts with nothing of its series.
+    expect(await titles({ start_date: '2090-04-04 19:00:00', end_date: '2090-04-11 19:30:00', venue, exclude: found[0].id })).toEqual([]);
   });
 
   it('an occurrence does not conflict with its own series', async () => {

@@ -67,6 +67,15 @@ describe('a subscription', () => {
     feed.setFeed(vcalendar('holiday-1@example.org', 'Carnival day', '20310304'));
     expect((await t.api('post', `subscriptions/${res.body.id}/refresh`)).status).toBe(200);
     for (const lang of LANGS) expect(await titlesIn(t, lang)).toContain('Carnival day');
+    // Its calendar's messages come in the reader's language; its events stay.
+    feed.setFeed('<!DOCTYPE html><html><body>Moved</body></html>');
+    expect((await t.api('post', `subscriptions/${res.body.id}/refresh`)).status).toBeGreaterThanOrEqual(200);
+    const errorIn = async (lang: string) =>
+      ((await t.api('get', 'calendars').query({ i18n_language: lang })).body as Array<{ id: number; subscription?: { last_error: string | null } }>).find((c) => c.id === res.body.id)?.subscription?.last_error;
+    expect(await errorIn('en')).toMatch(/does not give an iCalendar file/);
+    expect(await errorIn('pt-br')).toMatch(/não fornece um arquivo iCalendar/);
+    expect(await errorIn('es')).toMatch(/no da un archivo iCalendar/);
+    for (const lang of LANGS) expect(await titlesIn(t, lang)).toContain('Carnival day');
   });
 
   it('leaves the records made in a language in that language only', async () => {
@@ -78,6 +87,39 @@ describe('a subscription', () => {
     expect(await titlesIn(t, 'en')).toEqual(['Carnival day']);
   });
 });
+
+describe('pages of a list with events of both kinds', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('interleave them by start, each once, whatever the page size', async () => {
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Third party//EN'];
+    for (let d = 1; d <= 9; d += 2) ics.push('BEGIN:VEVENT', `UID:odd-${d}@example.org`, 'DTSTAMP:20300101T000000Z', `DTSTART:2031060${d}T100000Z`, `DTEND:2031060${d}T110000Z`, `SUMMARY:Shared ${d}`, 'END:VEVENT');
+    ics.push('END:VCALENDAR', '');
+    expect((await t.api('post', 'import').query({ format: 'ics' }).set('Content-Type', 'text/calendar').send(ics.join('\r\n'))).status).toBe(200);
+    for (let d = 2; d <= 8; d += 2) {
+      expect((await t.api('post', 'events').query({ i18n_language: 'es' }).send({ title: `Propio ${d}`, start_date: `2031-06-0${d} 10:00:00`, end_date: `2031-06-0${d} 11:00:00`, timezone: 'UTC' })).status).toBe(201);
+    }
+    const whole = await titlesOrdered(t, { per_page: 50 });
+    expect(whole).toEqual(['Shared 1', 'Propio 2', 'Shared 3', 'Propio 4', 'Shared 5', 'Propio 6', 'Shared 7', 'Propio 8', 'Shared 9']);
+    const paged: string[] = [];
+    for (let page = 1; page <= 3; page++) paged.push(...(await titlesOrdered(t, { per_page: 4, page })));
+    expect(paged).toEqual(whole);
+    expect(await titlesOrdered(t, { per_page: 50 }, 'en')).toEqual(['Shared 1', 'Shared 3', 'Shared 5', 'Shared 7', 'Shared 9']);
+  });
+});
+
+async function titlesOrdered(t: TestServer, query: Record<string, string | number>, lang = 'es'): Promise<string[]> {
+  const res = await t.api('get', 'events').query({ start_date: '2031-06-01', end_date: '2031-06-30', ...query, i18n_language: lang });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(Number(res.headers['x-wp-total'])).toBe(lang === 'es' ? 9 : 5);
+  return (res.body.events as Array<{ title: string }>).map((e) => e.title);
+}
 
 describe('an iCalendar file', () => {
   let t: TestServer;

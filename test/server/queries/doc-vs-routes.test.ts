@@ -38,6 +38,8 @@ afterAll(async () => {
  * real Radicale); here nothing listens at the address, which the API says as documented.
  */
 const REFUSED_HERE: Record<string, string> = { 'POST /accounts': 'caldav_unreachable', 'POST /sites': 'site-unreachable' };
+/** What an operation with required query parameters needs besides the one a test sends. */
+const REQUIRED_QUERY: Record<string, Record<string, string>> = { '/events/conflicts': { start_date: '2031-05-01 10:00', end_date: '2031-05-01 11:00' } };
 let feeds = 0;
 /** A subscription to the test's feed (a new address each time: the same one twice is refused). */
 const subscribe = () => t.api('post', 'subscriptions').send({ url: `${feed.url}/feed.ics?copy=${++feeds}` });
@@ -95,6 +97,8 @@ async function call(path: string, method: Method): Promise<Res> {
     return t.api(method, path.replace('{job}', started.body.id).slice(1));
   }
   if (path === '/reminders/stream') return openStream();
+  // The double-booking question needs its times and a venue (or organizers).
+  if (path === '/events/conflicts') return t.api('get', 'events/conflicts').query({ ...REQUIRED_QUERY[path], venue: (await mkVenue(t)).id });
   // The settings are one record: read, or a change of one of them.
   if (path === '/settings') return method === 'get' ? t.api('get', 'settings') : t.api(method, 'settings').send({ theme: 'dark' });
   if (path.includes('{key}')) {
@@ -296,7 +300,7 @@ describe('the documented query parameters are the ones the server checks', () =>
       for (const m of docOps(path)) {
         for (const x of doc.paths[path][m].parameters.filter(checkable)) {
           const real = path.replace('{id}', '999999999').replace('{slug}', 'no-such-slug');
-          const r = t.api(m as Method, real.slice(1)).query({ [x.name]: 'zz-not-valid' });
+          const r = t.api(m as Method, real.slice(1)).query({ ...REQUIRED_QUERY[path], [x.name]: 'zz-not-valid' });
           const res = await (m === 'get' || m === 'delete' ? r : path === '/import' ? r.set('Content-Type', 'text/calendar').send(ICS) : r.send({}));
           if (res.status !== 400 || res.body?.code !== 'rest_invalid_param' || !(x.name in (res.body.data?.params ?? {}))) {
             accepted.push(`${m.toUpperCase()} ${path} ${x.name}: ${res.status} ${res.body?.code}`);
