@@ -139,6 +139,7 @@ export function openApiDocument(routes: RouteDef[], apiRoot: string) {
         [okStatus]: { description: STATUS_TEXT[okStatus], content: content(e.response) },
       };
       if (e.accepted) responses[202] = { description: STATUS_TEXT[202], content: content(e.accepted) };
+      if (e.creates && e.dryRun) responses[200] = { description: `${STATUS_TEXT[200]} (dry_run: what would be made; nothing is saved)`, content: content(e.response) };
       const headerParams: Record<string, unknown>[] = [];
       if (e.record) {
         // Conditional requests on single records (Almanac extension, http/conditional.ts).

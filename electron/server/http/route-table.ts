@@ -75,6 +75,8 @@ export interface Endpoint {
   response: ResponseShape;
   /** What the endpoint answers when it starts work in the background (202 Accepted). */
   accepted?: ResponseShape;
+  /** A creating endpoint whose `dry_run` answers 200 with the record it would make, saving nothing. */
+  dryRun?: boolean;
   /**
    * The single record this endpoint reads or writes (by id or slug): its answers carry an `ETag`,
    * and `If-Match` / `If-None-Match` are honoured (http/conditional.ts).

@@ -53,6 +53,7 @@ export const quickAddRoutes: RouteDef[] = [
       args: quickAddParams,
       body: true,
       creates: true,
+      dryRun: true,
       write: true,
       response: 'Event',
       errors: [400, 403],
