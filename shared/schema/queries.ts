@@ -38,6 +38,7 @@ export const eventListParams: ParamSet = {
   ends_after: date('Events that end on or after this date.'),
   strict_dates: p(k.boolean(), 'Use the dates exactly as given instead of whole days.', { default: false }),
   search: p(k.text({ nonEmpty: true }), 'Events whose title, description or excerpt contain every word.'),
+  search_places: p(k.boolean(), 'Almanac extension: with `search`, a word may also be in the event\'s venue (name, city, address) or an organizer\'s name, as the calendar\'s search box asks. Off by default, so search means what it means in the original.', { default: false }),
   categories: p(k.slugOrIdList(), 'Events in any of these categories (slugs or ids).'),
   tags: p(k.slugOrIdList(), 'Events with any of these tags (slugs or ids).'),
   venue: p(k.idList(), 'Events at any of these venues (ids).'),

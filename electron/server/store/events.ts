@@ -68,6 +68,8 @@ export interface EventListQuery {
   endsBefore?: string;
   endsAfter?: string;
   search?: string;
+  /** A search word may also be in the venue's or organizers' text (search_places). */
+  searchPlaces?: boolean;
   categories?: number[];
   tags?: number[];
   venues?: number[];
@@ -361,14 +363,14 @@ export function createEventStore(
       if (q.endsBefore !== undefined) add('e.end_local <= ?', q.endsBefore);
     }
     if (q.search !== undefined) {
-      // Every word is found in the event's text or in its venue's or organizers' (search-text.ts).
+      // Every word is found in the event's text, or (search_places) in its venue's or organizers' (search-text.ts).
       // The trigram index answers words of three characters or more; shorter ones are checked on
       // the rows. A word some venue or organizer holds also takes their events, as one list of
       // ids; the words none holds (most) go to the index together, which is quicker.
       const own: string[] = [];
       for (const term of eventSearchTerms(q.search)) {
         const p = likePattern(fold(term));
-        const linked = (stmt(LINKED_ANY_SQL).get(...linkedSearchParams(p)) as { found: number }).found === 1;
+        const linked = !!q.searchPlaces && (stmt(LINKED_ANY_SQL).get(...linkedSearchParams(p)) as { found: number }).found === 1;
         const indexed = [...term].length >= 3;
         const match = `"${term.replace(/"/g, '""')}"`;
         if (indexed && !linked) own.push(match);

@@ -388,6 +388,8 @@ export function rangeQuery(range: Range, f: EventFilters): Query {
     organizer: f.organizers,
     featured: f.featured ? true : undefined,
     search: f.search.trim() || undefined,
+    // The search box also finds events by their venue and organizers (an Almanac extension).
+    search_places: f.search.trim() ? true : undefined,
     calendar: f.calendars ?? undefined,
   };
 }

@@ -234,7 +234,7 @@ describe('filters', () => {
     expect(query(res.body.rest_url).search).toBe('alpha brass');
   });
 
-  it('search finds events by their venue (name, city, address) and organizers (issue 27 §5.13)', async () => {
+  it('search_places: search finds events by their venue (name, city, address) and organizers (issue 27 §5.13)', async () => {
     const c = await bucket();
     const luso = await mkVenue(t, { venue: 'Sala Luso', city: 'Lisboa', address: 'Rua da Prata 10' });
     const belem = await mkVenue(t, { venue: 'Centro Cultural', city: 'Lisboa' });
@@ -244,7 +244,9 @@ describe('filters', () => {
     const inBelem = await mkEvent(t, { categories: [c], title: 'Exhibition', venue: belem.id, start_date: '2031-05-11 10:00', end_date: '2031-05-11 11:00' });
     await mkEvent(t, { categories: [c], title: 'Concert', venue: porto.id });
     const byFado = await mkEvent(t, { categories: [c], title: 'Night of songs', organizer: [fado.id], venue: porto.id, start_date: '2031-05-12 21:00', end_date: '2031-05-12 23:00' });
-    const search = async (words: string) => ids(await t.api('get', `events?categories=${c}&search=${encodeURIComponent(words)}&${FAR}`));
+    const search = async (words: string) => ids(await t.api('get', `events?categories=${c}&search=${encodeURIComponent(words)}&search_places=true&${FAR}`));
+    // Without the extension, search is the original's: the event's own text only.
+    expect(ids(await t.api('get', `events?categories=${c}&search=Lisboa&${FAR}`))).toEqual([]);
     expect(await search('Lisboa')).toEqual([inLuso.id, inBelem.id]);
     expect(await search('lisboa recital')).toEqual([inLuso.id]);
     expect(await search('prata')).toEqual([inLuso.id]);
