@@ -4,7 +4,7 @@
  * options" carries it into the editor. The page's clock is fixed at Thursday 2027-03-25 10:00 in
  * São Paulo (the browser's zone), so "tomorrow" and "1pm" are known days and times.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBrowserSuites } from './browser';
@@ -105,6 +105,8 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
 
   it('uses the 24-hour clock of the Settings, and More options opens the editor filled in', async () => {
     expect((await s.api('settings', { method: 'PATCH', body: { time_format: '24h' } })).status).toBe(200);
+    // Put back even when a check fails: the next tests read times on the language's clock.
+    onTestFinished(async () => void (await s.api('settings', { method: 'PATCH', body: { time_format: 'language' } })));
     await reload();
     await s.page.keyboard.press('q');
     await field().fill('Standup every weekday 9:15 at Luso #team');
@@ -115,7 +117,8 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
     const editor = s.page.getByRole('dialog', { name: 'New event' });
     await editor.waitFor();
     expect(await editor.getByLabel('Title', { exact: true }).inputValue()).toBe('Standup');
-    expect(await editor.getByLabel('Start', { exact: true }).inputValue()).toBe('2027-03-26');
+    // Date fields are typed and shown in the language's order (English: month/day/year).
+    expect(await editor.getByLabel('Start', { exact: true }).inputValue()).toBe('03/26/2027');
     expect(await editor.getByLabel('Start time', { exact: true }).inputValue()).toBe('09:15');
     expect(await editor.innerText()).toMatch(/Luso/);
     expect(await editor.innerText()).toMatch(/team/);

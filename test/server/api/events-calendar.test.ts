@@ -158,8 +158,8 @@ describe('calendars on events', () => {
     const res = await t.api('get', 'calendars');
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
-      { id: 1, name: 'On this computer', color: null, visible: true, account: null, account_id: null, synced: false, read_only: false, subscription: null },
-      { id: work, name: 'Work', color: null, visible: true, account: 'work', account_id: expect.any(Number), synced: true, read_only: false, subscription: null },
+      { id: 1, name: 'On this computer', color: null, visible: true, account: null, account_id: null, synced: false, read_only: false, subscription: null, site: null },
+      { id: work, name: 'Work', color: null, visible: true, account: 'work', account_id: expect.any(Number), synced: true, read_only: false, subscription: null, site: null },
     ]);
   });
 
