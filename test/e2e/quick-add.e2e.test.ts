@@ -148,6 +148,7 @@ describe.skipIf(!runBrowserSuites)('quick add (e2e)', () => {
     expect(await ptSaid('length')).toBe('1 hora 30 minutos');
     expect(await ptSaid('venue')).toBe('Sala Luso');
     expect(await ptSaid('reminders')).toMatch(/10 minutos antes/);
+    expect(await ptSaid('calendar')).toBe('Neste computador');
     await shots('quick-add-preview-pt-br');
     await s.page.keyboard.press('Enter');
     await pt.waitFor({ state: 'detached' });

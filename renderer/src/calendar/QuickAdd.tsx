@@ -13,7 +13,7 @@ import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
 import { defaultEventMinutes, defaultRemindersFor, useLocale } from '../state/calendarSettings';
-import { newEventCalendar, useCalendars } from '../state/calendars';
+import { calendarLabel, newEventCalendar, useCalendars } from '../state/calendars';
 import { createEvent } from '../state/eventActions';
 import { useLookups } from '../state/lookups';
 import { useSettings } from '../state/settings';
@@ -58,7 +58,9 @@ export function QuickAdd() {
   const [saving, setSaving] = useState(false);
 
   const calendar = newEventCalendar(calendars);
-  const calendarName = calendars.find((c) => c.id === calendar)?.name;
+  const shown = calendars.find((c) => c.id === calendar);
+  // "On this computer" in the reader's language, as the sidebar names it.
+  const calendarName = shown && calendarLabel(shown, t);
 
   function change(value: string) {
     setText(value);
