@@ -46,7 +46,7 @@ export interface CalendarJson {
   /** An iCalendar subscription's feed (read-only calendar); null for the others. */
   subscription: { url: string; refreshed_utc: string | null; last_error: string | null } | null;
   /** A website's calendar (issue 26): the site's id and address; null for the others. */
-  site?: { id: number; url: string } | null;
+  site?: { id: number; url: string; repeats: boolean } | null;
 }
 
 /** An account as `GET /accounts` and `POST /accounts` answer: never its password. */

@@ -40,6 +40,8 @@ export interface SiteJson {
   /** Conflict copies kept for this site. */
   conflicts: number;
   state: SiteState;
+  /** Whether the site takes a series as a series (another Almanac); the original plugin alone does not. */
+  repeats: boolean;
 }
 
 /** A site's sync state in `GET /sync` (`sites`). */

@@ -21,7 +21,7 @@ import { useUi } from '../../renderer/src/state/ui';
 import { runCommand } from '../../renderer/src/desktop';
 import { makeEvent, mockApi } from './helpers';
 
-type Cal = CalendarJson & { site?: { id: number; url: string } | null };
+type Cal = CalendarJson;
 const cal = (id: number, name: string, over: Partial<Cal> = {}): Cal => ({ id, name, color: null, visible: true, account: null, account_id: null, synced: false, read_only: false, subscription: null, site: null, ...over });
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 const site = (over: Partial<SiteJson> = {}): SiteJson => ({
@@ -38,9 +38,10 @@ const site = (over: Partial<SiteJson> = {}): SiteJson => ({
   pending: 2,
   conflicts: 1,
   state: 'ok',
+  repeats: false,
   ...over,
 });
-const CALENDARS = [cal(1, 'On this computer'), cal(7, 'Jazz Club', { color: '#1badf8', synced: true, site: { id: 4, url: 'https://jazz.example.org' } })];
+const CALENDARS = [cal(1, 'On this computer'), cal(7, 'Jazz Club', { color: '#1badf8', synced: true, site: { id: 4, url: 'https://jazz.example.org', repeats: false } })];
 
 /** The server's answers for the sidebar; `extra` adds or replaces routes. */
 function server(extra: Parameters<typeof mockApi>[0] = {}, sites: SiteJson[] = [site()]) {
@@ -287,13 +288,6 @@ describe('the Repeat control on a site’s calendar', () => {
     useSites.setState({ sites: [site({ repeats: true })] });
     open(7);
     expect(note()).toBeNull();
-  });
-
-  it('says it while the site does not tell (the contract has no `repeats` yet)', () => {
-    useCalendars.setState({ calendars: CALENDARS });
-    useSites.setState({ sites: [site()] });
-    open(7);
-    expect(note()?.textContent).toContain('does not take repeating events');
   });
 });
 

@@ -9,6 +9,7 @@ import * as k from '../../../shared/schema/kinds';
 import type { ParamSet } from '../../../shared/schema/queries';
 import type { Language } from '../../../shared/i18n/languages';
 import { ApiError, invalidParam } from '../errors';
+import { capabilitiesOf } from '../sites/sync';
 import { addAccount, removeAccount, UnknownCalendarError } from '../caldav/accounts';
 import { CalDavError, errorText, type CalDavErrorKind } from '../caldav/errors';
 import { DuplicateAccountError, type AccountRow, type CalendarRow } from '../store/caldav-accounts';
@@ -16,7 +17,7 @@ import type { Store } from '../store';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 /** A calendar as the API gives it; a subscription's last error worded in `lang`. */
-export function calendarJson(c: CalendarRow, accountNames: Map<number, string>, lang: Language, sites: Map<number, { id: number; url: string }> = new Map()): CalendarJson {
+export function calendarJson(c: CalendarRow, accountNames: Map<number, string>, lang: Language, sites: Map<number, NonNullable<CalendarJson['site']>> = new Map()): CalendarJson {
   return {
     id: c.id,
     name: c.name,
@@ -46,7 +47,7 @@ function accountJson(a: AccountRow, calendars: CalendarRow[], lang: Language): A
 }
 
 const accountNames = (store: Store) => new Map(store.accounts.list().map((a) => [a.id, a.name]));
-const siteCalendars = (store: Store) => new Map(store.sites.list().map((s) => [s.calendar_id, { id: s.id, url: s.url }]));
+const siteCalendars = (store: Store) => new Map(store.sites.list().map((s) => [s.calendar_id, { id: s.id, url: s.url, repeats: capabilitiesOf(s).almanac }]));
 
 function listAccounts(req: ApiRequest): ApiResponse {
   return { body: req.store.accounts.list().map((a) => accountJson(a, a.calendars, req.lang)) };

@@ -11,6 +11,7 @@ import { SiteError, SITE_ERROR_CODES } from '../sites/errors';
 import { addSite, removeSite, SiteAlreadyConnected } from '../sites/accounts';
 import { DuplicateSiteError, type SiteRow } from '../store/sites';
 import { errorText } from '../caldav/errors';
+import { capabilitiesOf } from '../sites/sync';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 export function siteJson(req: ApiRequest, s: SiteRow): SiteJson {
@@ -30,6 +31,7 @@ export function siteJson(req: ApiRequest, s: SiteRow): SiteJson {
     pending: req.store.sites.pendingCount(s.calendar_id),
     conflicts: req.store.sites.conflictCount(s.calendar_id),
     state: status?.state ?? (s.last_error ? 'error' : 'ok'),
+    repeats: capabilitiesOf(s).almanac,
   };
 }
 

@@ -1,50 +1,26 @@
 /**
  * Websites synced as calendars (issue 26): WordPress sites with the events plugin, and other
  * Almanacs. The shapes are the contract between the branches (SITES-API.md): `GET/POST /sites`,
- * `DELETE /sites/{id}`, `POST /sync?site=NAME`, and `site: {id, url}` on a site's calendar.
- * The sites' fields are declared in shared/schema/sites.ts on the server's side; until that lands
- * here, the answer's shape is written out below (the one place the renderer reads it).
+ * `DELETE /sites/{id}`, `POST /sync?site=NAME`, and `site: {id, url, repeats}` on a site's calendar.
+ * The sites' fields and answers are declared once, in shared/schema/sites.ts.
  */
 import { create } from 'zustand';
 import type { CalendarJson } from '@shared/schema/accounts';
+import type { SiteJson } from '@shared/schema/sites';
 import { ApiError } from '../api/client';
 import { api } from './api';
 import { useCalendars } from './calendars';
 import { useSettings } from './settings';
 
-/** A site as `GET /sites` and `POST /sites` answer it: never its password. */
-export interface SiteJson {
-  id: number;
-  name: string;
-  /** As typed, normalised. */
-  url: string;
-  api_root: string;
-  user: string;
-  calendar_id: number;
-  color: string | null;
-  created: string;
-  last_sync: string | null;
-  /** In the request's language. */
-  last_error: string | null;
-  /** Local changes not on the site yet. */
-  pending: number;
-  conflicts: number;
-  state: 'ok' | 'syncing' | 'error' | 'password';
-  /**
-   * Whether the site takes repeating events (an Almanac does, the original plugin alone does not).
-   * Not in the contract yet: absent, a site is taken not to (the editor says so).
-   */
-  repeats?: boolean;
-}
+export type { SiteJson };
 
-/** A calendar that is a site's: `GET /calendars` gives it `site: {id, url}` (null for the others). */
-export type SiteRef = { id: number; url: string; repeats?: boolean };
-export const siteOf = (c: CalendarJson | undefined): SiteRef | null => ((c as (CalendarJson & { site?: SiteRef | null }) | undefined)?.site ?? null);
+/** A calendar that is a site's: `GET /calendars` gives it `site: {id, url, repeats}` (null for the others). */
+export type SiteRef = NonNullable<CalendarJson['site']>;
+export const siteOf = (c: CalendarJson | undefined): SiteRef | null => c?.site ?? null;
 
 /**
- * Whether a site takes repeating events: what the site says (`repeats`, on the site or its
- * calendar's `site`), else not. The contract does not carry `repeats` yet, so until it does every
- * site's calendar is taken not to, and the editor says so for each.
+ * Whether a site takes repeating events (`repeats`, on the site or its calendar's `site`): another
+ * Almanac does; the original plugin alone does not, and the editor says so at Repeat.
  */
 export function takesRepeats(ref: SiteRef, site?: SiteJson): boolean {
   return (site?.repeats ?? ref.repeats) === true;

@@ -89,13 +89,13 @@ describe('connect a website', () => {
   it('with the right password: the site, its calendar and its events, the password kept apart', async () => {
     const res = await here.api('post', 'sites').send({ url: site.server.url.replace('http://', ''), user: 'owner', password: site.server.token, color: '#336699' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body).toMatchObject({ url: site.server.url, user: 'owner', api_root: `${site.server.url}/wp-json/cal/events/v1/`, color: '#336699' });
+    expect(res.body).toMatchObject({ url: site.server.url, user: 'owner', api_root: `${site.server.url}/wp-json/cal/events/v1/`, color: '#336699', repeats: true });
     expect(JSON.stringify(res.body)).not.toContain(site.server.token);
     await here.server.sync.siteSettled(res.body.id);
     const events = (await here.api('get', 'events').query({ ...FULL, calendar: String(res.body.calendar_id) })).body.events;
     expect(events.map((e: any) => e.title)).toEqual(['On the site']);
     const calendars = (await here.api('get', 'calendars')).body;
-    expect(calendars.find((c: any) => c.id === res.body.calendar_id).site).toEqual({ id: res.body.id, url: site.server.url });
+    expect(calendars.find((c: any) => c.id === res.body.calendar_id).site).toEqual({ id: res.body.id, url: site.server.url, repeats: true });
     const listed = (await here.api('get', 'sites')).body;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ id: res.body.id, state: 'ok', pending: 0, conflicts: 0 });
