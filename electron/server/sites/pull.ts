@@ -198,7 +198,7 @@ function savepoint(store: SiteRound['store']): (fn: () => void) => void {
   return run;
 }
 
-const uidOf = (cx: SiteRound, localId: number) => cx.store.events.get(localId)?.ics_uid ?? null;
+const uidOf = (cx: SiteRound, localId: number) => cx.store.events.icsUid(localId);
 
 /**
  * One record of the site, as listed: new → created here (or linked to the same record here),
