@@ -19,7 +19,7 @@ import { decideBothChanged, mergeFields, same } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
-import { applyLocally, localRecord } from './local';
+import { applyLocally, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
@@ -130,7 +130,7 @@ async function pullEvents(cx: SiteRound): Promise<void> {
   const seen = new Set<number>();
   const page = async (records: Array<Record<string, unknown>>) => {
     await takeLinkedOf(cx, records);
-    cx.store.write(() => cx.store.davSync.asServer(() => records.forEach((json) => takeRecord(cx, 'event', json, seen))));
+    cx.store.write(() => cx.store.davSync.asServer(() => withLinksRemembered(cx, () => records.forEach((json) => takeRecord(cx, 'event', json, seen)))));
     await yieldToRequests();
   };
   await listAll(cx, 'event', FULL_WINDOW, page);
