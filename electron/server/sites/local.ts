@@ -20,13 +20,36 @@ export const localRefOf =
   (kind, id) =>
     cx.store.sites.objectByLocal(cx.calendarId, kind, id)?.remote_id ?? `local:${id}`;
 
+/** Links found while a page of events is stored (`withLinksRemembered`): its events name the same few records. */
+const rememberedLinks = new WeakMap<SiteRound, Map<string, number>>();
+
+/**
+ * Runs `fn` (the storing of a page of events) with the local ids of the venues, organizers and
+ * terms it names looked up once each instead of once per event. Only links found are kept, and
+ * only while `fn` runs: storing events creates and forgets no venue, organizer or term link.
+ */
+export function withLinksRemembered<T>(cx: SiteRound, fn: () => T): T {
+  rememberedLinks.set(cx, new Map());
+  try {
+    return fn();
+  } finally {
+    rememberedLinks.delete(cx);
+  }
+}
+
 /** The local id a reference names, if that record is here. */
 export function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undefined {
   if (typeof ref === 'string') {
     const m = /^local:(\d+)$/.exec(ref);
     return m ? Number(m[1]) : undefined;
   }
-  return cx.store.sites.objectByRemote(cx.calendarId, kind, ref)?.local_id ?? undefined;
+  const memo = rememberedLinks.get(cx);
+  const key = memo && `${kind}:${ref}`;
+  const known = key === undefined ? undefined : memo!.get(key);
+  if (known !== undefined) return known;
+  const id = cx.store.sites.objectByRemote(cx.calendarId, kind, ref)?.local_id ?? undefined;
+  if (key !== undefined && id !== undefined) memo!.set(key, id);
+  return id;
 }
 
 /** The local record in the sync's form, or undefined when it is not here (deleted). */

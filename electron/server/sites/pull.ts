@@ -19,7 +19,7 @@ import { decideBothChanged, mergeFields, same } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
-import { applyLocally, localRecord } from './local';
+import { applyLocally, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
@@ -48,36 +48,58 @@ export async function pullSite(cx: SiteRound): Promise<void> {
 }
 
 /**
- * Every page of a collection; `onPage` gets each page's records. The next page is asked for while
- * this one is applied: the site works on it meanwhile, so a pull costs little more than its GETs.
+ * Pages of a listing asked for ahead of the one being applied. Applying a page costs this side
+ * more than serving it costs the site, so with one page ahead the site sat idle most of the
+ * time; with a few it works on the next pages while this side stores one, and a pull costs little
+ * more than its own storing. Bounded: at most this many answers (each under the size limit) wait.
+ */
+export const PAGES_AHEAD = 3;
+
+/**
+ * Every page of a collection; `onPage` gets each page's records, in order. Pages beyond the
+ * current one are asked for only up to the total its answer gives, and a page that says the list
+ * ends there ends it (what was asked ahead is dropped).
  */
 async function listAll(cx: SiteRound, kind: SiteKind, params: Record<string, string | number | boolean>, onPage: (records: Array<Record<string, unknown>>) => Promise<void>): Promise<void> {
   const key = PATHS[kind];
   const host = new URL(cx.apiRoot).host;
-  const ask = (page: number) => cx.http.request('GET', apiUrl(cx.apiRoot, key, { ...params, per_page: PER_PAGE, page }));
-  let next: ReturnType<typeof ask> | undefined = ask(1);
-  for (let page = 1; next && page <= MAX_PAGES; page++) {
-    const answer = await next;
-    next = undefined;
-    // A page past the end: 404 for posts, 400 for WordPress's terms.
-    if (page > 1 && (answer.status === 404 || answer.status === 400) && answer.json !== undefined) break;
-    const json = jsonOf(cx, answer, `GET ${key}`);
-    if (answer.status !== 200) throw new SiteError('bad_answer', { host, what: `GET ${key}: HTTP ${answer.status}` }, answer.status);
-    const records = Array.isArray(json[key]) ? (json[key] as Array<Record<string, unknown>>) : Array.isArray(json) ? (json as unknown as Array<Record<string, unknown>>) : undefined;
-    if (!records) throw new SiteError('bad_answer', { host, what: `GET ${key}: no "${key}" list` }, answer.status);
-    const totalPages = Number(answer.headers.get('x-tec-totalpages') ?? answer.headers.get('x-wp-totalpages') ?? json.total_pages ?? 1);
-    if (records.length > 0 && page < totalPages && page < MAX_PAGES) {
-      next = ask(page + 1);
-      // Failures are met when awaited, below; never as an unhandled rejection meanwhile.
-      next.catch(() => undefined);
+  const ask = (page: number) => {
+    const answer = cx.http.request('GET', apiUrl(cx.apiRoot, key, { ...params, per_page: PER_PAGE, page }));
+    // Failures are met when awaited, below; never as an unhandled rejection meanwhile.
+    answer.catch(() => undefined);
+    return answer;
+  };
+  const ahead: Array<ReturnType<typeof ask>> = [ask(1)];
+  let asked = 1;
+  const dropAhead = async () => {
+    await Promise.all(ahead.splice(0).map((a) => a.catch(() => undefined)));
+  };
+  for (let page = 1; ahead.length > 0 && page <= MAX_PAGES; page++) {
+    let answer: Awaited<ReturnType<typeof ask>>;
+    try {
+      answer = await ahead.shift()!;
+    } catch (err) {
+      await dropAhead();
+      throw err;
     }
     try {
+      // A page past the end: 404 for posts, 400 for WordPress's terms.
+      if (page > 1 && (answer.status === 404 || answer.status === 400) && answer.json !== undefined) break;
+      const json = jsonOf(cx, answer, `GET ${key}`);
+      if (answer.status !== 200) throw new SiteError('bad_answer', { host, what: `GET ${key}: HTTP ${answer.status}` }, answer.status);
+      const records = Array.isArray(json[key]) ? (json[key] as Array<Record<string, unknown>>) : Array.isArray(json) ? (json as unknown as Array<Record<string, unknown>>) : undefined;
+      if (!records) throw new SiteError('bad_answer', { host, what: `GET ${key}: no "${key}" list` }, answer.status);
+      const totalPages = Number(answer.headers.get('x-tec-totalpages') ?? answer.headers.get('x-wp-totalpages') ?? json.total_pages ?? 1);
+      const last = Math.min(totalPages, MAX_PAGES);
+      if (records.length === 0 || page >= last) await dropAhead();
+      else while (asked < last && asked < page + PAGES_AHEAD) ahead.push(ask(++asked));
       await onPage(records.filter((r) => r && typeof r === 'object'));
     } catch (err) {
-      await next?.catch(() => undefined);
+      await dropAhead();
       throw err;
     }
   }
+  await dropAhead();
 }
 
 const idOf = (json: Record<string, unknown>) => {
@@ -130,7 +152,7 @@ async function pullEvents(cx: SiteRound): Promise<void> {
   const seen = new Set<number>();
   const page = async (records: Array<Record<string, unknown>>) => {
     await takeLinkedOf(cx, records);
-    cx.store.write(() => cx.store.davSync.asServer(() => records.forEach((json) => takeRecord(cx, 'event', json, seen))));
+    cx.store.write(() => cx.store.davSync.asServer(() => withLinksRemembered(cx, () => records.forEach((json) => takeRecord(cx, 'event', json, seen)))));
     await yieldToRequests();
   };
   await listAll(cx, 'event', FULL_WINDOW, page);
@@ -198,7 +220,7 @@ function savepoint(store: SiteRound['store']): (fn: () => void) => void {
   return run;
 }
 
-const uidOf = (cx: SiteRound, localId: number) => cx.store.events.get(localId)?.ics_uid ?? null;
+const uidOf = (cx: SiteRound, localId: number) => cx.store.events.icsUid(localId);
 
 /**
  * One record of the site, as listed: new → created here (or linked to the same record here),

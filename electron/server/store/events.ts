@@ -152,6 +152,7 @@ export function createEventStore(
 ) {
   const stmt = statementCache(db);
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
+  const uidById = db.prepare<[number], string | null>('SELECT ics_uid FROM events WHERE id = ?').pluck();
   const trashedIn = db.prepare<[string], number>("SELECT id FROM events WHERE lang = ? AND status = 'trash' ORDER BY parent_id IS NOT NULL, id").pluck();
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
   // A file imported into no calendar in particular never updates an event of a read-only calendar
@@ -440,6 +441,10 @@ export function createEventStore(
     },
     get(id: number): EventRow | undefined {
       return byId.get(id);
+    },
+    /** An event's UID alone (a sync's link to it), without reading its text. */
+    icsUid(id: number): string | null {
+      return uidById.get(id) ?? null;
     },
     /** The trash of one language: series' first events before their occurrences (Empty trash). */
     trashedIds(lang: Language): number[] {

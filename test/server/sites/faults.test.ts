@@ -183,6 +183,26 @@ describe('a site misbehaving', () => {
     expect(await hereTitles()).toContain('Event 030, changed before the stop');
   });
 
+  it('a stale page count: the pages asked ahead past the real end (one answering 500) end the listing, nothing lost or doubled', async () => {
+    const before = await hereTitles();
+    const first = (await site.api('get', 'events').query({ ...FULL, page: 1 })).body;
+    const pages = first.total_pages as number;
+    expect(pages).toBeGreaterThan(1);
+    // A cache plugin's page 1 from when the site had more events: three pages more than it has now.
+    const stale = JSON.stringify({ ...first, total_pages: pages + 3 });
+    const eventsPage = (page: number) => (r: { method: string; path: string; query: URLSearchParams }) => r.method === 'GET' && r.path.endsWith('/events') && !r.query.has('status') && r.query.get('page') === String(page);
+    proxy.clear();
+    proxy.fault({ kind: 'answer', times: 1, status: 200, headers: { 'Content-Type': 'application/json' }, body: stale, match: eventsPage(1) });
+    proxy.fault({ kind: 'answer', times: 1, status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'oops', match: eventsPage(pages + 1) });
+    const report = await sync();
+    expect(report.error).toBeUndefined();
+    expect(report.received.deleted).toBe(0);
+    // The page past the end was asked for ahead of time, and its 500 counted for nothing.
+    expect(proxy.sent.some((r) => eventsPage(pages + 1)(r) && r.status === 500)).toBe(true);
+    expect(await hereTitles()).toEqual(before);
+    expect(await hereTitles()).toEqual(await siteTitles());
+  });
+
   it('a change here is sent by itself a moment later (the rhythm), with no Sync now', async () => {
     const quick = await startTestServer({ syncIntervalMs: 0, syncDebounceMs: 200, siteHttp: { timeoutMs: 2000 } });
     try {
