@@ -2,16 +2,16 @@
  * Double-booking warnings in Chromium (issue 27 §2): the editor says who holds the venue before
  * saving, on the Settings' clock and zone, and still saves; a drag in the month onto a day when the
  * hall is taken asks "Move anyway?" — Cancel puts the event back, Move anyway moves it. Pictures of
- * both, light and dark, at 1366 and 420 px, go to /work/wt/shots (or BOOKING_SHOTS).
+ * both, light and dark, at 1366 and 420 px, go to test/e2e/screenshots (ALMANAC_SHOTS elsewhere).
  */
 import { describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { runBrowserSuites } from './browser';
-import { e2eSuite } from './harness';
+import { e2eSuite, SHOTS as E2E_SHOTS } from './harness';
 
-const SHOTS = process.env.BOOKING_SHOTS ?? '/work/wt/shots';
+const SHOTS = process.env.ALMANAC_SHOTS ?? E2E_SHOTS;
 
 describe.skipIf(!runBrowserSuites)('double-booking warnings (e2e)', () => {
   const s = e2eSuite({ viewport: { width: 1366, height: 768 } });
@@ -29,8 +29,19 @@ describe.skipIf(!runBrowserSuites)('double-booking warnings (e2e)', () => {
     await s.page.mouse.up();
   }
 
+  /**
+   * The editor's form, its warning and its footer stand one under the other: the warning covers
+   * no field (the venue it speaks of among them) and the footer covers neither.
+   */
+  async function expectStacked(editor: Locator) {
+    const box = async (selector: string) => (await editor.locator(selector).first().boundingBox())!;
+    const [body, warning, footer] = [await box('.editor-body'), await box('.conflict-warning'), await box('.dialog-footer')];
+    expect(body.y + body.height, 'the form ends above the warning').toBeLessThanOrEqual(warning.y + 0.5);
+    expect(warning.y + warning.height, 'the warning ends above the footer').toBeLessThanOrEqual(footer.y + 0.5);
+  }
+
   /** The page as it is, light and dark, at 1366 and at 420 px wide; back to 1366 light after. */
-  async function shoot(name: string, visible: Locator) {
+  async function shoot(name: string, visible: Locator, check?: () => Promise<void>) {
     mkdirSync(SHOTS, { recursive: true });
     for (const [width, height] of [[1366, 768], [420, 800]] as const) {
       await s.page.setViewportSize({ width, height });
@@ -38,6 +49,7 @@ describe.skipIf(!runBrowserSuites)('double-booking warnings (e2e)', () => {
         await s.page.emulateMedia({ colorScheme: scheme });
         await visible.waitFor();
         await s.page.waitForTimeout(150);
+        await check?.();
         await s.page.screenshot({ path: join(SHOTS, `${name}-${width}-${scheme}.png`) });
       }
     }
@@ -69,7 +81,7 @@ describe.skipIf(!runBrowserSuites)('double-booking warnings (e2e)', () => {
     await editor.getByLabel('End time', { exact: true }).fill('20:00');
     await warning.waitFor();
     expect(await warning.innerText()).toContain('Sala Luso is booked 19:00–21:00 by Recital');
-    await shoot('booking-editor', warning);
+    await shoot('booking-editor', warning, () => expectStacked(editor));
     await editor.getByRole('button', { name: 'Save' }).click();
     await editor.waitFor({ state: 'detached' });
     expect((await s.api(`events/${talk}`)).json.end_date).toBe('2031-03-12 20:00:00');

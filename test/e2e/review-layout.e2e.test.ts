@@ -1,7 +1,7 @@
 /**
  * Issue 27 §5: what a new-user review found on a lived-in calendar at 1366×768 and 420×800, light
  * and dark, measured by boxes (text inside its box, nothing sideways, controls in reach) rather
- * than by eye; the pictures go to /work/wt/shots/ui-*.png for a person to look at too.
+ * than by eye; the pictures go to test/e2e/screenshots/ui-*.png (ALMANAC_SHOTS elsewhere) for a person to look at too.
  *
  * The calendar is seeded around today (reminders ring only for what is near): overlapping
  * meetings, repeating events with reminders, a crowded day, a venue with a long name and a long
@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { runBrowserSuites } from './browser';
-import { e2eSuite, BROWSER_ZONE } from './harness';
+import { e2eSuite, BROWSER_ZONE, SHOTS as E2E_SHOTS } from './harness';
 
 type Box = { x: number; y: number; width: number; height: number };
 
-const SHOTS = '/work/wt/shots';
+const SHOTS = process.env.ALMANAC_SHOTS ?? E2E_SHOTS;
 const today = DateTime.now().setZone(BROWSER_ZONE).startOf('day');
 /** A weekday (Tuesday to Thursday) near today, so the week views show it and its neighbours. */
 const day = today.plus({ days: today.weekday >= 5 ? 8 - today.weekday + 1 : 1 });
