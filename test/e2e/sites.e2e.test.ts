@@ -4,9 +4,6 @@
  * on its field), see its events in their calendar, edit one while the site is stopped (the sync
  * says so and the change waits), start the site again, Sync now, and read the change from the
  * site's own API.
- *
- * Skipped until the server serves `/sites` (the client side of site sync, branch `sitesync`):
- * the UI it drives is on this branch, the route it talks to is on that one.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,15 +12,10 @@ import { join } from 'node:path';
 import { runBrowserSuites } from './browser';
 import { e2eSuite, SHOTS } from './harness';
 import { createServer, silentLogger, type AlmanacServer } from '../../electron/server';
-import { allRoutes } from '../../electron/server/routes';
-
-/** The route this test drives through the UI; until it is served there is nothing to connect to. */
-const sitesRouteExists = allRoutes().some((r) => r.docPath === '/sites');
-if (!sitesRouteExists) console.warn('[e2e] sites: skipped until the server serves /cal/events/v1/sites (branch sitesync).');
 
 const SITE_TOKEN = 'site-e2e-token-0123456789abcdef';
 
-describe.skipIf(!runBrowserSuites || !sitesRouteExists)('a website as a calendar (e2e)', { timeout: 120_000 }, () => {
+describe.skipIf(!runBrowserSuites)('a website as a calendar (e2e)', { timeout: 120_000 }, () => {
   // Sync only when asked: what waits to be sent is then there to be seen.
   const s = e2eSuite({ viewport: { width: 1400, height: 900 }, server: { syncIntervalMs: 0, syncDebounceMs: 0 } });
   let siteDir = '';
