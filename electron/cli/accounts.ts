@@ -9,18 +9,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
-import { openDatabase, closeDatabase } from '../server/store/db';
-import { createStore } from '../server/store';
 import { CalDavError } from '../server/caldav';
 import { errorText } from '../server/caldav/errors';
 import { addAccount as addStoredAccount, removeAccount as removeStoredAccount } from '../server/caldav/accounts';
-import { accountSecretKey, createFileSecretStore, SECRETS_FILE, type SecretStore } from '../server/secrets';
+import { accountSecretKey, SECRETS_FILE } from '../server/secrets';
 import { DuplicateAccountError, type CalendarRow } from '../server/store/caldav-accounts';
-import { cliContext, type CliContext } from './common';
+import { cliContext } from './common';
 import { ACCOUNTS_HELP } from './help';
+import { withCalendarFile } from './calendar-file';
 
-type Ctx = CliContext;
 
 export async function accountsCommand(argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -32,27 +29,6 @@ export async function accountsCommand(argv: string[]): Promise<void> {
 }
 
 const COMMON_OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' } } as const;
-
-/** The same for work that waits on the network: the database stays open (and unlocked) meanwhile. */
-async function withStoreAsync<T>(ctx: Ctx, fn: (store: ReturnType<typeof createStore>, secrets: SecretStore) => Promise<T>): Promise<T> {
-  ensureDataDir(ctx.dataDir);
-  const db = openDatabase(join(ctx.dataDir, DB_FILE));
-  try {
-    return await fn(createStore(db), createFileSecretStore(ctx.dataDir));
-  } finally {
-    closeDatabase(db);
-  }
-}
-
-function withStore<T>(ctx: Ctx, fn: (store: ReturnType<typeof createStore>, secrets: SecretStore) => T): T {
-  ensureDataDir(ctx.dataDir);
-  const db = openDatabase(join(ctx.dataDir, DB_FILE));
-  try {
-    return fn(createStore(db), createFileSecretStore(ctx.dataDir));
-  } finally {
-    closeDatabase(db);
-  }
-}
 
 async function addAccount(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -67,13 +43,13 @@ async function addAccount(argv: string[]): Promise<void> {
   if (user.includes(':')) throw new Error('a user name cannot contain ":" (HTTP Basic authentication has no way to send one)');
   const requestedName = values.name?.trim();
   if (requestedName !== undefined && !requestedName) throw new Error('--name cannot be empty');
-  if (requestedName) withStore(ctx, (store) => {
+  if (requestedName) await withCalendarFile(ctx.dataDir, (store) => {
     if (store.accounts.byName(requestedName)) throw new DuplicateAccountError(requestedName);
   });
 
   const password = values['password-file'] !== undefined ? passwordFromFile(values['password-file']) : await passwordFromStdin(`Password for ${user} at ${values.url}: `);
   const wanted = values.calendars?.split(',');
-  const { account, calendars, secretsKind } = await withStoreAsync(ctx, async (store, secrets) => {
+  const { account, calendars, secretsKind } = await withCalendarFile(ctx.dataDir, async (store, secrets) => {
     try {
       return await addStoredAccount(store, secrets, { url: values.url!, username: user, password, name: requestedName, calendars: wanted });
     } catch (err) {
@@ -160,7 +136,7 @@ export async function passwordFromStdin(prompt: string): Promise<string> {
 async function listAccounts(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: false });
   const ctx = cliContext(values);
-  const lines = withStore(ctx, (store, secrets) => {
+  const lines = await withCalendarFile(ctx.dataDir, (store, secrets) => {
     const accounts = store.accounts.list();
     if (accounts.length === 0) return ['No CalDAV accounts. Add one with: npm run cli -- accounts add --url URL --user USER'];
     const stored = new Set(secrets.keys());
@@ -179,7 +155,7 @@ async function removeAccount(argv: string[]): Promise<void> {
   const ctx = cliContext(values);
   const name = positionals.join(' ').trim();
   if (!name) throw new Error('which account? npm run cli -- accounts remove NAME');
-  const removed = withStore(ctx, (store, secrets) => {
+  const removed = await withCalendarFile(ctx.dataDir, (store, secrets) => {
     const account = store.accounts.byName(name);
     if (!account) {
       const names = store.accounts.list().map((a) => `"${a.name}"`);

@@ -6,19 +6,16 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
-import { openDatabase, closeDatabase } from '../server/store/db';
-import { createStore, type Store } from '../server/store';
 import { errorText } from '../server/caldav/errors';
-import { createFileSecretStore, siteSecretKey, type SecretStore } from '../server/secrets';
+import { SECRETS_FILE, siteSecretKey } from '../server/secrets';
 import { addSite, removeSite, SiteAlreadyConnected } from '../server/sites/accounts';
 import { SiteError } from '../server/sites/errors';
 import { syncSite } from '../server/sites/sync';
 import { DuplicateSiteError } from '../server/store/sites';
 import { message } from '../../shared/i18n/messages';
-import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
-import { cliContext, type CliContext } from './common';
+import { cliContext } from './common';
 import { SITES_HELP } from './help';
+import { localContexts, withCalendarFile } from './calendar-file';
 import { passwordFromFile, passwordFromStdin } from './accounts';
 import { describeSites } from './sync';
 
@@ -33,16 +30,6 @@ export async function sitesCommand(argv: string[]): Promise<void> {
   if (sub && sub !== 'help' && sub !== '--help' && sub !== '-h') throw new Error(`unknown sites command "${sub}" (add, list or remove)`);
 }
 
-async function withStore<T>(ctx: CliContext, fn: (store: Store, secrets: SecretStore) => T | Promise<T>): Promise<T> {
-  ensureDataDir(ctx.dataDir);
-  const db = openDatabase(join(ctx.dataDir, DB_FILE));
-  try {
-    return await fn(createStore(db), createFileSecretStore(ctx.dataDir));
-  } finally {
-    closeDatabase(db);
-  }
-}
-
 async function add(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { ...COMMON_OPTIONS, url: { type: 'string' }, user: { type: 'string' }, name: { type: 'string' }, 'password-file': { type: 'string' } }, allowPositionals: false });
   const ctx = cliContext(values);
@@ -50,7 +37,7 @@ async function add(argv: string[]): Promise<void> {
   if (!values.user) throw new Error('which user? --user USER');
   if (values.user.includes(':')) throw new Error('a user name cannot contain ":" (HTTP Basic authentication has no way to send one)');
   const password = values['password-file'] !== undefined ? passwordFromFile(values['password-file']) : await passwordFromStdin(`Application password for ${values.user} at ${values.url}: `);
-  const lines = await withStore(ctx, async (store, secrets) => {
+  const lines = await withCalendarFile(ctx.dataDir, async (store, secrets) => {
     let site;
     try {
       site = await addSite(store, secrets, { url: values.url!, user: values.user!, password, name: values.name });
@@ -60,14 +47,9 @@ async function add(argv: string[]): Promise<void> {
       if (err instanceof DuplicateSiteError) throw new Error(message(ctx.lang, 'site_name_taken', { name: err.siteName }));
       throw err;
     }
-    const origin = 'http://127.0.0.1';
-    const report = await syncSite(
-      { store, url: () => ({ origin, apiRoot: `${origin}/cal/events/v1/`, settings: store.settings.get() }), write: () => ({ lang: DEFAULT_LANGUAGE, now: new Date(), siteZone: store.settings.get().timezone }) },
-      store.sites.byId(site.id)!,
-      password,
-    );
+    const report = await syncSite({ store, ...localContexts(store) }, store.sites.byId(site.id)!, password);
     if (!report.ok) process.exitCode = 1;
-    return [`Connected "${site.name}" (${site.username} at ${site.url}; its events API at ${site.api_root}).`, ...describeSites([report]), `The password is kept in ${join(ctx.dataDir, 'secrets.json')}, readable by you only.`];
+    return [`Connected "${site.name}" (${site.username} at ${site.url}; its events API at ${site.api_root}).`, ...describeSites([report]), `The password is kept in ${join(ctx.dataDir, SECRETS_FILE)}, readable by you only.`];
   });
   process.stdout.write(`${lines.join('\n')}\n`);
 }
@@ -75,7 +57,7 @@ async function add(argv: string[]): Promise<void> {
 async function list(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: COMMON_OPTIONS, allowPositionals: false });
   const ctx = cliContext(values);
-  const lines = await withStore(ctx, (store, secrets) => {
+  const lines = await withCalendarFile(ctx.dataDir, (store, secrets) => {
     const sites = store.sites.list();
     if (sites.length === 0) return ['No websites. Connect one with: npm run cli -- sites add --url URL --user USER'];
     const stored = new Set(secrets.keys());
@@ -94,7 +76,7 @@ async function remove(argv: string[]): Promise<void> {
   const ctx = cliContext(values);
   const name = positionals.join(' ').trim();
   if (!name) throw new Error('which site? npm run cli -- sites remove NAME');
-  const removed = await withStore(ctx, (store, secrets) => {
+  const removed = await withCalendarFile(ctx.dataDir, (store, secrets) => {
     const site = store.sites.byName(name);
     if (!site) {
       const names = store.sites.list().map((s) => `"${s.name}"`);

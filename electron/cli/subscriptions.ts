@@ -7,40 +7,32 @@
  * on its own schedule). A feed needs no password, so nothing here needs the app's keychain.
  */
 import { errorText } from '../server/caldav/errors';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
-import { openDatabase, closeDatabase } from '../server/store/db';
-import { createStore, type Store } from '../server/store';
+import type { Store } from '../server/store';
 import { createSubscriptionService, type RefreshReport, type SubscriptionService } from '../server/subscriptions/service';
 import { SubscriptionError } from '../server/subscriptions/fetch';
 import { subscriptionFields } from '../../shared/schema/subscriptions';
 import { validateFields } from '../server/validate';
 import { ApiError } from '../server/errors';
 import { message } from '../../shared/i18n/messages';
-import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import type { CalendarRow } from '../server/store/caldav-accounts';
 import { cliContext, type CliContext } from './common';
 import { SUBSCRIPTIONS_HELP } from './help';
+import { localContexts, withCalendarFile } from './calendar-file';
 
 const OPTIONS = { 'data-dir': { type: 'string' }, lang: { type: 'string' }, help: { type: 'boolean' } } as const;
 
 type Ctx = CliContext;
 
 async function withService<T>(ctx: Ctx, fn: (service: SubscriptionService, store: Store) => Promise<T>): Promise<T> {
-  ensureDataDir(ctx.dataDir);
-  const db = openDatabase(join(ctx.dataDir, DB_FILE));
-  try {
-    const store = createStore(db);
-    const service = createSubscriptionService({ store, write: () => ({ lang: DEFAULT_LANGUAGE, now: new Date(), siteZone: store.settings.get().timezone }), intervalMs: 0 });
+  return withCalendarFile(ctx.dataDir, async (store) => {
+    const service = createSubscriptionService({ store, write: localContexts(store).write, intervalMs: 0 });
     try {
       return await fn(service, store);
     } finally {
       await service.close();
     }
-  } finally {
-    closeDatabase(db);
-  }
+  });
 }
 
 export async function subscribeCommand(argv: string[]): Promise<void> {

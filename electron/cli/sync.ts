@@ -9,14 +9,12 @@
  * the owner-only secrets file. Two rounds at once (the app's and this one) are safe: every send
  * is conditional (If-Match / If-None-Match), so the second meets the first's result, not a copy.
  */
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, ensureDataDir, DB_FILE } from '../server/data-dir';
+import { defaultDataDir } from '../server/data-dir';
 import { runningApp } from './common';
 import type { AccountStatus } from '../server/caldav/service';
 import type { SyncReport } from '../server/caldav/sync';
 import type { SiteReport } from '../server/sites/round';
-import { DEFAULT_LANGUAGE } from '../../shared/i18n/languages';
 import { SYNC_HELP } from './help';
 
 /** How long the CLI waits for a running app's round. */
@@ -63,38 +61,20 @@ function siteIds(sites: Array<{ id: number; name: string }>, name: string | unde
 
 async function here(dataDir: string, accountName: string | undefined, siteName: string | undefined): Promise<{ accounts: SyncReport[]; sites: SiteReport[] }> {
   // Loaded only here: with the app running, the command needs none of the database or the sync.
-  const [{ openDatabase, closeDatabase }, { createStore }, { createFileSecretStore }, { createSyncService }] = await Promise.all([
-    import('../server/store/db'),
-    import('../server/store'),
-    import('../server/secrets'),
-    import('../server/caldav/service'),
-  ]);
-  ensureDataDir(dataDir);
-  const db = openDatabase(join(dataDir, DB_FILE));
-  try {
-    const store = createStore(db);
+  const [{ withCalendarFile, localContexts }, { createSyncService }] = await Promise.all([import('./calendar-file'), import('../server/caldav/service')]);
+  return withCalendarFile(dataDir, async (store, secrets) => {
     const everything = accountName === undefined && siteName === undefined;
     if (everything && store.accounts.list().length === 0 && store.sites.list().length === 0) {
       throw new Error('There are no CalDAV accounts or websites. Add one with: npm run cli -- accounts add --url URL --user USER, or npm run cli -- sites add --url URL --user USER');
     }
     const ids = siteName !== undefined || (everything && store.accounts.list().length === 0) ? [] : accountIds(store.accounts.list(), accountName);
     const sites = accountName !== undefined ? [] : siteIds(store.sites.list(), siteName);
-    const origin = 'http://127.0.0.1';
-    const service = createSyncService({
-      store,
-      secrets: createFileSecretStore(dataDir),
-      url: () => ({ origin, apiRoot: `${origin}/cal/events/v1/`, settings: store.settings.get() }),
-      write: () => ({ lang: DEFAULT_LANGUAGE, now: new Date(), siteZone: store.settings.get().timezone }),
-      intervalMs: 0,
-      debounceMs: 0,
-    });
+    const service = createSyncService({ store, secrets, ...localContexts(store), intervalMs: 0, debounceMs: 0 });
     const reports = ids.length ? await service.syncNow(ids) : [];
     const siteReports = sites.length ? await service.syncSitesNow(sites) : [];
     await service.close();
     return { accounts: reports, sites: siteReports };
-  } finally {
-    closeDatabase(db);
-  }
+  });
 }
 
 function accountIds(accounts: Array<{ id: number; name: string }>, name: string | undefined): number[] {
