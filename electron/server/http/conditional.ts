@@ -14,6 +14,7 @@ import { eventsJson } from '../serialize/event';
 import { linkedJson } from '../serialize/linked-posts';
 import { serializeTerm } from '../serialize/terms';
 import type { ApiRequest } from './route-table';
+import { isVirtualId } from '../store/series-virtual';
 
 export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
@@ -21,11 +22,19 @@ export type RecordKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 export const CONDITIONAL_HEADER = 'X-Cal-Conditional-Writes';
 
 /** The id of the record a by-id or by-slug route names, or undefined when there is none. */
-export function namedRecord(kind: RecordKind, req: Pick<ApiRequest, 'path' | 'store'>): number | undefined {
+function namedRecord(kind: RecordKind, req: Pick<ApiRequest, 'path' | 'store'>): number | undefined {
   const { path, store } = req;
   const slug = path.slug;
   const id = Number(path.id);
-  if (kind === 'event') return (slug !== undefined ? store.events.getBySlug(slug) : store.events.get(id))?.id;
+  if (kind === 'event') {
+    if (slug !== undefined) return store.events.getBySlug(slug)?.id;
+    // An occurrence shown without a row (series-virtual.ts) is named by its own id until it has one.
+    if (isVirtualId(id)) {
+      const { row, exists } = store.series.virtual.resolve(id);
+      return row ?? (exists ? id : undefined);
+    }
+    return store.events.get(id)?.id;
+  }
   if (kind === 'venue' || kind === 'organizer') {
     const s = kind === 'venue' ? store.venues : store.organizers;
     return (slug !== undefined ? s.getBySlug(slug) : s.get(id))?.id;
@@ -51,7 +60,7 @@ export function etagOf(bytes: Buffer | string, ctx: UrlContext): string {
  */
 export function recordEtag(kind: RecordKind, id: number, store: Store, ctx: UrlContext): string | undefined {
   let bytes: Buffer | string | undefined;
-  if (kind === 'event') bytes = store.events.get(id) ? eventsJson([id], ctx, store, { jsonLd: true })[0] : undefined;
+  if (kind === 'event') bytes = store.events.get(id) || isVirtualId(id) ? eventsJson([id], ctx, store, { jsonLd: true })[0] : undefined;
   else if (kind === 'venue' || kind === 'organizer') bytes = (kind === 'venue' ? store.venues : store.organizers).get(id) ? linkedJson(kind, [id], ctx, store, { jsonLd: true })[0] : undefined;
   else {
     const row = store.terms.get(kind, id);

@@ -152,3 +152,23 @@ describe('/doc documents the extensions', () => {
     }
   });
 });
+
+describe('an occurrence shown without a row (a far month of a series)', () => {
+  it('answers an ETag, and If-Match refuses a write once the series changed since it was read', async () => {
+    const series = await mkEvent({ start_date: '2031-01-06 09:00', end_date: '2031-01-06 10:00', timezone: 'UTC', recurrence: 'FREQ=WEEKLY' });
+    const far = await t.api('get', 'events').query({ start_date: '2091-03-01 00:00:00', end_date: '2091-03-31 23:59:59', search: series.body.title, per_page: 50 });
+    const occurrence = far.body.events[0];
+    expect(occurrence.id).toBeGreaterThanOrEqual(2 ** 52);
+    const read = await t.api('get', `events/${occurrence.id}`);
+    expect(read.status).toBe(200);
+    const tag = read.headers.etag;
+    expect(tag).toMatch(/^"/);
+    // Another client retitles the whole series: the occurrence reads differently now.
+    expect((await t.api('post', `events/${series.body.id}`).send({ title: uniq('Retitled') })).status).toBe(200);
+    const stale = await t.api('post', `events/${occurrence.id}`).set('If-Match', tag).send({ description: 'mine' });
+    expectError(stale, 412, 'rest_precondition_failed');
+    // Read again, the write goes through.
+    const again = await t.api('get', `events/${occurrence.id}`);
+    expect((await t.api('post', `events/${occurrence.id}`).set('If-Match', again.headers.etag).send({ description: 'mine' })).status).toBe(200);
+  });
+});
