@@ -8,24 +8,19 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SiteAuthorizeResult } from '@shared/desktop-bridge';
 import { useTranslation } from 'react-i18next';
-import * as k from '@shared/schema/kinds';
-import type { FieldDef } from '@shared/schema/resources';
+import { siteFields } from '@shared/schema/sites';
 import { Dialog } from '../components/Dialog';
 import { FieldControl } from '../editor/FieldControl';
-import type { FieldErrors } from '../editor/form';
+import { formFields, type FieldErrors } from '../editor/form';
 import { useSites, type SiteJson } from '../state/sites';
 import { placeRefusal } from './AccountDialogs';
 
 /**
- * The fields `POST /sites` takes (SITES-API.md). Their one declaration is shared/schema/sites.ts,
- * on the branch that serves the route; once it is here this list is `formFields(siteFields)`.
+ * The fields `POST /sites` takes, from their one declaration (shared/schema/sites.ts). The colour
+ * is chosen afterwards on the site's calendar; the API root is found by the server, and only
+ * scripts for a site that hides its index name it.
  */
-export const SITE_FORM: Array<[string, FieldDef]> = [
-  ['url', { kind: k.text({ nonEmpty: true, max: 2000 }), description: 'The site\'s address.', label: 'sites.url', required: true }],
-  ['user', { kind: k.text({ nonEmpty: true, max: 500 }), description: 'The user name on the site.', label: 'sites.user', required: true }],
-  ['password', { kind: k.password(), description: 'An application password.', label: 'sites.password', required: true }],
-  ['name', { kind: k.text({ nonEmpty: true, max: 200 }), description: 'What Almanac calls the site.', label: 'sites.name' }],
-];
+export const SITE_FORM = formFields(siteFields).filter(([name]) => name !== 'color' && name !== 'api_root');
 
 export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; onConnected(site: SiteJson): void }) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 /**
  * Websites synced as calendars (issue 26): WordPress sites with the events plugin, and other
- * Almanacs. The shapes are the contract between the branches (SITES-API.md): `GET/POST /sites`,
- * `DELETE /sites/{id}`, `POST /sync?site=NAME`, and `site: {id, url, repeats}` on a site's calendar.
+ * Almanacs, through `GET/POST /sites`, `DELETE /sites/{id}`, `POST /sync?site=NAME`, and
+ * `site: {id, url, repeats}` on a site's calendar.
  * The sites' fields and answers are declared once, in shared/schema/sites.ts.
  */
 import { create } from 'zustand';
