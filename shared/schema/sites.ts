@@ -2,7 +2,6 @@
  * Websites synced both ways (Almanac, issue 26): sites that serve the events REST API v1 (the
  * original plugin's WordPress sites, and other Almanacs). Declared once: `POST /sites` validates
  * with these, `/doc` describes them, the CLI and the renderer's "Connect a website" draw from them.
- * Contract with the UI: /SITES-API.md.
  */
 import * as k from './kinds';
 import type { FieldDef, FieldSet } from './resources';

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Websites in the sidebar and the editor (issue 26), against the `/sites` contract (SITES-API.md)
+ * Websites in the sidebar and the editor (issue 26), against the `/sites` routes as `/doc` describes them
  * through a stand-in fetch: "Connect a website…" with a refusal told on the field the API names,
  * a site's calendar under its site with its sync state in words, Sync now, Remove after asking,
  * and the Repeat control's word on sites that take no repeating events. In three languages.

@@ -1,5 +1,5 @@
 /**
- * Websites synced both ways (Almanac extension, issue 26; contract /SITES-API.md): list, connect
+ * Websites synced both ways (Almanac extension, issue 26): list, connect
  * (the API found and the login proven before anything is stored; `201`, then the first pull runs
  * in the background) and remove. Fields declared in shared/schema/sites.ts. A password goes in
  * and never comes out.
@@ -39,7 +39,7 @@ function listSites(req: ApiRequest): ApiResponse {
   return { body: req.store.sites.list().map((s) => siteJson(req, s)) };
 }
 
-/** 422 with the words on the field to fix (SITES-API.md); a malformed address 400. */
+/** 422 with the words on the field to fix; a malformed address 400. */
 function fieldError(req: ApiRequest, code: string, status: number, field: string, key: Parameters<typeof message>[1], vars: Record<string, string | number>): ApiError {
   return new ApiError(code, status, key, vars, { params: { [field]: message(req.lang, key, vars) } });
 }

@@ -36,7 +36,7 @@ const KEYS: Record<SiteErrorKind, MessageKey> = {
   too_large: 'site_too_large',
 };
 
-/** The API's error code (SITES-API.md) and the form field each kind is told on. */
+/** The API's error code (in /doc) and the form field each kind is told on. */
 export const SITE_ERROR_CODES: Record<SiteErrorKind, { code: string; field: 'url' | 'password' | 'user' }> = {
   bad_url: { code: 'rest_invalid_param', field: 'url' },
   unauthorized: { code: 'site-unauthorized', field: 'password' },

@@ -63,7 +63,7 @@ interface SitesState {
 const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage });
 
 /**
- * Whether the server syncs sites: its `GET /sync` answer has `sites` (SITES-API.md), read before
+ * Whether the server syncs sites: its `GET /sync` answer has `sites`, read before
  * `/sites` is asked, so a server without them is never asked for a route it does not have.
  */
 export const serverHasSites = (sync: object) => 'sites' in sync;
