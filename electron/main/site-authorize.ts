@@ -9,6 +9,7 @@
  * that site: a page that opens `almanac://site-authorized` on its own cannot slip a login in.
  */
 import type { SiteAuthorizeResult } from '../../shared/desktop-bridge';
+import { apiLink, normalizeSiteUrl } from '../server/sites/discovery';
 
 export const PROTOCOL = 'almanac';
 export const CALLBACK = `${PROTOCOL}://site-authorized`;
@@ -28,30 +29,16 @@ export function authorizationUrl(endpoint: string, appName = 'Almanac'): string 
   return u.href;
 }
 
-/** `example.org` → `https://example.org/`; an address with its scheme keeps it. */
+/**
+ * The site's address as the server reads it when it connects (`normalizeSiteUrl`: https unless
+ * typed otherwise or this computer), as a base for the paths asked below.
+ */
 export function siteBase(address: string): URL | undefined {
-  const typed = address.trim();
-  if (!typed) return undefined;
   try {
-    const u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(typed) ? typed : `https://${typed}`);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
-    if (!u.pathname.endsWith('/')) u.pathname += '/';
-    u.search = '';
-    u.hash = '';
-    return u;
+    return new URL(`${normalizeSiteUrl(address)}/`);
   } catch {
     return undefined;
   }
-}
-
-/** The `Link: <…>; rel="https://api.w.org/"` target, if any. */
-export function apiLink(header: string | null): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?https:\/\/api\.w\.org\/"?/i.exec(part);
-    if (m) return m[1];
-  }
-  return undefined;
 }
 
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
@@ -79,7 +66,7 @@ export async function findAuthorizationEndpoint(address: string, fetchImpl: Fetc
   const candidates: string[] = [];
   try {
     const front = await get(base.href);
-    const link = apiLink(front.headers.get('link'));
+    const link = apiLink(front.headers.get('link'), base.href);
     if (link) candidates.push(link);
     await front.body?.cancel().catch(() => {});
   } catch {
