@@ -1,6 +1,7 @@
 /** VTIMEZONE blocks generated from the system's time zone database (via Intl). */
 import { API_OFFSET_ZONE, offsetFinder, wallAt, type Wall } from './zone-times';
 import { contentLine, escapeText } from './text';
+import { timezoneAbbr } from '../../../shared/dates/zones';
 
 interface Onset {
   at: number; // epoch seconds
@@ -180,34 +181,9 @@ function formatOffset(seconds: number): string {
 }
 
 /**
- * Locales whose short zone names are the abbreviations people use (Intl gives "GMT+1" for Madrid
- * in en-US, "CET" in en-GB), tried in turn for each zone and time; English ones first.
- */
-const NAME_LOCALES = ['en-US', 'en-GB', 'en-CA', 'en-AU', 'en-NZ', 'en-IN', 'en-IE', 'en-ZA', 'pt-BR', 'ja', 'es', 'de'];
-const OFFSET_NAME = /^(?:GMT|UTC)[+\-\u2212]/;
-
-/**
- * The zone's abbreviation at an instant (CET, CEST, EST, BRT), from the first locale that has
- * one; where none has, the offset as the tz database writes it ("+04", "-0330").
+ * The zone's abbreviation at an instant (CET, CEST, EST, AEST), as the API's records name it
+ * (`timezoneAbbr`: CLDR's names checked against the tz database's; "+04" where it has no letters).
  */
 function shortNameFinder(zone: string): (epochSeconds: number) => string {
-  const fixed = API_OFFSET_ZONE.exec(zone);
-  if (fixed) return () => zone.toUpperCase();
-  const offsetAt = offsetFinder(zone)!;
-  const formats = NAME_LOCALES.map((locale) => new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' }));
-  return (sec) => {
-    for (const dtf of formats) {
-      const name = dtf.formatToParts(sec * 1000).find((p) => p.type === 'timeZoneName')?.value;
-      if (name && !OFFSET_NAME.test(name) && /^[A-Za-z]{2,6}$/.test(name)) return name;
-    }
-    return tzdbOffsetName(offsetAt(sec));
-  };
-}
-
-function tzdbOffsetName(seconds: number): string {
-  const sign = seconds < 0 ? '-' : '+';
-  const abs = Math.abs(seconds);
-  const p = (n: number) => String(n).padStart(2, '0');
-  const minutes = Math.floor((abs % 3600) / 60);
-  return `${sign}${p(Math.floor(abs / 3600))}${minutes ? p(minutes) : ''}`;
+  return (sec) => timezoneAbbr(zone, new Date(sec * 1000).toISOString().slice(0, 19).replace('T', ' '));
 }
