@@ -9,7 +9,8 @@ import { serializeEvent } from '../serialize/event';
 import { serializeLinked } from '../serialize/linked-posts';
 import { serializeTerm } from '../serialize/terms';
 import type { SiteKind } from '../store/sites';
-import { normEvent, normRecord, type Ref, type RefOf, type SiteEvent, type SiteRecord } from './records';
+import { normEvent, normRecord, recordTitle, type Ref, type RefOf, type SiteEvent, type SiteRecord } from './records';
+import type { SyncObjectRow } from '../store/sites';
 import type { SiteRound } from './round';
 
 type Linked = Exclude<SiteKind, 'event'>;
@@ -134,4 +135,12 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
   if (localId === undefined) return store.terms.create(kind, values, write);
   store.terms.update(kind, localId, values);
   return localId;
+}
+
+/**
+ * Ours, kept as a conflict copy the user can restore ("Keep mine") when the site's version of the
+ * same record wins (the same field changed on both sides): the one place pull and push keep it.
+ */
+export function keepLocalCopy(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid'>, local: SiteRecord, localId: number): void {
+  cx.store.davSync.keepConflict(cx.calendarId, o.uid ?? `${kind}:${localId}`, recordTitle(kind, local), JSON.stringify(local), new Date().toISOString(), 'json', kind);
 }

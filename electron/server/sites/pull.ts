@@ -15,11 +15,11 @@
  * Trashed there while edited here: ours stays and the push brings it back. Deleted here while
  * changed there: it comes back with the site's version.
  */
-import { decideBothChanged, mergeFields, same } from '../sync/merge';
+import { decideRecords } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
-import { applyLocally, localRecord, withLinksRemembered } from './local';
+import { applyLocally, keepLocalCopy, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
@@ -270,7 +270,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         return;
       }
       const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
-      const decision = decideBothChanged(local, { same: (l) => same(l, r), merge: (l) => (base ? mergeFields(base, l, r) : null) });
+      const decision = decideRecords(base, local, r);
       switch (decision.outcome) {
         case 'same':
           dropPending(cx, kind, o);
@@ -283,7 +283,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
           cx.report.merged++;
           return;
         case 'conflict':
-          store.davSync.keepConflict(calendarId, o.uid ?? `${kind}:${localId}`, recordTitle(kind, local!), JSON.stringify(local), new Date().toISOString(), 'json', kind);
+          keepLocalCopy(cx, kind, o, local!, localId!);
           cx.report.conflicts++;
           break;
         case 'theirs':

@@ -14,13 +14,13 @@
  * was lost (timeout, kill -9) is looked up in its day by title, start and venue before being
  * sent again, so it never makes a second event.
  */
-import { decideBothChanged, mergeFields, same } from '../sync/merge';
+import { decideRecords, same } from '../sync/merge';
 import { drainOutbox, retryLater } from '../sync/outbox';
 import { storedError } from '../caldav/errors';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
-import { applyLocally, localRecord } from './local';
+import { applyLocally, keepLocalCopy, localRecord } from './local';
 import { jsonOf, PATHS, type SiteRound } from './round';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
 import type { OutboxRow } from '../store/dav-sync';
@@ -221,7 +221,7 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
   const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
   // Trashed there while changed here: ours brings it back whatever the status said.
   const remoteForMerge = kind === 'event' && remote.status === 'trash' ? { ...remote, status: local.status } : remote;
-  const decision = decideBothChanged(local, { same: (l) => same(l, remoteForMerge), merge: (l) => (base ? mergeFields(base, l, remoteForMerge) : null) });
+  const decision = decideRecords(base, local, remoteForMerge);
   const saveBase = () => store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(remote), base_hash: hash });
   if (decision.outcome === 'same' && remote === remoteForMerge) {
     store.write(saveBase);
@@ -238,7 +238,7 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
   if (decision.outcome === 'same') return local;
   // The same field changed on both sides: the site's version wins, ours is kept.
   store.write(() => {
-    store.davSync.keepConflict(calendarId, o.uid ?? `${kind}:${localId}`, recordTitle(kind, local), JSON.stringify(local), new Date().toISOString(), 'json', kind);
+    keepLocalCopy(cx, kind, o, local, localId);
     store.davSync.asServer(() => applyLocally(cx, kind, remote, localId));
     saveBase();
   });

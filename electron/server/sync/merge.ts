@@ -57,3 +57,11 @@ export function decideBothChanged<L, T>(local: L | undefined, how: { same(local:
   const merged = how.merge(local);
   return merged === null ? { outcome: 'conflict' } : { outcome: 'merged', merged };
 }
+
+/**
+ * The same decision for two flat records (a site's): the same now, merged field by field against
+ * the copy both started from (none known: no merge), or a conflict; `theirs` when ours is gone.
+ */
+export function decideRecords<R extends Record<string, unknown>>(base: R | undefined, local: R | undefined, remote: R): BothChanged<R> {
+  return decideBothChanged(local, { same: (l) => same(l, remote), merge: (l) => (base ? mergeFields(base, l, remote) : null) });
+}
