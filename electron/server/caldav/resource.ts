@@ -211,7 +211,6 @@ export function sameMapped(a: string, b: string, ctx: WriteContext): boolean {
  * A value as JSON with every object's keys sorted: two readings of the same event compare equal
  * (and hash alike) whatever order their fields were set in.
  */
-export { canonical };
 
 /**
  * Writes the server's copy of a resource over the calendar's events (creating them when new),

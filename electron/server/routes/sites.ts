@@ -28,8 +28,9 @@ export function siteJson(req: ApiRequest, s: SiteRow): SiteJson {
     created: s.created_utc,
     last_sync: s.last_sync_utc,
     last_error: status?.last_error ?? errorText(s.last_error, req.lang),
-    pending: req.store.sites.pendingCount(s.calendar_id),
-    conflicts: req.store.sites.conflictCount(s.calendar_id),
+    // The sync service's status has counted them already; without one (no sync here), the store.
+    pending: status?.pending ?? req.store.sites.pendingCount(s.calendar_id),
+    conflicts: status?.conflicts ?? req.store.sites.conflictCount(s.calendar_id),
     state: status?.state ?? (s.last_error ? 'error' : 'ok'),
     repeats: capabilitiesOf(s).almanac,
   };

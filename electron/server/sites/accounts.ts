@@ -7,7 +7,7 @@ import type { Store } from '../store';
 import type { SecretStore } from '../secrets';
 import { siteSecretKey } from '../secrets';
 import { DuplicateSiteError, type SiteRow } from '../store/sites';
-import { discoverSite, normalizeSiteUrl, type DiscoverOptions } from './discovery';
+import { discoverSite, type DiscoverOptions } from './discovery';
 
 export class SiteAlreadyConnected extends Error {
   constructor(readonly existing: SiteRow) {
@@ -30,7 +30,6 @@ export function defaultSiteName(url: string): string {
 }
 
 export async function addSite(store: Store, secrets: SecretStore, input: NewSiteInput, opts: DiscoverOptions = {}): Promise<SiteRow> {
-  normalizeSiteUrl(input.url);
   const found = await discoverSite(input.url, { user: input.user, password: input.password }, opts);
   const existing = store.sites.byApiRoot(found.apiRoot);
   if (existing) throw new SiteAlreadyConnected(existing);

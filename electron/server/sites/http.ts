@@ -7,6 +7,7 @@
  * or firewall), or garbage. No answer of a site can hold a sync or the server.
  */
 import { SiteError, fromNetwork } from './errors';
+import { basicAuth } from '../caldav/transport';
 
 export interface SiteAuth {
   user: string;
@@ -65,8 +66,8 @@ export function createSiteHttp(trustedOrigin: string, auth: SiteAuth | null, opt
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const base = opts.fetch ?? fetch;
   const origin = new URL(trustedOrigin).origin;
-  // HTTP Basic, as WordPress takes application passwords (UTF-8, RFC 7617).
-  const authorization = auth === null ? undefined : `Basic ${Buffer.from(`${auth.user}:${auth.password}`, 'utf8').toString('base64')}`;
+  // HTTP Basic, as WordPress takes application passwords (UTF-8, RFC 7617), as CalDAV's is made.
+  const authorization = auth === null ? undefined : basicAuth(auth);
   const http = {
     /** Requests sent (a round's cost, for the bench and the tests). */
     requests: 0,

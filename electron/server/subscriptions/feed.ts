@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { ImportItem } from '../import-export/import-records';
 import { readIcsInBackground } from '../icalendar/read-threaded';
-import { CLEARED, canonical } from '../caldav/resource';
+import { CLEARED } from '../caldav/resource';
+import { canonical } from '../sync/merge';
 import { SubscriptionError } from './fetch';
 
 /** Events a feed may hold: a country's holidays for decades, a team's busy years. */
