@@ -57,6 +57,7 @@ export function createSyncService(opts: SyncServiceOptions) {
   const lastRound = new Map<number, SyncReport & { finished: string }>();
   // Websites (issue 26) run beside the accounts, with the same rhythm, backoff and waiting for a password.
   const runningSites = new Map<number, Promise<SiteReport>>();
+  const siteAborts = new Map<number, AbortController>();
   const siteBackoff = new Map<number, { failures: number; until: number }>();
   const lastSiteRound = new Map<number, SiteReport & { finished: string }>();
   let debounce: NodeJS.Timeout | undefined;
@@ -127,18 +128,20 @@ export function createSyncService(opts: SyncServiceOptions) {
         return failed(site.name, problem.message);
       }
       try {
-        const report = await syncSite({ store, url: opts.url, write: opts.write, http: opts.siteHttp }, site, password);
+        const abort = new AbortController();
+        siteAborts.set(siteId, abort);
+        const report = await syncSite({ store, url: opts.url, write: opts.write, http: { ...opts.siteHttp, signal: abort.signal } }, site, password);
         if (report.ok) siteBackoff.delete(siteId);
         else if (report.transient) {
           const failures = (siteBackoff.get(siteId)?.failures ?? 0) + 1;
           const wait = Math.max(report.retryAfterMs ?? 0, Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1)));
           siteBackoff.set(siteId, { failures, until: Date.now() + wait });
         } else siteBackoff.set(siteId, { failures: 0, until: Infinity });
-        if (report.error) opts.log?.('warn', `sync of the site "${site.name}": ${report.error}`);
+        if (report.error) log('warn', `sync of the site "${site.name}": ${report.error}`);
         return report;
       } catch (err) {
         const error = (err as Error).message;
-        opts.log?.('error', `sync of the site "${site.name}" failed: ${error}`);
+        log('error', `sync of the site "${site.name}" failed: ${error}`);
         return failed(site.name, error);
       }
     };
@@ -149,6 +152,7 @@ export function createSyncService(opts: SyncServiceOptions) {
         return report;
       } finally {
         runningSites.delete(siteId);
+        siteAborts.delete(siteId);
       }
     })();
     runningSites.set(siteId, round);
@@ -184,6 +188,11 @@ export function createSyncService(opts: SyncServiceOptions) {
     },
     /** Resolves once the site's round under way (if any) is over: removing a site waits for it. */
     async siteSettled(siteId: number): Promise<void> {
+      await runningSites.get(siteId)?.catch(() => undefined);
+    },
+    /** Ends the site's round under way (its requests aborted) and resolves once it is over. */
+    async cancelSite(siteId: number): Promise<void> {
+      siteAborts.get(siteId)?.abort();
       await runningSites.get(siteId)?.catch(() => undefined);
     },
     /** A site's state, its error worded in `lang`. */
@@ -276,7 +285,7 @@ export function createSyncService(opts: SyncServiceOptions) {
       closed = true;
       if (debounce) clearTimeout(debounce);
       if (interval) clearInterval(interval);
-      for (const abort of aborts.values()) abort.abort();
+      for (const abort of [...aborts.values(), ...siteAborts.values()]) abort.abort();
       await Promise.allSettled([...running.values(), ...runningSites.values()]);
     },
   };

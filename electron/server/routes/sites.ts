@@ -70,8 +70,8 @@ async function createSite(req: ApiRequest): Promise<ApiResponse> {
 async function deleteSite(req: ApiRequest): Promise<ApiResponse> {
   const id = Number(req.path.id);
   if (!req.store.sites.byId(id)) throw new ApiError('site-not-found', 404, 'site_missing', { id });
-  // A round under way writes into the site's calendar: it ends first (bounded by its timeouts).
-  await req.sync?.siteSettled(id);
+  // A round under way writes into the site's calendar: it ends first, its requests aborted.
+  await req.sync?.cancelSite(id);
   const site = req.store.sites.byId(id);
   if (!site) throw new ApiError('site-not-found', 404, 'site_missing', { id });
   const previous = siteJson(req, site);

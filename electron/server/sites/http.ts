@@ -22,6 +22,8 @@ export interface SiteHttpOptions {
   fetch?: typeof fetch;
   /** Longest Retry-After waited in place before giving up the request as "busy" (default 5 s). */
   maxInlineWaitMs?: number;
+  /** Ends every request of the round at once: removing the site or quitting never waits on it. */
+  signal?: AbortSignal;
 }
 
 export interface SiteAnswer {
@@ -86,7 +88,7 @@ export function createSiteHttp(trustedOrigin: string, auth: SiteAuth | null, opt
         http.requests++;
         let res: Response;
         let text: string;
-        const signal = AbortSignal.timeout(timeoutMs);
+        const signal = opts.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]) : AbortSignal.timeout(timeoutMs);
         try {
           res = await base(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, redirect: 'follow' });
           text = await boundedText(res, maxBytes, host);
