@@ -93,7 +93,7 @@ export interface Grammar {
   time: string;
 }
 
-export const grammars = new Map<Language, Grammar>();
+const grammars = new Map<Language, Grammar>();
 
 export function grammarOf(lang: Language): Grammar {
   let g = grammars.get(lang);

@@ -157,7 +157,7 @@ export function readTimes(g: Grammar, lang: Language, each: Each, takeMatch: (m:
   });
 }
 
-export const CHRONO = { en: chronoEn.casual, 'pt-br': chronoPt.casual, es: chronoEs.casual } as const;
+const CHRONO = { en: chronoEn.casual, 'pt-br': chronoPt.casual, es: chronoEs.casual } as const;
 
 export interface ChronoDay {
   day: Day;

@@ -76,7 +76,8 @@ export function termListResponse(key: string, collectionUrl: string, items: Buff
   return { json: Buffer.concat([Buffer.from(head), ...joined(items), Buffer.from(tail)]), headers: countHeaders(total, totalPages) };
 }
 
-function joined(items: Buffer[]): Buffer[] {
+/** Records' JSON with commas between them, for an answer written as one buffer. */
+export function joined(items: Buffer[]): Buffer[] {
   const parts: Buffer[] = [];
   items.forEach((item, i) => (i > 0 ? parts.push(COMMA, item) : parts.push(item)));
   return parts;

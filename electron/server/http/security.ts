@@ -82,7 +82,7 @@ export class Auth {
  * `Basic base64(user:password)`, whatever the user name (Almanac has one user, its owner, and a
  * WordPress client must send some name). Undefined for anything else.
  */
-export function presentedSecret(header: string): string | undefined {
+function presentedSecret(header: string): string | undefined {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (bearer) return bearer[1];
   const basic = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);

@@ -13,10 +13,10 @@ import type { ApiLocation } from './dispatch';
 import type { RouteDef } from './route-table';
 
 /** The namespace of WordPress core's own routes, of which Almanac serves `users/me`. */
-export const WP_NAMESPACE = 'wp/v2';
+const WP_NAMESPACE = 'wp/v2';
 
 /** The site's own routes, outside the events namespace, as the index and `/doc` list them. */
-export interface SiteRoute {
+interface SiteRoute {
   /** Route as WordPress's index names it (`/wp/v2/users/me`). */
   route: string;
   namespace: string;

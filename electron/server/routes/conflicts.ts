@@ -13,6 +13,7 @@ import { route } from '../http/route-table';
 import { defaultStatuses } from '../store/posts';
 import { eventsJson } from '../serialize/event';
 import { isVirtualId } from '../store/series-virtual';
+import { joined } from '../http/paging';
 
 /** A time as given (never widened to whole days), read in the calendar's zone unless it names one. */
 function utcOf(req: ApiRequest, name: string): DateTime {
@@ -47,10 +48,7 @@ function listConflicts(req: ApiRequest): ApiResponse {
     statuses: defaultStatuses(req.viewer),
   });
   const items = eventsJson(ids, req.url, req.store);
-  const parts: Buffer[] = [Buffer.from('{"events":[')];
-  items.forEach((b, i) => parts.push(...(i ? [Buffer.from(','), b] : [b])));
-  parts.push(Buffer.from(']}'));
-  return { json: Buffer.concat(parts) };
+  return { json: Buffer.concat([Buffer.from('{"events":['), ...joined(items), Buffer.from(']}')]) };
 }
 
 export const conflictRoutes: RouteDef[] = [

@@ -21,7 +21,7 @@ import type { SeriesRow } from './series-record';
 import { isVirtualId, seriesOfVirtual } from './series-virtual';
 
 /** At most this many conflicts are answered: a booking check needs the first few, never thousands. */
-export const MAX_CONFLICTS = 100;
+const MAX_CONFLICTS = 100;
 
 export interface ConflictQuery {
   /** UTC `Y-m-d H:i:s`; start < end. */

@@ -18,12 +18,12 @@ import type { DB } from './db';
 import { statementCache } from './db';
 import type { CacheView } from './derived-cache';
 import type { EventListQuery, EventRow, EventStore } from './events';
-import { addSeconds, recurrenceOf, timingOf, wallMs, type SeriesRecords, type SeriesRow } from './series-record';
+import { addSeconds, recurrenceOf, timingOf, wallMs, wallOfMs, type SeriesRecords, type SeriesRow } from './series-record';
 import type { SeriesRows } from './series-rows';
 import { isHidden } from './series-fields';
 
 /** Ids from here on are occurrences without rows: no post id comes near (2^52). */
-export const VIRTUAL_BASE = 2 ** 52;
+const VIRTUAL_BASE = 2 ** 52;
 /** Minutes since 1900 a start may be: 2^28 minutes reach past 2400. */
 const MINUTES = 2 ** 28;
 const SINCE = Date.UTC(1900, 0, 1);
@@ -33,7 +33,7 @@ const MAX_SERIES = 2 ** 24;
 export const isVirtualId = (id: number): boolean => Number.isSafeInteger(id) && id >= VIRTUAL_BASE;
 
 /** The id of the occurrence of `seriesId` starting at `start` (a wall time), or undefined when it has none. */
-export function virtualId(seriesId: number, start: string): number | undefined {
+function virtualId(seriesId: number, start: string): number | undefined {
   const minutes = (wallMs(start) - SINCE) / 60_000;
   if (seriesId >= MAX_SERIES || !Number.isInteger(minutes) || minutes < 0 || minutes >= MINUTES) return undefined;
   return VIRTUAL_BASE + seriesId * MINUTES + minutes;
@@ -45,9 +45,7 @@ export const seriesOfVirtual = (id: number): number => Math.floor((id - VIRTUAL_
 function decode(id: number): { seriesId: number; start: string } {
   const n = id - VIRTUAL_BASE;
   const seriesId = Math.floor(n / MINUTES);
-  const d = new Date(SINCE + (n - seriesId * MINUTES) * 60_000);
-  const p = (v: number, w = 2) => String(v).padStart(w, '0');
-  return { seriesId, start: `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:00` };
+  return { seriesId, start: wallOfMs(SINCE + (n - seriesId * MINUTES) * 60_000) };
 }
 
 export interface VirtualOccurrence {
