@@ -149,6 +149,23 @@ describe('a site misbehaving', () => {
     }
   });
 
+  it('a record that cannot be stored here is reported, and the records stored with it are kept', async () => {
+    const before = await hereTitles();
+    // A real Almanac cannot serve an event with an unreadable start: the proxy answers page 1.
+    const event = (id: number, title: string, start: string) => ({ id, title, status: 'publish', start_date: start, end_date: '2031-04-02 11:00:00', timezone: 'UTC', organizer: [], categories: [], tags: [] });
+    const page = { events: [event(900001, 'Stored before it', '2031-04-02 10:00:00'), event(900002, 'Unreadable start', 'soon'), event(900003, 'Stored after it', '2031-04-02 10:30:00')], total: 103, total_pages: 3 };
+    proxy.clear();
+    proxy.fault({ kind: 'answer', times: 1, status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(page), match: (r) => r.method === 'GET' && r.path.endsWith('/events') && !r.query.has('status') && r.query.get('page') === '1' });
+    const report = await sync();
+    expect(report.error).toBeUndefined();
+    expect(report.problems).toEqual([expect.stringMatching(/^events\/900002 "Unreadable start": /)]);
+    expect(await hereTitles()).toEqual([...before, 'Stored after it', 'Stored before it'].sort());
+    // The site never had them: the next round finds them gone, and nothing else changes.
+    const again = await sync();
+    expect(again.problems).toEqual([]);
+    expect(await hereTitles()).toEqual(before);
+  });
+
   it('an empty list (a stale cache, a broken plugin) deletes nothing: each missing event is asked for', async () => {
     const before = await hereTitles();
     const empty = '{"events":[],"total":0,"total_pages":0}';
