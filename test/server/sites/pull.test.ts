@@ -76,6 +76,16 @@ describe('the first pull', () => {
     expect(here.every((e) => e.calendar === p.calendarId)).toBe(true);
   });
 
+  it('can be searched at once: a first pull builds the search index of what it stored', async () => {
+    const search = async (text: string) =>
+      (await p.here.api('get', 'events').query({ ...FULL, calendar: String(p.calendarId), search: text, per_page: 50 })).body.events?.map((e: any) => e.title).sort() ?? [];
+    expect(await search('Jerry')).toEqual(["Tom & Jerry's show"]);
+    expect(await search('eekly')).toHaveLength(50);
+    expect(await search('Second paragraph')).toEqual(["Tom & Jerry's show"]);
+    // The index holds each row once, with the text the row has.
+    expect(() => p.here.server.db.prepare("INSERT INTO events_search (events_search, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+  });
+
   it('keeps what the user sees: text, zone, cost, flags, links', async () => {
     const [show] = (await p.hereEvents()).filter((e) => e.title === "Tom & Jerry's show");
     expect(show.description).toBe('<p>Line one<br />\nLine two</p>\n<p>Second paragraph</p>');
