@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import { LOCAL_CALENDAR_ID, type AccountJson, type AccountSyncJson, type CalendarJson, type ConflictCopyJson } from '@shared/schema/accounts';
 import { api } from './api';
+import { pollWhile } from './pollWhile';
 import { useFilters } from './filters';
 import { useSettings } from './settings';
 
@@ -75,7 +76,7 @@ function publish(calendars: CalendarJson[]): void {
 }
 
 const NO_SYNC: SyncStatus = { accounts: [], conflicts: [] };
-const SYNC_WAIT_MS = 120_000;
+const accountSyncing = (name: string) => (status: SyncStatus) => !!status.accounts.find((a) => a.name === name)?.syncing;
 
 export const useCalendars = create<CalendarsState>()((set, get) => ({
   calendars: [],
@@ -143,12 +144,7 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
   },
   async syncNow(accountName) {
     await api().post('sync', { account: accountName }, inUiLanguage());
-    const until = Date.now() + SYNC_WAIT_MS;
-    for (;;) {
-      const status = await get().refreshSync();
-      if (!status.accounts.find((a) => a.name === accountName)?.syncing || Date.now() > until) break;
-      await new Promise((ok) => setTimeout(ok, 500));
-    }
+    await pollWhile(get().refreshSync, accountSyncing(accountName));
   },
   async restoreConflict(id) {
     await api().post(`sync/conflicts/${id}/restore`, {}, inUiLanguage());
@@ -157,12 +153,7 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
   async decideDeletions(calendarId, accountName, allow) {
     await api().post(`sync/calendars/${calendarId}/deletions`, { allow }, inUiLanguage());
     // The server starts the round that acts on the answer: followed as "Sync now" is.
-    const until = Date.now() + SYNC_WAIT_MS;
-    for (;;) {
-      const status = await get().refreshSync();
-      if (!status.accounts.find((a) => a.name === accountName)?.syncing || Date.now() > until) break;
-      await new Promise((ok) => setTimeout(ok, 500));
-    }
+    await pollWhile(get().refreshSync, accountSyncing(accountName));
   },
   async dismissConflict(id) {
     await api().del(`sync/conflicts/${id}`, inUiLanguage());

@@ -9,6 +9,7 @@ import type { CalendarJson } from '@shared/schema/accounts';
 import type { SiteJson } from '@shared/schema/sites';
 import { ApiError } from '../api/client';
 import { api } from './api';
+import { pollWhile } from './pollWhile';
 import { useCalendars } from './calendars';
 import { useSettings } from './settings';
 
@@ -67,8 +68,6 @@ const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage }
  * `/sites` is asked, so a server without them is never asked for a route it does not have.
  */
 export const serverHasSites = (sync: object) => 'sites' in sync;
-const SYNC_WAIT_MS = 120_000;
-const POLL_MS = 500;
 
 export const useSites = create<SitesState>()((set, get) => ({
   sites: [],
@@ -116,12 +115,6 @@ export const useSites = create<SitesState>()((set, get) => ({
     }
   },
   async settle(id) {
-    const until = Date.now() + SYNC_WAIT_MS;
-    for (;;) {
-      await get().load();
-      const site = get().sites.find((s) => s.id === id);
-      if (!site || site.state !== 'syncing' || Date.now() > until) return;
-      await new Promise((ok) => setTimeout(ok, POLL_MS));
-    }
+    await pollWhile(get().load, () => get().sites.find((s) => s.id === id)?.state === 'syncing');
   },
 }));
