@@ -16,6 +16,7 @@ import { toastError } from './state/toasts';
 import { useUndo } from './state/undo';
 import { useCalendars } from './state/calendars';
 import { serverHasSites, useSites } from './state/sites';
+import { useSyncStatus } from './state/syncStatus';
 
 export function useDataSync() {
   const range = useCalendar((s) => s.range);
@@ -43,7 +44,7 @@ export function useDataSync() {
       .getState()
       .load()
       // The websites synced as calendars (issue 26), their errors worded the same way.
-      .then(() => (serverHasSites(useCalendars.getState().sync) ? useSites.getState().load() : undefined))
+      .then(() => (serverHasSites(useSyncStatus.getState().status) ? useSites.getState().load() : undefined))
       .catch((e: Error) => toastError(e.message));
   }, [uiLanguage]);
 

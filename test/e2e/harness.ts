@@ -40,6 +40,8 @@ export interface SuiteOptions {
   timezoneId?: string;
   /** More of the server's options (the sync's timers, say). */
   server?: Partial<Parameters<typeof createServer>[0]>;
+  /** Ignore the page's Content-Security-Policy: checks what the page's own code lets run, without that net under it. */
+  bypassCSP?: boolean;
 }
 
 export function e2eSuite(options: SuiteOptions = {}): Suite {
@@ -76,6 +78,7 @@ export function e2eSuite(options: SuiteOptions = {}): Suite {
       locale: options.locale ?? 'en-US',
       timezoneId: options.timezoneId ?? BROWSER_ZONE,
       colorScheme: 'light',
+      bypassCSP: options.bypassCSP ?? false,
     });
     s.page = await s.context.newPage();
     s.page.on('pageerror', (e) => s.pageErrors.push(e.message));

@@ -14,6 +14,8 @@ import { Calendars } from '../../renderer/src/sidebar/Calendars';
 import { EventEditor } from '../../renderer/src/editor/EventEditor';
 import { useCalendars } from '../../renderer/src/state/calendars';
 import { useSites, type SiteJson } from '../../renderer/src/state/sites';
+import { useSyncStatus } from '../../renderer/src/state/syncStatus';
+import type { SiteSyncJson } from '@shared/schema/sites';
 import { useSettings } from '../../renderer/src/state/settings';
 import { useEvents } from '../../renderer/src/state/events';
 import { useToasts } from '../../renderer/src/state/toasts';
@@ -41,6 +43,8 @@ const site = (over: Partial<SiteJson> = {}): SiteJson => ({
   repeats: false,
   ...over,
 });
+/** A site's part of `GET /sync`, from what `GET /sites` says of it. */
+const syncOf = (s: SiteJson): SiteSyncJson => ({ id: s.id, name: s.name, calendar_id: s.calendar_id, last_sync: s.last_sync, pending: s.pending, last_error: s.last_error, conflicts: s.conflicts, state: s.state, next_try: null });
 const CALENDARS = [cal(1, 'On this computer'), cal(7, 'Jazz Club', { color: '#1badf8', synced: true, site: { id: 4, url: 'https://jazz.example.org', repeats: false } })];
 
 /** The server's answers for the sidebar; `extra` adds or replaces routes. */
@@ -48,7 +52,7 @@ function server(extra: Parameters<typeof mockApi>[0] = {}, sites: SiteJson[] = [
   return mockApi({
     'GET calendars': { body: CALENDARS },
     'GET accounts': { body: [] },
-    'GET sync': { body: { accounts: [], conflicts: [], sites: [] } },
+    'GET sync': { body: { accounts: [], conflicts: [], sites: sites.map(syncOf) } },
     'GET sites': { body: sites },
     ...extra,
   });
@@ -65,6 +69,7 @@ beforeEach(async () => {
   await i18n.changeLanguage('en');
   useCalendars.setState({ calendars: [], accounts: [], loaded: false });
   useSites.setState({ sites: [], available: true, loaded: false });
+  useSyncStatus.setState({ status: { accounts: [], conflicts: [] }, unavailable: false });
   useEvents.setState({ events: [], query: null });
   useToasts.setState({ toasts: [] });
 });
@@ -106,14 +111,14 @@ describe('a site in the sidebar', () => {
     const api = server({
       'POST sync': { status: 202, body: {} },
       // Syncing on the first look after the ask, done on the next.
-      'GET sites': () => ({ body: [asked++ === 1 ? site({ state: 'syncing' }) : site({ last_sync: new Date().toISOString(), pending: 0 })] }),
+      'GET sync': () => ({ body: { accounts: [], conflicts: [], sites: [syncOf(asked++ === 1 ? site({ state: 'syncing' }) : site({ last_sync: new Date().toISOString(), pending: 0 }))] } }),
     });
     await showSidebar();
     fireEvent.click(screen.getByRole('button', { name: 'Sync Jazz Club now' }));
     await waitFor(() => expect(api.to('POST', 'sync')).toHaveLength(1));
     expect(api.to('POST', 'sync')[0].url.searchParams.get('site')).toBe('Jazz Club');
     await waitFor(() => expect(screen.getByRole('group', { name: 'Sync of Jazz Club' }).textContent).toContain('Last synced now'));
-    expect(api.to('GET', 'sites').length).toBeGreaterThanOrEqual(3);
+    expect(api.to('GET', 'sync').length).toBeGreaterThanOrEqual(3);
     expect(screen.getByRole('group', { name: 'Sync of Jazz Club' }).textContent).not.toContain('waiting');
   });
 
@@ -124,11 +129,11 @@ describe('a site in the sidebar', () => {
         asked = true;
         return { status: 502, body: { code: 'site-unreachable', message: 'The website could not be reached.', data: { status: 502 } } };
       },
-      'GET sites': () => ({ body: [asked ? site({ state: 'error', last_error: 'The website could not be reached (connection refused).' }) : site()] }),
+      'GET sync': () => ({ body: { accounts: [], conflicts: [], sites: [syncOf(asked ? site({ state: 'error', last_error: 'The website could not be reached (connection refused).' }) : site())] } }),
     });
     await showSidebar();
     // The section's own look after it appeared is over: what follows is the click's doing.
-    await waitFor(() => expect(api.to('GET', 'sites').length).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(api.to('GET', 'sync').length).toBeGreaterThanOrEqual(2));
     fireEvent.click(screen.getByRole('button', { name: 'Sync Jazz Club now' }));
     await waitFor(() => expect(screen.getByRole('group', { name: 'Sync of Jazz Club' }).textContent).toContain('could not be reached (connection refused)'));
     expect(useToasts.getState().toasts.map((t) => t.message)).toContain('The website could not be reached.');
@@ -145,6 +150,8 @@ describe('a site in the sidebar', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove website Jazz Club' }));
     dialog = screen.getByRole('dialog', { name: 'Remove the website Jazz Club?' });
     api.routes['GET calendars'] = { body: [CALENDARS[0]] };
+    api.routes['GET sites'] = { body: [] };
+    api.routes['GET sync'] = { body: { accounts: [], conflicts: [], sites: [] } };
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove website' }));
     await waitFor(() => expect(api.to('DELETE', 'sites/4')).toHaveLength(1));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Jazz Club' })).toBeNull());

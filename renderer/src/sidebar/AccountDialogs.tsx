@@ -7,89 +7,42 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountFields, calendarFields, LOCAL_CALENDAR_ID, newCalendarFields, type AccountJson, type CalendarJson } from '@shared/schema/accounts';
-import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
+import { FieldFormFields, placeRefusal, useFieldForm } from '../components/FieldForm';
 import { FieldControl } from '../editor/FieldControl';
 import { formFields, type FieldErrors } from '../editor/form';
 import { calendarLabel, useCalendars } from '../state/calendars';
 import { useEvents } from '../state/events';
 
-/** The server's refusal, on the field it names, else on the form. */
-export function placeRefusal(err: unknown, known: string[]): { fields: FieldErrors; form: string | null } {
-  if (!(err instanceof ApiError)) return { fields: {}, form: String((err as Error)?.message ?? err) };
-  const field = typeof err.data?.field === 'string' ? err.data.field : undefined;
-  if (field && known.includes(field)) return { fields: { [field]: err.message }, form: null };
-  const fields = err.fieldErrors;
-  if (Object.keys(fields).some((f) => known.includes(f))) return { fields, form: null };
-  return { fields: {}, form: err.message };
-}
-
 const ACCOUNT_FORM = formFields(accountFields);
 
 export function AddAccountDialog({ onClose, onAdded }: { onClose(): void; onAdded(account: AccountJson): void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Record<string, string>>({ url: '', username: '', password: '', name: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFieldForm(ACCOUNT_FORM, { url: '', username: '', password: '', name: '' });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    const missing: FieldErrors = {};
-    for (const [name, def] of ACCOUNT_FORM) if (def.required && !values[name].trim()) missing[name] = t('errors.required');
-    setErrors(missing);
-    setFormError(null);
-    if (Object.keys(missing).length) return;
-    setBusy(true);
-    try {
-      const added = await useCalendars.getState().addAccount({
-        url: values.url.trim(),
-        username: values.username.trim(),
-        // As typed: spaces can be part of a password.
-        password: values.password,
-        ...(values.name.trim() ? { name: values.name.trim() } : {}),
-      });
-      onAdded(added);
-    } catch (err) {
-      const placed = placeRefusal(err, ACCOUNT_FORM.map(([n]) => n));
-      setErrors(placed.fields);
-      setFormError(placed.form);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = form.onSubmit(async (values) => {
+    const added = await useCalendars.getState().addAccount({
+      url: values.url.trim(),
+      username: values.username.trim(),
+      // As typed: spaces can be part of a password.
+      password: values.password,
+      ...(values.name.trim() ? { name: values.name.trim() } : {}),
+    });
+    onAdded(added);
+  });
 
   return (
     <Dialog title={t('calendars.add_title')} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
       <form onSubmit={submit} noValidate>
         <p className="field-hint">{t('calendars.add_hint')}</p>
-        {formError && (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        )}
-        {ACCOUNT_FORM.map(([name, def], i) => (
-          <FieldControl
-            key={name}
-            name={name}
-            def={def}
-            value={values[name]}
-            error={errors[name]}
-            autoFocus={i === 0}
-            onChange={(v) => {
-              setValues((cur) => ({ ...cur, [name]: String(v ?? '') }));
-              if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
-            }}
-          />
-        ))}
+        <FieldFormFields form={form} />
         <footer className="dialog-footer">
           <span className="spacer" />
           <button type="button" className="button" onClick={onClose}>
             {t('action.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
-            {busy ? t('calendars.looking') : t('calendars.add')}
+          <button type="submit" className="button button-primary" disabled={form.busy} aria-busy={form.busy}>
+            {form.busy ? t('calendars.looking') : t('calendars.add')}
           </button>
         </footer>
       </form>
@@ -220,58 +173,27 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
 }
 
 /** Another calendar of this computer's own: a name and a colour. */
+const NEW_CALENDAR_FORM = formFields(newCalendarFields);
+
 export function NewCalendarDialog({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState({ name: '', color: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFieldForm(NEW_CALENDAR_FORM, { name: '', color: '' });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    if (!values.name.trim()) {
-      setErrors({ name: t('errors.required') });
-      return;
-    }
-    setBusy(true);
-    try {
-      await useCalendars.getState().createCalendar({ name: values.name.trim(), ...(values.color ? { color: values.color } : {}) });
-      onClose();
-    } catch (err) {
-      const placed = placeRefusal(err, ['name', 'color']);
-      setErrors(placed.fields);
-      setFormError(placed.form);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = form.onSubmit(async (values) => {
+    await useCalendars.getState().createCalendar({ name: values.name.trim(), ...(values.color ? { color: values.color } : {}) });
+    onClose();
+  });
 
   return (
     <Dialog title={t('calendars.new_title')} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
       <form onSubmit={submit} noValidate>
-        {formError && (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        )}
-        {(['name', 'color'] as const).map((name, i) => (
-          <FieldControl
-            key={name}
-            name={name}
-            def={newCalendarFields[name]}
-            value={values[name]}
-            error={errors[name]}
-            autoFocus={i === 0}
-            onChange={(v) => setValues((cur) => ({ ...cur, [name]: String(v ?? '') }))}
-          />
-        ))}
+        <FieldFormFields form={form} />
         <footer className="dialog-footer">
           <span className="spacer" />
           <button type="button" className="button" onClick={onClose}>
             {t('action.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
+          <button type="submit" className="button button-primary" disabled={form.busy} aria-busy={form.busy}>
             {t('calendars.new_create')}
           </button>
         </footer>

@@ -3,11 +3,12 @@
  * checkbox (remembered on the server), each CalDAV account's last sync in words, changes waiting,
  * its last error and "Sync now"; conflict copies with "Keep mine" / "Keep server's"; "Add account…".
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
 import { calendarLabel, useCalendars, type AccountSyncState } from '../state/calendars';
 import { useEvents } from '../state/events';
+import { useSyncPolling, useSyncStatus } from '../state/syncStatus';
 import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { localeTag } from '../i18n';
@@ -17,11 +18,6 @@ import { ConnectSite, Sites, isSiteCalendar } from './Sites';
 import { siteOf, useSites } from '../state/sites';
 import { timeAgo } from './timeAgo';
 import './calendars.css';
-
-/** How often the section asks for the sync state while it is on screen (background rounds change it). */
-const REFRESH_MS = 30_000;
-/** After the events on screen changed (a write, a reload): one look at the sync state, once things settle. */
-const AFTER_WRITE_MS = 400;
 
 export { timeAgo };
 
@@ -123,7 +119,7 @@ function HeldDeletes({ account, calendar }: { account: string; calendar: Account
 
 function Conflicts() {
   const { t } = useTranslation();
-  const conflicts = useCalendars((s) => s.sync.conflicts);
+  const conflicts = useSyncStatus((s) => s.status.conflicts);
   const calendars = useCalendars((s) => s.calendars);
   const { restoreConflict, dismissConflict } = useCalendars.getState();
   const locale = localeTag(useSettings((s) => s.uiLanguage));
@@ -166,29 +162,16 @@ function Conflicts() {
 
 export function Calendars() {
   const { t } = useTranslation();
-  const { calendars, accounts, sync, loaded } = useCalendars();
+  const { calendars, accounts, loaded } = useCalendars();
+  const sync = useSyncStatus((s) => s.status);
   const sites = useSites((s) => s.sites);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CalendarJson | null>(null);
   const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<AccountJson | null>(null);
 
-  // The accounts' sync state, while there are accounts to sync (and a server that syncs them).
-  const hasAccounts = accounts.length > 0;
-  const syncUnavailable = useCalendars((s) => s.syncUnavailable);
-  useEffect(() => {
-    if (!hasAccounts || syncUnavailable) return;
-    const timer = setInterval(() => void useCalendars.getState().refreshSync().catch(() => {}), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [hasAccounts, syncUnavailable]);
-
-  // A change saved here is a change waiting to be sent: say so soon after, not at the next poll.
-  const events = useEvents((s) => s.events);
-  useEffect(() => {
-    if (!hasAccounts) return;
-    const timer = setTimeout(() => void useCalendars.getState().refreshSync().catch(() => {}), AFTER_WRITE_MS);
-    return () => clearTimeout(timer);
-  }, [events, hasAccounts]);
+  // The accounts' and the sites' sync state, one poll for both, while there is something to sync.
+  useSyncPolling(accounts.length > 0 || sites.length > 0);
 
   if (!loaded) return null;
   // A site's calendar belongs to no account, but is listed under its site.

@@ -5,15 +5,14 @@
  * lands on the field it names (`data.params` of the error). The password field starts empty every
  * time and nothing ever fills it from the server.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { SiteAuthorizeResult } from '@shared/desktop-bridge';
 import { useTranslation } from 'react-i18next';
 import { siteFields } from '@shared/schema/sites';
 import { Dialog } from '../components/Dialog';
-import { FieldControl } from '../editor/FieldControl';
-import { formFields, type FieldErrors } from '../editor/form';
+import { FieldFormFields, useFieldForm } from '../components/FieldForm';
+import { formFields } from '../editor/form';
 import { useSites, type SiteJson } from '../state/sites';
-import { placeRefusal } from './AccountDialogs';
 
 /**
  * The fields `POST /sites` takes, from their one declaration (shared/schema/sites.ts). The colour
@@ -24,10 +23,8 @@ export const SITE_FORM = formFields(siteFields).filter(([name]) => name !== 'col
 
 export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; onConnected(site: SiteJson): void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Record<string, string>>({ url: '', user: '', password: '', name: '' });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFieldForm(SITE_FORM, { url: '', user: '', password: '', name: '' });
+  const { values, setErrors, fill } = form;
   const [notice, setNotice] = useState<string | null>(null);
   const bridge = typeof window !== 'undefined' ? window.almanac : undefined;
 
@@ -37,9 +34,9 @@ export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; o
     if (!authorized) return;
     const a = useSites.getState().takeAuthorized();
     if (!a) return;
-    setValues((cur) => ({ ...cur, url: a.url, user: a.user, password: a.password }));
-    setErrors({});
+    fill({ url: a.url, user: a.user, password: a.password });
     setNotice(t('sites.approved'));
+    // `fill` is a new function each render: the approval alone is what this waits for.
   }, [authorized, t]);
 
   /** WordPress's "authorize application": the site's own page, in the browser. */
@@ -52,63 +49,29 @@ export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; o
     try {
       result = await bridge.authorizeSite(values.url.trim());
     } catch (err) {
-      return setFormError(String((err as Error)?.message ?? err));
+      return form.setFormError(String((err as Error)?.message ?? err));
     }
     if (result.status === 'opened') setNotice(t('sites.approve_opened'));
     else setErrors({ url: t(`sites.approve_failed.${result.reason}`) });
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    const missing: FieldErrors = {};
-    for (const [name, def] of SITE_FORM) if (def.required && !values[name].trim()) missing[name] = t('errors.required');
-    setErrors(missing);
-    setFormError(null);
-    if (Object.keys(missing).length) return;
-    setBusy(true);
-    try {
-      const site = await useSites.getState().connect({
-        url: values.url.trim(),
-        user: values.user.trim(),
-        // A pasted password often brings a line break or spaces at its ends; WordPress drops its
-        // inner spaces itself ("abcd efgh …" is how it shows one).
-        password: values.password.trim(),
-        ...(values.name.trim() ? { name: values.name.trim() } : {}),
-      });
-      onConnected(site);
-    } catch (err) {
-      const placed = placeRefusal(err, SITE_FORM.map(([n]) => n));
-      setErrors(placed.fields);
-      setFormError(placed.form);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const submit = form.onSubmit(async (values) => {
+    const site = await useSites.getState().connect({
+      url: values.url.trim(),
+      user: values.user.trim(),
+      // A pasted password often brings a line break or spaces at its ends; WordPress drops its
+      // inner spaces itself ("abcd efgh …" is how it shows one).
+      password: values.password.trim(),
+      ...(values.name.trim() ? { name: values.name.trim() } : {}),
+    });
+    onConnected(site);
+  });
 
   return (
     <Dialog title={t('sites.connect_title')} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
       <form onSubmit={submit} noValidate>
         <p className="field-hint">{t('sites.connect_hint')}</p>
-        {formError && (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        )}
-        {SITE_FORM.map(([name, def], i) => (
-          <FieldControl
-            key={name}
-            name={name}
-            def={def}
-            value={values[name]}
-            error={errors[name]}
-            autoFocus={i === 0}
-            onChange={(v) => {
-              setValues((cur) => ({ ...cur, [name]: String(v ?? '') }));
-              if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
-            }}
-          />
-        ))}
+        <FieldFormFields form={form} />
         <p className="field-hint">{t('sites.password_hint')}</p>
         {bridge?.authorizeSite && (
           <p className="field-hint">
@@ -127,8 +90,8 @@ export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; o
           <button type="button" className="button" onClick={onClose}>
             {t('action.cancel')}
           </button>
-          <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
-            {busy ? t('sites.connecting') : t('sites.connect_button')}
+          <button type="submit" className="button button-primary" disabled={form.busy} aria-busy={form.busy}>
+            {form.busy ? t('sites.connecting') : t('sites.connect_button')}
           </button>
         </footer>
       </form>

@@ -7,7 +7,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CalendarJson } from '@shared/schema/accounts';
-import { useSites, siteOf, type SiteJson } from '../state/sites';
+import { useSites, siteOf, siteStatus, type SiteJson } from '../state/sites';
+import { useSyncStatus } from '../state/syncStatus';
 import { useEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
@@ -15,11 +16,6 @@ import { localeTag } from '../i18n';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ConnectSiteDialog } from './SiteDialogs';
 import { timeAgo } from './timeAgo';
-
-/** How often the sites' state is asked for while there are sites (background rounds change it). */
-const REFRESH_MS = 30_000;
-/** After the events on screen changed: one look at what waits to be sent, once things settle. */
-const AFTER_WRITE_MS = 400;
 
 const reloadEvents = () => useEvents.getState().reload().catch(() => {});
 
@@ -31,15 +27,16 @@ export function isSiteCalendar(c: CalendarJson, sites: SiteJson[]): boolean {
 function SiteStatus({ site }: { site: SiteJson }) {
   const { t } = useTranslation();
   const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const status = siteStatus(site, useSyncStatus((s) => s.status));
   const [busy, setBusy] = useState(false);
-  const syncing = busy || site.state === 'syncing';
+  const syncing = busy || status.state === 'syncing';
   return (
     <div className="account-status" role="group" aria-label={t('sites.status_of', { name: site.name })}>
-      <p className="account-line">{syncing ? t('calendars.syncing') : site.last_sync ? t('calendars.last_sync', { when: timeAgo(site.last_sync, locale) }) : t('calendars.never_synced')}</p>
-      {site.pending > 0 && <p className="account-line">{t('calendars.pending', { count: site.pending })}</p>}
-      {site.conflicts > 0 && <p className="account-line">{t('calendars.conflicts', { count: site.conflicts })}</p>}
-      {!syncing && site.state === 'password' && <p className="account-line account-error">{t('sites.password_refused')}</p>}
-      {!syncing && site.last_error && <p className="account-line account-error">{site.last_error}</p>}
+      <p className="account-line">{syncing ? t('calendars.syncing') : status.last_sync ? t('calendars.last_sync', { when: timeAgo(status.last_sync, locale) }) : t('calendars.never_synced')}</p>
+      {status.pending > 0 && <p className="account-line">{t('calendars.pending', { count: status.pending })}</p>}
+      {status.conflicts > 0 && <p className="account-line">{t('calendars.conflicts', { count: status.conflicts })}</p>}
+      {!syncing && status.state === 'password' && <p className="account-line account-error">{t('sites.password_refused')}</p>}
+      {!syncing && status.last_error && <p className="account-line account-error">{status.last_error}</p>}
       <button
         type="button"
         className="button button-small"
@@ -68,21 +65,6 @@ export function Sites({ calendars, row }: { calendars: CalendarJson[]; row(c: Ca
   const { t } = useTranslation();
   const { sites, available } = useSites();
   const [removing, setRemoving] = useState<SiteJson | null>(null);
-
-  const hasSites = sites.length > 0;
-  useEffect(() => {
-    if (!hasSites) return;
-    const timer = setInterval(() => void useSites.getState().load().catch(() => {}), REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [hasSites]);
-
-  // A change saved here is a change waiting to be sent: say so soon after, not at the next poll.
-  const events = useEvents((s) => s.events);
-  useEffect(() => {
-    if (!hasSites) return;
-    const timer = setTimeout(() => void useSites.getState().load().catch(() => {}), AFTER_WRITE_MS);
-    return () => clearTimeout(timer);
-  }, [events, hasSites]);
 
   if (!available) return null;
   return (

@@ -6,27 +6,20 @@
 import { create } from 'zustand';
 import { LOCAL_CALENDAR_ID, type AccountJson, type AccountSyncJson, type CalendarJson, type ConflictCopyJson } from '@shared/schema/accounts';
 import { api } from './api';
+import { pollWhile } from './pollWhile';
+import { useSyncStatus, type SyncStatus } from './syncStatus';
 import { useFilters } from './filters';
 import { useSettings } from './settings';
 
 export type AccountSyncState = AccountSyncJson;
 export type ConflictCopy = ConflictCopyJson;
 
-interface SyncStatus {
-  accounts: AccountSyncState[];
-  conflicts: ConflictCopy[];
-}
-
 interface CalendarsState {
   calendars: CalendarJson[];
   accounts: AccountJson[];
-  sync: SyncStatus;
-  /** The server runs no sync (a test server without it): accounts cannot be synced from here. */
-  syncUnavailable: boolean;
   loaded: boolean;
+  /** The calendars and accounts, then their sync state (state/syncStatus.ts). */
   load(): Promise<void>;
-  /** GET /sync only: the sync state changes more often than the calendars. */
-  refreshSync(): Promise<SyncStatus>;
   setVisible(id: number, visible: boolean): Promise<void>;
   updateCalendar(id: number, changes: { name?: string; color?: string; synced?: boolean }): Promise<void>;
   /** Another calendar of this computer's own. */
@@ -74,33 +67,18 @@ function publish(calendars: CalendarJson[]): void {
   if (JSON.stringify(next) !== JSON.stringify(cur)) useFilters.setState({ calendars: next });
 }
 
-const NO_SYNC: SyncStatus = { accounts: [], conflicts: [] };
-const SYNC_WAIT_MS = 120_000;
+const refreshSync = () => useSyncStatus.getState().refresh();
+const accountSyncing = (name: string) => (status: SyncStatus) => !!status.accounts.find((a) => a.name === name)?.syncing;
 
 export const useCalendars = create<CalendarsState>()((set, get) => ({
   calendars: [],
   accounts: [],
-  sync: NO_SYNC,
-  syncUnavailable: false,
   loaded: false,
   async load() {
     const [calendars, accounts] = await Promise.all([api().get<CalendarJson[]>('calendars', inUiLanguage()), api().get<AccountJson[]>('accounts', inUiLanguage())]);
     set({ calendars, accounts, loaded: true });
     publish(calendars);
-    await get().refreshSync();
-  },
-  async refreshSync() {
-    try {
-      const sync = await api().get<SyncStatus>('sync', inUiLanguage());
-      set({ sync, syncUnavailable: false });
-      return sync;
-    } catch (e) {
-      if ((e as { status?: number }).status === 503) {
-        set({ sync: NO_SYNC, syncUnavailable: true });
-        return NO_SYNC;
-      }
-      throw e;
-    }
+    await refreshSync();
   },
   async setVisible(id, visible) {
     const before = get().calendars;
@@ -143,30 +121,20 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
   },
   async syncNow(accountName) {
     await api().post('sync', { account: accountName }, inUiLanguage());
-    const until = Date.now() + SYNC_WAIT_MS;
-    for (;;) {
-      const status = await get().refreshSync();
-      if (!status.accounts.find((a) => a.name === accountName)?.syncing || Date.now() > until) break;
-      await new Promise((ok) => setTimeout(ok, 500));
-    }
+    await pollWhile(refreshSync, accountSyncing(accountName));
   },
   async restoreConflict(id) {
     await api().post(`sync/conflicts/${id}/restore`, {}, inUiLanguage());
-    await get().refreshSync();
+    await refreshSync();
   },
   async decideDeletions(calendarId, accountName, allow) {
     await api().post(`sync/calendars/${calendarId}/deletions`, { allow }, inUiLanguage());
     // The server starts the round that acts on the answer: followed as "Sync now" is.
-    const until = Date.now() + SYNC_WAIT_MS;
-    for (;;) {
-      const status = await get().refreshSync();
-      if (!status.accounts.find((a) => a.name === accountName)?.syncing || Date.now() > until) break;
-      await new Promise((ok) => setTimeout(ok, 500));
-    }
+    await pollWhile(refreshSync, accountSyncing(accountName));
   },
   async dismissConflict(id) {
     await api().del(`sync/conflicts/${id}`, inUiLanguage());
-    await get().refreshSync();
+    await refreshSync();
   },
 }));
 

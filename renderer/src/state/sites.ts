@@ -2,15 +2,19 @@
  * Websites synced as calendars (issue 26): WordPress sites with the events plugin, and other
  * Almanacs, through `GET/POST /sites`, `DELETE /sites/{id}`, `POST /sync?site=NAME`, and
  * `site: {id, url, repeats}` on a site's calendar.
- * The sites' fields and answers are declared once, in shared/schema/sites.ts.
+ * The sites' fields and answers are declared once, in shared/schema/sites.ts. `GET /sites` is
+ * asked for what a site is (its address, user, calendar); how its sync goes is `GET /sync`'s
+ * `sites`, in the one sync state of the window (state/syncStatus.ts), read through `siteStatus`.
  */
 import { create } from 'zustand';
 import type { CalendarJson } from '@shared/schema/accounts';
-import type { SiteJson } from '@shared/schema/sites';
+import type { SiteJson, SiteSyncJson } from '@shared/schema/sites';
 import { ApiError } from '../api/client';
 import { api } from './api';
+import { pollWhile } from './pollWhile';
 import { useCalendars } from './calendars';
 import { useSettings } from './settings';
+import { useSyncStatus, type SyncStatus } from './syncStatus';
 
 export type { SiteJson };
 
@@ -56,9 +60,22 @@ interface SitesState {
   remove(id: number): Promise<void>;
   /** Starts a round for the site and resolves once it is over (or after two minutes). */
   syncNow(name: string): Promise<void>;
-  /** Waits while the site's state is `syncing` (its first pull goes on after the connect answered). */
+  /** Waits while the site's sync state is `syncing` (its first pull goes on after the connect answered). */
   settle(id: number): Promise<void>;
 }
+
+/** The parts of a site's state the sidebar shows. */
+export type SiteStatus = Pick<SiteSyncJson, 'last_sync' | 'pending' | 'last_error' | 'conflicts' | 'state'>;
+
+/**
+ * How the site's sync goes: the sync state's word on it, or, until that has one (a site just
+ * connected), what `/sites` said.
+ */
+export function siteStatus(site: SiteJson, status: SyncStatus): SiteStatus {
+  return status.sites?.find((s) => s.id === site.id) ?? site;
+}
+
+const siteSyncing = (id: number) => (status: SyncStatus) => status.sites?.find((s) => s.id === id)?.state === 'syncing';
 
 const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage });
 
@@ -67,8 +84,6 @@ const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage }
  * `/sites` is asked, so a server without them is never asked for a route it does not have.
  */
 export const serverHasSites = (sync: object) => 'sites' in sync;
-const SYNC_WAIT_MS = 120_000;
-const POLL_MS = 500;
 
 export const useSites = create<SitesState>()((set, get) => ({
   sites: [],
@@ -116,12 +131,17 @@ export const useSites = create<SitesState>()((set, get) => ({
     }
   },
   async settle(id) {
-    const until = Date.now() + SYNC_WAIT_MS;
-    for (;;) {
-      await get().load();
-      const site = get().sites.find((s) => s.id === id);
-      if (!site || site.state !== 'syncing' || Date.now() > until) return;
-      await new Promise((ok) => setTimeout(ok, POLL_MS));
-    }
+    await pollWhile(useSyncStatus.getState().refresh, siteSyncing(id));
   },
 }));
+
+/**
+ * A site connected or removed elsewhere (the CLI, another window) shows in the sync state first:
+ * the list of sites follows it then, and only then.
+ */
+useSyncStatus.subscribe(({ status }) => {
+  const { sites, available, loaded } = useSites.getState();
+  if (!available || !loaded || !status.sites) return;
+  const listed = new Set(sites.map((s) => s.id));
+  if (status.sites.length !== listed.size || status.sites.some((s) => !listed.has(s.id))) void useSites.getState().load().catch(() => {});
+});
