@@ -5,6 +5,7 @@
  */
 import { eventFields, organizerFields, venueFields } from '../../../shared/schema/resources';
 import { validateFields } from '../validate';
+import { LinkMemo } from '../store/events';
 import { serializeEvent } from '../serialize/event';
 import { serializeLinked } from '../serialize/linked-posts';
 import { serializeTerm } from '../serialize/terms';
@@ -35,6 +36,23 @@ export function withLinksRemembered<T>(cx: SiteRound, fn: () => T): T {
     return fn();
   } finally {
     rememberedLinks.delete(cx);
+  }
+}
+
+/** The events store's memory of a batch stored in one go (`withLinkMemo`). */
+const batchMemos = new WeakMap<SiteRound, LinkMemo>();
+
+/**
+ * Runs `fn` (a batch of records stored in one go: nothing of it is rolled back but all of it)
+ * with the events store's memory of the venues, organizers, terms and calendar it has found
+ * usable, so each is checked once a batch rather than once an event.
+ */
+export function withLinkMemo<T>(cx: SiteRound, fn: () => T): T {
+  batchMemos.set(cx, new LinkMemo());
+  try {
+    return fn();
+  } finally {
+    batchMemos.delete(cx);
   }
 }
 
@@ -111,7 +129,7 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
     if (values.venue === undefined && mode === 'update') values.venue = 0;
     const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
     if (localId === undefined) {
-      const id = store.events.create(values, write, { calendarId: cx.calendarId });
+      const id = store.events.create(values, write, { calendarId: cx.calendarId, memo: batchMemos.get(cx) });
       if (recurrence) store.series.create(id, recurrence);
       return id;
     }
@@ -120,7 +138,7 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
       // A series changed whole: its occurrences follow (a rule ended there ends it here too).
       return store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
     }
-    store.events.update(localId, values, write);
+    store.events.update(localId, values, write, { memo: batchMemos.get(cx) });
     return localId;
   }
   if (kind === 'venue' || kind === 'organizer') {

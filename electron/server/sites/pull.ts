@@ -18,8 +18,8 @@
 import { decideRecords } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
-import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
-import { applyLocally, keepLocalCopy, localRecord, withLinksRemembered } from './local';
+import { baseOf, identity, normRecord, recordTitle, type SiteRecord } from './records';
+import { applyLocally, keepLocalCopy, localRecord, withLinkMemo, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
@@ -245,15 +245,13 @@ function storeBatch(cx: SiteRound, kind: SiteKind, records: Array<Record<string,
   const each = (careful: boolean) => () => records.forEach((json) => takeRecord(cx, kind, json, seen, false, careful));
   const allNew =
     kind === 'event' &&
-    records.every((json) => {
-      const id = idOf(json);
-      return (id === undefined || !store.sites.objectByRemote(calendarId, 'event', id)) && (json.recurrence === undefined || json.recurrence === null);
-    });
+    records.every((json) => json.recurrence === undefined || json.recurrence === null) &&
+    !store.sites.anyLinked(calendarId, 'event', records.map(idOf).filter((id): id is number => id !== undefined));
   const fast = () => {
     const search = allNew ? store.events.deferSearchIndex() : undefined;
     try {
-      // Events name the same few venues, organizers and terms: their links looked up once a batch.
-      if (kind === 'event') withLinksRemembered(cx, each(false));
+      // Events name the same few venues, organizers and terms: their links looked up and checked once a batch.
+      if (kind === 'event') withLinksRemembered(cx, () => withLinkMemo(cx, each(false)));
       else each(false)();
       search?.finish();
     } catch (err) {
@@ -305,7 +303,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   if (kind === 'event' && json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== remoteId) return;
   if (!embedded) seen.add(remoteId);
   const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
-  const hash = recordHash(r);
+  const base = baseOf(r);
+  const hash = base.base_hash;
   const { store, calendarId } = cx;
   // Unguarded in a batch's first try (storeBatch): a failure there throws, and the batch is
   // stored again, each record in its own savepoint.
@@ -318,7 +317,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         const linked = kind === 'event' ? undefined : store.sites.sameHere(calendarId, kind, r);
         // A record here that is the site's: linked, and from now on the site's version.
         const localId = applyLocally(cx, kind, r, linked);
-        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, base_json: JSON.stringify(r), base_hash: hash, version: str(json.modified_utc), hidden });
+        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, ...base, version: str(json.modified_utc), hidden });
         cx.report.received.changed++;
         return;
       }
@@ -330,7 +329,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
       if (embedded) return;
       const localId = o.local_id !== null && localRecord(cx, kind, o.local_id) !== undefined ? o.local_id : undefined;
       const save = (id: number | undefined) =>
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, base_json: JSON.stringify(r), base_hash: hash, version: str(json.modified_utc), remote_status: null, hidden });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, version: str(json.modified_utc), remote_status: null, hidden });
       if (!pendingOf(cx, kind, o)) {
         save(applyLocally(cx, kind, r, localId));
         const trashedNow = kind === 'event' && r.status === 'trash' && !(o.base_json ?? '').includes('"status":"trash"');
@@ -343,8 +342,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, remote_status: 'trash' });
         return;
       }
-      const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
-      const decision = decideRecords(base, local, r);
+      const agreed = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
+      const decision = decideRecords(agreed, local, r);
       switch (decision.outcome) {
         case 'same':
           dropPending(cx, kind, o);
@@ -388,7 +387,7 @@ function trashedThere(cx: SiteRound, o: Omit<SyncObjectRow, 'base_json'>): void 
   store.events.trash(o.local_id, cx.write);
   const full = store.sites.object(o.id)!;
   const base = full.base_json ? { ...(JSON.parse(full.base_json) as SiteRecord), status: 'trash' } : null;
-  store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind: 'event', remote_status: 'trash', base_json: base ? JSON.stringify(base) : null, base_hash: base ? recordHash(base) : null });
+  store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind: 'event', remote_status: 'trash', ...(base ? baseOf(base) : { base_json: null, base_hash: null }) });
   cx.report.received.deleted++;
 }
 

@@ -19,7 +19,7 @@ import { drainOutbox, retryLater } from '../sync/outbox';
 import { storedError } from '../caldav/errors';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
-import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
+import { baseOf, identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord } from './local';
 import { jsonOf, PATHS, type SiteRound } from './round';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
@@ -156,7 +156,7 @@ async function ensureThere(cx: SiteRound, kind: Linked, localId: number, depth =
   cx.store.write(() => {
     const other = cx.store.sites.objectByRemote(cx.calendarId, kind, remoteId);
     if (other) cx.store.sites.forgetObject(other.id);
-    cx.store.sites.saveObject({ id: known?.id, calendar_id: cx.calendarId, kind, local_id: localId, remote_id: remoteId, base_json: JSON.stringify(there), base_hash: recordHash(there) });
+    cx.store.sites.saveObject({ id: known?.id, calendar_id: cx.calendarId, kind, local_id: localId, remote_id: remoteId, ...baseOf(there) });
     cx.store.sites.dropPending(cx.calendarId, kind, localId);
   });
   cx.report.sent.created++;
@@ -213,7 +213,8 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
  */
 function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, local: SiteRecord, remote: SiteRecord, localId: number): SiteRecord | undefined {
   const { store, calendarId } = cx;
-  const hash = recordHash(remote);
+  const remoteBase = baseOf(remote);
+  const hash = remoteBase.base_hash;
   if (hash === o.base_hash) {
     // Neither side changed it (a change undone, a write that changed nothing the site has): nothing to send.
     return o.base_json && same(local, JSON.parse(o.base_json)) ? undefined : local;
@@ -222,7 +223,7 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
   // Trashed there while changed here: ours brings it back whatever the status said.
   const remoteForMerge = kind === 'event' && remote.status === 'trash' ? { ...remote, status: local.status } : remote;
   const decision = decideRecords(base, local, remoteForMerge);
-  const saveBase = () => store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(remote), base_hash: hash });
+  const saveBase = () => store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, ...remoteBase });
   if (decision.outcome === 'same' && remote === remoteForMerge) {
     store.write(saveBase);
     return undefined;
@@ -258,7 +259,7 @@ async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: Si
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
   const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity, { series: cx.caps.almanac });
   store.write(() => {
-    store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(answer), base_hash: recordHash(answer), remote_status: null });
+    store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, ...baseOf(answer), remote_status: null });
     // The site stores text its own way (entities, paragraphs): shown here as the site shows it.
     if (!same(answer, r)) store.davSync.asServer(() => applyLocally(cx, kind, answer, localId));
     done();
@@ -296,7 +297,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
       store.write(() => {
         const id = store.davSync.asServer(() => applyLocally(cx, 'event', there.r, anchor?.id));
         const uid = store.events.get(id)?.ics_uid ?? null;
-        store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: id, uid, base_json: JSON.stringify(there.r), base_hash: recordHash(there.r) });
+        store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: id, uid, ...baseOf(there.r) });
         store.davSync.dropPending(calendarId, row.uid);
       });
       cx.report.received.changed++;
@@ -307,7 +308,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     const trashed = { ...there.r, status: 'trash' };
     store.write(() => {
       // Kept (local_id null when deleted for good here) so the site's trash does not bring it back.
-      store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: anchor ? anchor.id : null, uid: anchor ? row.uid : null, remote_status: 'trash', base_json: JSON.stringify(trashed), base_hash: recordHash(trashed) });
+      store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: anchor ? anchor.id : null, uid: anchor ? row.uid : null, remote_status: 'trash', ...baseOf(trashed) });
       markSent();
     });
     cx.report.sent.deleted++;
@@ -361,7 +362,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   const json = jsonOf(cx, a, 'POST events');
   const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
   store.write(() => {
-    store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, base_json: JSON.stringify(answer), base_hash: recordHash(answer), hidden: answer.hide_from_listings ? 1 : 0 });
+    store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, ...baseOf(answer), hidden: answer.hide_from_listings ? 1 : 0 });
     if (!same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
     markSent();
   });

@@ -176,8 +176,19 @@ export function normRecord(kind: SiteKind, json: Record<string, unknown>, ref: R
   }
 }
 
+const hashOf = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
 /** The hash a later pull compares: the API has no modified-since filter. */
-export const recordHash = (r: SiteRecord | SiteEvent) => createHash('sha256').update(canonical(r)).digest('hex').slice(0, 32);
+export const recordHash = (r: SiteRecord | SiteEvent) => hashOf(canonical(r));
+
+/**
+ * What a sync object keeps of the copy both sides agree on: the record's canonical JSON and its
+ * hash, the text made once for both (a first pull keeps thousands).
+ */
+export function baseOf(r: SiteRecord | SiteEvent): { base_json: string; base_hash: string } {
+  const base_json = canonical(r);
+  return { base_json, base_hash: hashOf(base_json) };
+}
 
 /** What the user calls a record (conflict copies, errors). */
 export function recordTitle(kind: SiteKind, r: SiteRecord): string {

@@ -123,10 +123,14 @@ export interface EventInternals {
  */
 export class LinkMemo {
   readonly linked = new Map<string, number>();
+  /** Terms resolved by name, and (keyed `#taxonomy\u0000id`) term ids found of their taxonomy. */
   readonly terms = new Map<string, number>();
+  /** Ids found usable: a venue or organizer not in the trash (`venue:N`), a calendar one may write to (`calendar:N`). */
+  readonly usable = new Set<string>();
   clear(): void {
     this.linked.clear();
     this.terms.clear();
+    this.usable.clear();
   }
 }
 
@@ -238,8 +242,10 @@ export function createEventStore(
     }
     const asId = toInteger(input);
     if (asId !== undefined) {
+      if (memo?.usable.has(`venue:${asId}`)) return asId;
       const status = venues.statusOf(asId);
       if (!status || status === 'trash') throw invalidParam('venue', 'invalid_venue');
+      memo?.usable.add(`venue:${asId}`);
       return asId;
     }
     if (typeof input !== 'object' || input === null) throw invalidParam('venue', 'invalid_venue');
@@ -295,8 +301,11 @@ export function createEventStore(
     for (const item of items) {
       let id = toInteger(item);
       if (id !== undefined) {
-        const status = organizers.statusOf(id);
-        if (!status || status === 'trash') throw invalidParam('organizer', 'invalid_organizer');
+        if (!memo?.usable.has(`organizer:${id}`)) {
+          const status = organizers.statusOf(id);
+          if (!status || status === 'trash') throw invalidParam('organizer', 'invalid_organizer');
+          memo?.usable.add(`organizer:${id}`);
+        }
       } else if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
         const obj = item as Record<string, unknown>;
         if (obj.id !== undefined && obj.id !== null && obj.id !== '') {
@@ -320,7 +329,10 @@ export function createEventStore(
     Object.assign(cols, dates);
     if (values.cost !== undefined) cols.cost = JSON.stringify(values.cost);
     if (values.venue !== undefined) cols.venue_id = resolveVenue(values.venue, ctx, memo);
-    if (values.calendar !== undefined) checkCalendar(values.calendar as number);
+    if (values.calendar !== undefined && !memo?.usable.has(`calendar:${values.calendar}`)) {
+      checkCalendar(values.calendar as number);
+      memo?.usable.add(`calendar:${values.calendar}`);
+    }
     return cols;
   }
 

@@ -86,6 +86,7 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const calendarEvents = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id = ? ORDER BY parent_id IS NULL, id').pluck();
 
   const objByRemote = db.prepare<[number, string, number], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND kind = ? AND remote_id = ?');
+  const anyOfRemote = db.prepare<[number, SiteKind, string], number>('SELECT 1 FROM sync_objects WHERE calendar_id = ? AND kind = ? AND remote_id IN (SELECT value FROM json_each(?)) LIMIT 1').pluck();
   const objByLocal = db.prepare<[number, string, number], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND kind = ? AND local_id = ?');
   const objByUid = db.prepare<[number, string], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND uid = ?');
   const objById = db.prepare<[number], SyncObjectRow>('SELECT * FROM sync_objects WHERE id = ?');
@@ -175,6 +176,8 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     },
 
     objectByRemote: (calendarId: number, kind: SiteKind, remoteId: number) => objByRemote.get(calendarId, kind, remoteId),
+    /** Whether any of these ids of the site is linked here (a batch of a first pull has none). */
+    anyLinked: (calendarId: number, kind: SiteKind, remoteIds: number[]) => anyOfRemote.get(calendarId, kind, JSON.stringify(remoteIds)) !== undefined,
     objectByLocal: (calendarId: number, kind: SiteKind, localId: number) => objByLocal.get(calendarId, kind, localId),
     objectByUid: (calendarId: number, uid: string) => objByUid.get(calendarId, uid),
     /** Every object of a kind, without its base copy (a listing compares ids and hashes only). */

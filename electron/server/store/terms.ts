@@ -205,7 +205,11 @@ export function createTermStore(db: DB, stamp: DataStamp) {
       for (const ref of refs) {
         let id: number | undefined;
         if (typeof ref === 'number') {
-          if (!exists.get(ref, taxonomy)) throw invalidParam(param, 'invalid_term_ref');
+          const known = memo && `#${taxonomy}\u0000${ref}`;
+          if (known === undefined || !memo!.has(known)) {
+            if (!exists.get(ref, taxonomy)) throw invalidParam(param, 'invalid_term_ref');
+            if (known !== undefined) memo!.set(known, ref);
+          }
           id = ref;
         } else {
           // A bulk write's memory (LinkMemo in events.ts): a name resolves the same way until a
