@@ -11,7 +11,7 @@ import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format'
 import { ApiError, invalidParam, invalidParams } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
-import { serializeEvent, eventsJson } from '../serialize/event';
+import { serializeEvent, eventsJson, writtenEvent } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import type { Reminder } from '../../../shared/reminders';
 import { storedReminders } from '../store/settings';
@@ -261,7 +261,7 @@ export function insertEvent(req: ApiRequest, checked: Record<string, unknown>): 
 
 function createEvent(req: ApiRequest): ApiResponse {
   const id = req.store.write(() => insertEvent(req, req.values));
-  return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+  return { status: 201, body: writtenEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 /** Months of occurrence rows a new series gets before its creation is answered. */
@@ -289,7 +289,7 @@ function updateEvent(req: ApiRequest): ApiResponse {
     rescheduleAround(req, row, id);
     return id;
   });
-  return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+  return { body: writtenEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 function deleteEvent(req: ApiRequest): ApiResponse {
@@ -308,7 +308,7 @@ function deleteEvent(req: ApiRequest): ApiResponse {
     rescheduleAround(req, row, id);
     return id;
   });
-  return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+  return { body: writtenEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 /**
