@@ -130,4 +130,3 @@ export function createRounds<P, R extends RoundOutcome>(kind: RoundKind<P, R>, l
   };
 }
 
-export type Rounds<R extends RoundOutcome> = ReturnType<typeof createRounds<unknown, R>>;
