@@ -117,7 +117,7 @@ export function createApp(opts: AppOptions): RequestHandler {
     const origin = originOf(req);
     const body =
       target.route.route === '/'
-        ? siteIndex({ origin, siteRoot: target.root, prefixLang: target.prefixLang, routes, timezone: opts.store.settings.get().timezone })
+        ? siteIndex({ origin, siteRoot: target.root, prefixLang: target.prefixLang, routes, timezone: authed ? opts.store.settings.get().timezone : undefined })
         : ownerRecord(origin, target.root, ownerName);
     res.statusCode = 200;
     sendJson(res, JSON.stringify(body));

@@ -1,10 +1,9 @@
 /**
  * Running the sync (issue 17): a plain module the server starts (never imports electron). Syncs
- * every account on start, on an interval, at once when asked ("Sync now", `POST /sync`, the CLI),
- * and a few seconds after a local change (debounced: a burst of edits is one round). An account
- * that could not be reached waits with backoff (1 min doubling to 2 h) before its next try; a
- * login refused waits for the user (a new password or "Sync now"). One round per account at a
- * time: asking while one runs gets that round's result.
+ * every account and website on start, on an interval, at once when asked ("Sync now", `POST /sync`,
+ * the CLI), and a few seconds after a local change (debounced: a burst of edits is one round). The
+ * rhythm of each peer's rounds (one at a time, backoff, Retry-After, a refused login waiting for
+ * the user) is sync/rounds.ts, the same for both kinds.
  */
 import type { AccountSyncJson, ConflictCopyJson } from '../../../shared/schema/accounts';
 import type { Store } from '../store';
@@ -19,6 +18,9 @@ import { syncSite } from '../sites/sync';
 import type { SiteReport } from '../sites/round';
 import type { SiteHttpOptions } from '../sites/http';
 import { heldDeletes } from './held-deletes';
+import { createRounds } from '../sync/rounds';
+import type { AccountRow } from '../store/caldav-accounts';
+import type { SiteRow } from '../store/sites';
 
 /** Deletions held for the user, as `GET /sync` shows them (none once decided: the next round acts). */
 function heldJson(c: { held_deletes: string | null }): { count: number; total: number } | null {
@@ -43,163 +45,88 @@ export interface AccountStatus extends AccountSyncJson {
   last_round: (SyncReport & { finished: string }) | null;
 }
 
-const BACKOFF_MIN_MS = 60_000;
-const BACKOFF_MAX_MS = 2 * 3600_000;
-
 export function createSyncService(opts: SyncServiceOptions) {
   const store: Store = opts.store;
-  const running = new Map<number, Promise<SyncReport>>();
-  // Each round's requests end with it: removing its account or quitting never waits on a peer.
-  const aborts = new Map<number, AbortController>();
   // A server's words (a calendar's name, an error) never start a line of their own in the log.
   const log = (level: 'info' | 'warn' | 'error', line: string) => opts.log?.(level, line.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' '));
-  const backoff = new Map<number, { failures: number; until: number }>();
-  const lastRound = new Map<number, SyncReport & { finished: string }>();
-  // Websites (issue 26) run beside the accounts, with the same rhythm, backoff and waiting for a password.
-  const runningSites = new Map<number, Promise<SiteReport>>();
-  const siteAborts = new Map<number, AbortController>();
-  const siteBackoff = new Map<number, { failures: number; until: number }>();
-  const lastSiteRound = new Map<number, SiteReport & { finished: string }>();
   let debounce: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
   let closed = false;
 
-  function runAccount(accountId: number): Promise<SyncReport> {
-    const current = running.get(accountId);
-    if (current) return current;
-    const attempt = async (): Promise<SyncReport> => {
-      const account = store.accounts.byId(accountId);
-      if (!account) return { accountId, account: '?', ok: false, calendars: [], error: 'There is no such account.' };
-      const password = opts.secrets?.get(accountSecretKey(account.id));
-      if (password === undefined) {
-        const problem = new SyncProblem('sync_no_password', { name: account.name });
-        const error = problem.message;
-        store.write(() => store.davSync.setAccountResult(account.id, null, storedError(problem)));
-        return { accountId, account: account.name, ok: false, calendars: [], error };
-      }
-      try {
-        const report = await syncAccount(opts, account, password, abort.signal);
-        if (report.ok) backoff.delete(accountId);
-        else if (report.transient) {
-          const failures = (backoff.get(accountId)?.failures ?? 0) + 1;
-          backoff.set(accountId, { failures, until: Date.now() + Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1)) });
-        } else if (report.error) backoff.set(accountId, { failures: 0, until: Infinity });
-        if (report.error) log('warn', `sync of "${account.name}": ${report.error}`);
-        return report;
-      } catch (err) {
-        const error = (err as Error).message;
-        log('error', `sync of "${account.name}" failed: ${error}`);
-        try {
-          store.write(() => store.davSync.setAccountResult(account.id, null, storedError(err as Error)));
-        } catch {
-          // The database itself failing is told above; nothing more to record.
+  const accounts = createRounds<{ account: AccountRow; password: string }, SyncReport>(
+    {
+      prepare(accountId) {
+        const account = store.accounts.byId(accountId);
+        if (!account) return { report: { accountId, account: '?', ok: false, calendars: [], error: 'There is no such account.' }, waitForUser: false };
+        const password = opts.secrets?.get(accountSecretKey(account.id));
+        if (password === undefined) {
+          const problem = new SyncProblem('sync_no_password', { name: account.name });
+          store.write(() => store.davSync.setAccountResult(account.id, null, storedError(problem)));
+          // Tried again at every background round: a password the CLI just stored is found there.
+          return { report: { accountId, account: account.name, ok: false, calendars: [], error: problem.message }, waitForUser: false };
         }
-        return { accountId, account: account.name, ok: false, calendars: [], error };
-      }
-    };
-    const abort = new AbortController();
-    aborts.set(accountId, abort);
-    const round = (async () => {
-      try {
-        const report = await attempt();
-        lastRound.set(accountId, { ...report, finished: new Date().toISOString() });
-        return report;
-      } finally {
-        running.delete(accountId);
-        aborts.delete(accountId);
-      }
-    })();
-    running.set(accountId, round);
-    return round;
-  }
+        return { peer: { account, password } };
+      },
+      run: ({ account, password }, signal) => syncAccount(opts, account, password, signal),
+      failed({ account }, err) {
+        try {
+          store.write(() => store.davSync.setAccountResult(account.id, null, storedError(err)));
+        } catch {
+          // The database itself failing is told in the log; nothing more to record.
+        }
+        return { accountId: account.id, account: account.name, ok: false, calendars: [], error: err.message };
+      },
+      describe: ({ account }) => `sync of "${account.name}"`,
+    },
+    log,
+  );
 
-  function runSite(siteId: number): Promise<SiteReport> {
-    const current = runningSites.get(siteId);
-    if (current) return current;
-    const attempt = async (): Promise<SiteReport> => {
-      const site = store.sites.byId(siteId);
-      const failed = (name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], error, transient: false });
-      if (!site) return failed('?', 'There is no such site.');
-      const password = opts.secrets?.get(siteSecretKey(site.id));
-      if (password === undefined) {
-        const problem = new SyncProblem('site_no_password', { name: site.name });
-        store.write(() => store.sites.setResult(site.id, null, storedError(problem)));
-        siteBackoff.set(siteId, { failures: 0, until: Infinity });
-        return failed(site.name, problem.message);
-      }
-      try {
-        const abort = new AbortController();
-        siteAborts.set(siteId, abort);
-        const report = await syncSite({ store, url: opts.url, write: opts.write, http: { ...opts.siteHttp, signal: abort.signal } }, site, password);
-        if (report.ok) siteBackoff.delete(siteId);
-        else if (report.transient) {
-          const failures = (siteBackoff.get(siteId)?.failures ?? 0) + 1;
-          const wait = Math.max(report.retryAfterMs ?? 0, Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** (failures - 1)));
-          siteBackoff.set(siteId, { failures, until: Date.now() + wait });
-        } else siteBackoff.set(siteId, { failures: 0, until: Infinity });
-        if (report.error) log('warn', `sync of the site "${site.name}": ${report.error}`);
-        return report;
-      } catch (err) {
-        const error = (err as Error).message;
-        log('error', `sync of the site "${site.name}" failed: ${error}`);
-        return failed(site.name, error);
-      }
-    };
-    const round = (async () => {
-      try {
-        const report = await attempt();
-        lastSiteRound.set(siteId, { ...report, finished: new Date().toISOString() });
-        return report;
-      } finally {
-        runningSites.delete(siteId);
-        siteAborts.delete(siteId);
-      }
-    })();
-    runningSites.set(siteId, round);
-    return round;
-  }
+  // Websites (issue 26) run beside the accounts, with the same rhythm, backoff and waiting for a password.
+  const failedSite = (siteId: number, name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], error, transient: false });
+  const sites = createRounds<{ site: SiteRow; password: string }, SiteReport>(
+    {
+      prepare(siteId) {
+        const site = store.sites.byId(siteId);
+        if (!site) return { report: failedSite(siteId, '?', 'There is no such site.'), waitForUser: false };
+        const password = opts.secrets?.get(siteSecretKey(site.id));
+        if (password === undefined) {
+          const problem = new SyncProblem('site_no_password', { name: site.name });
+          store.write(() => store.sites.setResult(site.id, null, storedError(problem)));
+          return { report: failedSite(siteId, site.name, problem.message), waitForUser: true };
+        }
+        return { peer: { site, password } };
+      },
+      run: ({ site, password }, signal) => syncSite({ store, url: opts.url, write: opts.write, http: { ...opts.siteHttp, signal } }, site, password),
+      failed: ({ site }, err) => failedSite(site.id, site.name, err.message),
+      describe: ({ site }) => `sync of the site "${site.name}"`,
+    },
+    log,
+  );
 
   /** Background: every account and site not waiting out a backoff. */
   function background(): void {
     if (closed) return;
-    const now = Date.now();
-    for (const a of store.accounts.list()) {
-      if ((backoff.get(a.id)?.until ?? 0) > now) continue;
-      void runAccount(a.id);
-    }
-    for (const s of store.sites.list()) {
-      if ((siteBackoff.get(s.id)?.until ?? 0) > now) continue;
-      void runSite(s.id);
-    }
+    accounts.due(store.accounts.list().map((a) => a.id));
+    sites.due(store.sites.list().map((s) => s.id));
   }
 
   const api = {
     /** One round of these accounts (default all) now, whatever their backoff; resolves with what moved. */
     async syncNow(accountIds?: number[]): Promise<SyncReport[]> {
-      const ids = accountIds ?? store.accounts.list().map((a) => a.id);
-      for (const id of ids) backoff.delete(id);
-      return Promise.all(ids.map((id) => runAccount(id)));
+      return accounts.now(accountIds ?? store.accounts.list().map((a) => a.id));
     },
     /** One round of these sites (default all) now, whatever their backoff. */
     async syncSitesNow(siteIds?: number[]): Promise<SiteReport[]> {
-      const ids = siteIds ?? store.sites.list().map((s) => s.id);
-      for (const id of ids) siteBackoff.delete(id);
-      return Promise.all(ids.map((id) => runSite(id)));
+      return sites.now(siteIds ?? store.sites.list().map((s) => s.id));
     },
     /** Resolves once the site's round under way (if any) is over: removing a site waits for it. */
-    async siteSettled(siteId: number): Promise<void> {
-      await runningSites.get(siteId)?.catch(() => undefined);
-    },
+    siteSettled: (siteId: number): Promise<void> => sites.settled(siteId),
     /** Ends the site's round under way (its requests aborted) and resolves once it is over. */
-    async cancelSite(siteId: number): Promise<void> {
-      siteAborts.get(siteId)?.abort();
-      await runningSites.get(siteId)?.catch(() => undefined);
-    },
+    cancelSite: (siteId: number): Promise<void> => sites.cancel(siteId),
     /** A site's state, its error worded in `lang`. */
     siteStatus(siteId: number, lang: Language = 'en'): SiteSyncJson | undefined {
       const s = store.sites.byId(siteId);
       if (!s) return undefined;
-      const b = siteBackoff.get(s.id);
       const error = errorText(s.last_error, lang) ?? errorText(store.sites.outboxError(s.calendar_id), lang);
       const passwordRefused = !!s.last_error && /"key":"site_(unauthorized|anonymous|no_password)"/.test(s.last_error);
       return {
@@ -210,21 +137,16 @@ export function createSyncService(opts: SyncServiceOptions) {
         pending: store.sites.pendingCount(s.calendar_id),
         last_error: error,
         conflicts: store.sites.conflictCount(s.calendar_id),
-        state: runningSites.has(s.id) ? 'syncing' : passwordRefused ? 'password' : s.last_error ? 'error' : 'ok',
-        next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,
+        state: sites.running(s.id) ? 'syncing' : passwordRefused ? 'password' : s.last_error ? 'error' : 'ok',
+        next_try: sites.nextTry(s.id),
       };
     },
     /** What the site's last round since this server started moved. */
-    lastSiteRound: (siteId: number) => lastSiteRound.get(siteId) ?? null,
+    lastSiteRound: (siteId: number) => sites.lastRound(siteId),
     /** Resolves once the account's round under way (if any) is over: removing an account waits for it. */
-    async settled(accountId: number): Promise<void> {
-      await running.get(accountId)?.catch(() => undefined);
-    },
+    settled: (accountId: number): Promise<void> => accounts.settled(accountId),
     /** Ends the account's round under way (its requests aborted) and resolves once it is over. */
-    async cancel(accountId: number): Promise<void> {
-      aborts.get(accountId)?.abort();
-      await running.get(accountId)?.catch(() => undefined);
-    },
+    cancel: (accountId: number): Promise<void> => accounts.cancel(accountId),
     /** A local change was saved: a round soon, once the burst of changes is over. */
     localChange(): void {
       if (closed || opts.debounceMs === 0) return;
@@ -250,7 +172,7 @@ export function createSyncService(opts: SyncServiceOptions) {
     secrets: opts.secrets,
     /** The state, its errors worded in `lang`. */
     status(lang: Language = 'en'): { accounts: AccountStatus[]; sites: Array<SiteSyncJson & { last_round: (SiteReport & { finished: string }) | null }>; conflicts: ConflictCopyJson[] } {
-      const accounts = store.accounts.list().map((a) => {
+      const accountList = store.accounts.list().map((a) => {
         const calendars = a.calendars.map((c) => ({
           id: c.id,
           name: c.name,
@@ -263,30 +185,28 @@ export function createSyncService(opts: SyncServiceOptions) {
           last_full_sync: c.last_full_sync_utc,
           held_deletes: heldJson(c),
         }));
-        const b = backoff.get(a.id);
         return {
           id: a.id,
           name: a.name,
           last_sync: a.last_sync_utc,
           last_error: errorText(a.last_error, lang),
-          syncing: running.has(a.id),
+          syncing: accounts.running(a.id),
           pending: calendars.reduce((n, c) => n + c.pending, 0),
-          next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,
-          last_round: lastRound.get(a.id) ?? null,
+          next_try: accounts.nextTry(a.id),
+          last_round: accounts.lastRound(a.id),
           calendars,
         };
       });
       const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc, target: c.target, kind: c.kind }));
-      const sites = store.sites.list().map((site) => ({ ...api.siteStatus(site.id, lang)!, last_round: lastSiteRound.get(site.id) ?? null }));
-      return { accounts, sites, conflicts };
+      const siteList = store.sites.list().map((site) => ({ ...api.siteStatus(site.id, lang)!, last_round: sites.lastRound(site.id) }));
+      return { accounts: accountList, sites: siteList, conflicts };
     },
     /** Stops the timers and ends the rounds under way (their requests aborted). */
     async close(): Promise<void> {
       closed = true;
       if (debounce) clearTimeout(debounce);
       if (interval) clearInterval(interval);
-      for (const abort of [...aborts.values(), ...siteAborts.values()]) abort.abort();
-      await Promise.allSettled([...running.values(), ...runningSites.values()]);
+      await Promise.all([accounts.close(), sites.close()]);
     },
   };
   return api;

@@ -14,6 +14,7 @@
  *   CalDAV server, unreachable) rather than tsdav's "cannot find principalUrl".
  */
 import { CalDavError, fromNetworkError } from './errors';
+import { boundedResponse, deadline, sizeLabel } from '../net/bounded-read';
 
 export interface Credentials {
   user: string;
@@ -83,7 +84,7 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
       headers.delete('authorization');
       if (trusted.has(url.origin)) headers.set('Authorization', authorization);
       if (!headers.has('user-agent')) headers.set('User-Agent', opts.userAgent ?? USER_AGENT);
-      const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(init.signal ? [init.signal] : []), ...(opts.signal ? [opts.signal] : [])]);
+      const signal = deadline(timeoutMs, init.signal, opts.signal);
       let res: Response;
       try {
         res = await base(url, { ...init, headers, signal });
@@ -103,54 +104,22 @@ export function createTransport(typedUrl: string, credentials: Credentials, opts
         // A well-known redirect names where the service really is (often another host).
         if (location && url.pathname.startsWith('/.well-known/')) transport.trust(new URL(location, url).origin);
       }
-      return bounded(
-        res,
-        maxBytes,
-        () => {
-          transport.tooLarge = new CalDavError('too_large', { host: url.host, limit: sizeLabel(maxBytes) }, res.status);
-          return transport.tooLarge;
-        },
-        opts.maxResponses,
-      );
+      const tooLarge = () => {
+        transport.tooLarge = new CalDavError('too_large', { host: url.host, limit: sizeLabel(maxBytes) }, res.status);
+        return transport.tooLarge;
+      };
+      return boundedResponse(res, { maxBytes, tooLarge }, opts.maxResponses === undefined ? undefined : responseCounter(opts.maxResponses));
     },
   };
   return transport;
 }
 
 /**
- * The same answer, failing once more than `max` bytes of body have come (or are announced), or
- * (with `maxResponses`) once a multistatus has listed more `<response>` elements than that.
+ * Counts `<response` / `<x:response` opening tags across chunks (a tag may straddle two); the
+ * error to end the answer with once more than `limit` were seen. Linear in the bytes, nothing kept
+ * but a short tail.
  */
-function bounded(res: Response, max: number, tooLarge: () => CalDavError, maxResponses?: number): Response {
-  if (!res.body) return res;
-  const announced = Number(res.headers.get('content-length'));
-  if (Number.isFinite(announced) && announced > max) {
-    void res.body.cancel();
-    throw tooLarge();
-  }
-  let seen = 0;
-  const counter = maxResponses === undefined ? undefined : responseCounter(maxResponses);
-  const limited = res.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > max) controller.error(tooLarge());
-        else if (counter?.(chunk)) controller.error(new CalDavError('too_many_calendars', { limit: maxResponses!.toLocaleString('en') }));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  const out = new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
-  // tsdav reports some failures with the response's URL, which a new Response does not have.
-  Object.defineProperty(out, 'url', { value: res.url });
-  return out;
-}
-
-/**
- * Counts `<response` / `<x:response` opening tags across chunks (a tag may straddle two); true
- * once more than `limit` were seen. Linear in the bytes, nothing kept but a short tail.
- */
-function responseCounter(limit: number): (chunk: Uint8Array) => boolean {
+function responseCounter(limit: number): (chunk: Uint8Array) => CalDavError | undefined {
   const decoder = new TextDecoder();
   const tag = /<(?:[A-Za-z_][\w.-]*:)?response[\s>/]/g;
   let tail = '';
@@ -165,10 +134,6 @@ function responseCounter(limit: number): (chunk: Uint8Array) => boolean {
     }
     // Keep what could be the start of a tag cut by the chunk's end.
     tail = text.slice(Math.max(last, text.length - 40));
-    return count > limit;
+    return count > limit ? new CalDavError('too_many_calendars', { limit: limit.toLocaleString('en') }) : undefined;
   };
-}
-
-function sizeLabel(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
 }

@@ -6,13 +6,13 @@
  * which another change could be overwritten. The original has no such thing: clients tell the two
  * apart by the `X-Cal-Conditional-Writes` header and the index's `almanac.conditional_writes`.
  */
-import { hash } from 'node:crypto';
 import { ApiError } from '../errors';
 import type { Store } from '../store';
 import type { UrlContext } from '../serialize/context';
 import { eventsJson } from '../serialize/event';
 import { linkedJson } from '../serialize/linked-posts';
 import { serializeTerm } from '../serialize/terms';
+import { etagOf } from '../serialize/json-cache';
 import type { ApiRequest } from './route-table';
 import { isVirtualId } from '../store/series-virtual';
 
@@ -40,18 +40,6 @@ function namedRecord(kind: RecordKind, req: Pick<ApiRequest, 'path' | 'store'>):
     return (slug !== undefined ? s.getBySlug(slug) : s.get(id))?.id;
   }
   return store.terms.get(kind, id)?.id;
-}
-
-/**
- * The entity tag (strong) of a record as a read serves it (`bytes`). Its addresses are taken out
- * first, so the tag is the same through every root (`/wp-json/…`, `?rest_route=`, a language
- * prefix) and host name, and changes exactly when what the record reads as changes: its own
- * fields, an embedded venue, organizer or term, a setting that shows in it.
- */
-export function etagOf(bytes: Buffer | string, ctx: UrlContext): string {
-  const text = (typeof bytes === 'string' ? bytes : bytes.toString('utf8')).split(ctx.apiRoot).join('\u0000').split(ctx.origin).join('\u0001');
-  // A fingerprint of what was served, not a secret: the fastest of Node's one-shot hashes.
-  return `"${hash('sha1', text, 'base64url')}"`;
 }
 
 /**

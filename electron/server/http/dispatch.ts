@@ -15,7 +15,8 @@ import type { ApiErrorBody } from '../../../shared/api/records';
 import type { Viewer } from '../store/posts';
 import type { ApiRequest, ApiResponse, Method, RouteDef, Endpoint } from './route-table';
 import { originOf } from './security';
-import { checkIfMatch, etagOf, recordEtag } from './conditional';
+import { checkIfMatch, recordEtag } from './conditional';
+import { etagOf } from '../serialize/json-cache';
 
 /**
  * The API is served on Node's own request and response objects, not Express's: Express gives them
@@ -167,12 +168,14 @@ export function dispatch(
       if (endpoint.write && req.method !== 'GET' && (out.status ?? 200) < 400) opts.sync?.localChange();
       res.statusCode = out.status ?? 200;
       for (const [k, v] of Object.entries(out.headers ?? {})) res.setHeader(k, v);
+      // Serialised once: a read's tag is taken from the very text it sends.
+      let json: Buffer | string | undefined = out.json;
       if (endpoint.record && res.statusCode < 300) {
         // A read's tag is that of what it answers; a write's, that of the record written (its
         // `id`) as a read would answer it.
         const read = req.method === 'GET' || req.method === 'HEAD';
         const id = (out.body as { id?: unknown } | undefined)?.id;
-        const tag = read ? etagOf(out.json ?? JSON.stringify(out.body), apiReq.url) : typeof id === 'number' ? recordEtag(endpoint.record, id, apiReq.store, apiReq.url) : undefined;
+        const tag = read ? etagOf((json ??= JSON.stringify(out.body)), apiReq.url) : typeof id === 'number' ? recordEtag(endpoint.record, id, apiReq.store, apiReq.url) : undefined;
         if (tag) res.setHeader('ETag', tag);
       }
       if (out.stream) {
@@ -184,7 +187,7 @@ export function dispatch(
         });
         return;
       }
-      sendJson(res, out.json ?? JSON.stringify(out.body));
+      sendJson(res, json ?? JSON.stringify(out.body));
     };
     runWhenFree(res, opts.busyWaitMs, () => {
       // In the same tick as the write: nothing can change the record between the check and it.

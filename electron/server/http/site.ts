@@ -33,7 +33,7 @@ export const SITE_ROUTES: SiteRoute[] = [
     route: '/',
     namespace: '',
     methods: ['GET'],
-    summary: 'The site index, as WordPress serves it at `/wp-json/`: `name`, `url`, `home`, `namespaces`, `authentication` (empty: Almanac has no "authorize application" page; the password of HTTP Basic is the API token), `routes` (every route of the namespaces with their methods, endpoints and arguments) and `almanac` (`conditional_writes`: single records answer an `ETag` and honour `If-Match`; `repeats`: events may repeat, `recurrence`). Answered without credentials, as WordPress answers it: it holds no calendar data.',
+    summary: 'The site index, as WordPress serves it at `/wp-json/`: `name`, `url`, `home`, `namespaces`, `authentication` (empty: Almanac has no "authorize application" page; the password of HTTP Basic is the API token), `routes` (every route of the namespaces with their methods, endpoints and arguments) and `almanac` (`conditional_writes`: single records answer an `ETag` and honour `If-Match`; `repeats`: events may repeat, `recurrence`). Answered without credentials, as WordPress answers it, then holding nothing of this calendar; `gmt_offset` and `timezone_string` (the calendar\'s timezone) only with credentials.',
     statuses: { 200: 'The index.', 401: 'The credentials sent are wrong (`incorrect_password` for HTTP Basic).' },
     public: true,
   },
@@ -113,8 +113,12 @@ export function apiLinkHeader(origin: string, prefixLang?: Language): string {
   return `<${origin}${prefixLang ? `/${prefixLang}` : ''}/wp-json/>; rel="https://api.w.org/"`;
 }
 
-/** `GET /wp-json/`: WordPress's index, its routes built from the route table. */
-export function siteIndex(opts: { origin: string; siteRoot: string; prefixLang?: Language; routes: RouteDef[]; timezone: string }) {
+/**
+ * `GET /wp-json/`: WordPress's index, its routes built from the route table. `timezone` is given
+ * only to a signed-in client: the index is open (clients read it before they sign in), so what it
+ * tells a stranger is the same for every Almanac, nothing of this calendar or where its owner lives.
+ */
+export function siteIndex(opts: { origin: string; siteRoot: string; prefixLang?: Language; routes: RouteDef[]; timezone?: string }) {
   const home = `${opts.origin}${opts.prefixLang ? `/${opts.prefixLang}` : ''}`;
   // Each route's address in the form the index was asked in (`/wp-json/…` or `?rest_route=/…`).
   const at = (route: string) => `${opts.origin}${opts.siteRoot}${route}`;
@@ -133,8 +137,7 @@ export function siteIndex(opts: { origin: string; siteRoot: string; prefixLang?:
     description: '',
     url: home,
     home,
-    gmt_offset: gmtOffset(opts.timezone),
-    timezone_string: opts.timezone,
+    ...(opts.timezone === undefined ? {} : { gmt_offset: gmtOffset(opts.timezone), timezone_string: opts.timezone }),
     namespaces: [NAMESPACE, WP_NAMESPACE],
     authentication: {},
     // What this site does beyond the original, for a client to tell an Almanac from it (no version: the index is public).

@@ -11,7 +11,7 @@ import { formatLocal, startOfDay, endOfDay } from '../../../shared/dates/format'
 import { ApiError, invalidParam, invalidParams } from '../errors';
 import { defaultStatuses } from '../store/posts';
 import type { EventRow, EventStatusRow, EventListQuery } from '../store/events';
-import { serializeEvent, eventsJson } from '../serialize/event';
+import { serializeEvent, eventsJson, writtenEvent } from '../serialize/event';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import type { Reminder } from '../../../shared/reminders';
 import { storedReminders } from '../store/settings';
@@ -198,7 +198,9 @@ interface EventLookup<R> {
 
 /**
  * The event a by-id or by-slug route names, with the original's errors when there is none; as a
- * whole row, or as what `lookup` gives.
+ * whole row, or as what `lookup` gives. An occurrence shown without a row (series-virtual.ts) is
+ * found as the row it stands for, written nowhere: a write's checks read it, and `rowToWrite`
+ * writes its row inside the write's own transaction, so a refused write leaves nothing behind.
  */
 function findEvent(req: ApiRequest): EventRow;
 function findEvent<R extends EventStatusRow>(req: ApiRequest, lookup: EventLookup<R>): R;
@@ -209,8 +211,14 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
     return row;
   }
   let id = Number(req.path.id);
-  // An occurrence shown without a row (series-virtual.ts): its row, written now for a change.
-  if (isVirtualId(id)) id = req.store.series.virtual.resolve(id).row ?? req.store.write(() => req.store.series.virtual.materialise(id)) ?? id;
+  if (isVirtualId(id)) {
+    const { row, exists } = req.store.series.virtual.resolve(id);
+    if (row !== undefined) id = row;
+    else if (exists) {
+      const shown = req.store.series.virtual.rowsFor([id]).get(id);
+      if (shown) return shown;
+    }
+  }
   const row = lookup.get(id);
   if (row) return row;
   if (req.store.registry.kindOf(id)) throw new ApiError('rest-invalid-event-id', 400, 'rest-invalid-event-id', { id });
@@ -261,7 +269,7 @@ export function insertEvent(req: ApiRequest, checked: Record<string, unknown>): 
 
 function createEvent(req: ApiRequest): ApiResponse {
   const id = req.store.write(() => insertEvent(req, req.values));
-  return { status: 201, body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+  return { status: 201, body: writtenEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 /** Months of occurrence rows a new series gets before its creation is answered. */
@@ -270,15 +278,28 @@ const FIRST_ROWS_MONTHS = 3;
 /** An old client sends no scope, and so changes or deletes the one occurrence it names. */
 const scopeOf = (req: ApiRequest): RecurrenceScope => (req.values.recurrence_scope as RecurrenceScope | undefined) ?? 'this';
 
+/**
+ * The row a write changes, in the write's transaction: an occurrence found without one (findEvent)
+ * gets it now, so the write and its row are kept or rolled back together.
+ */
+function rowToWrite(req: ApiRequest, found: EventRow): EventRow {
+  if (!isVirtualId(found.id)) return found;
+  const id = req.store.series.virtual.materialise(found.id);
+  const row = id === undefined ? undefined : req.store.events.get(id);
+  if (!row) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: found.id });
+  return row;
+}
+
 function updateEvent(req: ApiRequest): ApiResponse {
-  const row = findEvent(req);
+  const found = findEvent(req);
   // A hidden first event is gone as an occurrence, but it is still the handle of its series.
-  if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
-  req.store.events.refuseReadOnlyEvent(row);
+  if (isHidden(found.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: found.id });
+  req.store.events.refuseReadOnlyEvent(found);
   const { recurrence_scope: _scope, ...values } = req.values;
-  refuseWhatSitesCannot(req.store, row, values);
+  refuseWhatSitesCannot(req.store, found, values);
   const scope = scopeOf(req);
   const id = req.store.write(() => {
+    const row = rowToWrite(req, found);
     // An occurrence that leaves its series (a split, or the one left of a series ended) keeps the
     // series' reminders it had.
     const leaves = scope === 'following' || (scope === 'all' && values.recurrence === null);
@@ -289,26 +310,27 @@ function updateEvent(req: ApiRequest): ApiResponse {
     rescheduleAround(req, row, id);
     return id;
   });
-  return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+  return { body: writtenEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 function deleteEvent(req: ApiRequest): ApiResponse {
-  const row = findEvent(req);
-  if (isHidden(row.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
-  req.store.events.refuseReadOnlyEvent(row);
-  if (row.status === 'trash') {
-    if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: row.id });
-    const before = serializeEvent(row, req.url, req.store);
+  const found = findEvent(req);
+  if (isHidden(found.status) && scopeOf(req) === 'this') throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: found.id });
+  req.store.events.refuseReadOnlyEvent(found);
+  if (found.status === 'trash') {
+    if (!req.values.force) throw new ApiError('event-is-in-trash', 410, 'event-is-in-trash', { id: found.id });
+    const before = serializeEvent(found, req.url, req.store);
     // The schedule's rows of a deleted event go with it (ON DELETE CASCADE).
-    req.store.write(() => req.store.series.deleteForever(row));
+    req.store.write(() => req.store.series.deleteForever(rowToWrite(req, found)));
     return { body: before };
   }
   const id = req.store.write(() => {
+    const row = rowToWrite(req, found);
     const id = req.store.series.trash(row, scopeOf(req), req.write);
     rescheduleAround(req, row, id);
     return id;
   });
-  return { body: serializeEvent(req.store.events.get(id)!, req.url, req.store) };
+  return { body: writtenEvent(req.store.events.get(id)!, req.url, req.store) };
 }
 
 /**

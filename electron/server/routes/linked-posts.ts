@@ -2,7 +2,7 @@
 import { linkedListParams, deleteParams } from '../../../shared/schema/queries';
 import { ApiError, invalidParam } from '../errors';
 import { FIELDS, type LinkedKind, type LinkedRow } from '../store/linked-posts';
-import { serializeLinked, linkedJson } from '../serialize/linked-posts';
+import { serializeLinked, linkedJson, writtenLinked } from '../serialize/linked-posts';
 import { pageSize, postListLinks, postListResponse } from '../http/paging';
 import { route, type ApiRequest, type ApiResponse, type RouteDef, type Endpoint } from '../http/route-table';
 import { listStatuses } from './events';
@@ -62,14 +62,14 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
   function create(req: ApiRequest): ApiResponse {
     const values = req.values;
     const { id } = req.store.write(() => storeOf(req).create(values, req.write));
-    return { status: 201, body: serializeLinked(kind, [storeOf(req).get(id)!], req.url, req.store)[0] };
+    return { status: 201, body: writtenLinked(kind, storeOf(req).get(id)!, req.url, req.store) };
   }
 
   function update(req: ApiRequest): ApiResponse {
     const row = find(req);
     const values = req.values;
     req.store.write(() => storeOf(req).update(row.id, values, req.write));
-    return { body: serializeLinked(kind, [storeOf(req).get(row.id)!], req.url, req.store)[0] };
+    return { body: writtenLinked(kind, storeOf(req).get(row.id)!, req.url, req.store) };
   }
 
   function remove(req: ApiRequest): ApiResponse {
@@ -82,7 +82,7 @@ export function linkedRoutes(kind: LinkedKind): RouteDef[] {
       return { body: before };
     }
     req.store.write(() => store.trash(row.id, req.write));
-    return { body: serializeLinked(kind, [store.get(row.id)!], req.url, req.store)[0] };
+    return { body: writtenLinked(kind, store.get(row.id)!, req.url, req.store) };
   }
 
   const single = (by: string): Endpoint[] => [

@@ -18,7 +18,7 @@ import { permalink, globalId, type UrlContext } from './context';
 import { linkedObjects, venueJsonLd, organizerJsonLd } from './linked-posts';
 import { embedTerm } from './terms';
 import { loadLookups } from './lookups';
-import { cachedJson } from './json-cache';
+import { cachedJson, writtenRecord } from './json-cache';
 
 /** `cost` and `cost_details` of a stored cost list, in the site's currency. */
 export function eventCost(stored: string, s: Settings): Pick<Event, 'cost' | 'cost_details'> {
@@ -167,6 +167,15 @@ function seriesOfRows(rows: EventRow[], store: Store): Map<number, Recurrence> {
 
 export function serializeEvent(row: EventRow, ctx: UrlContext, store: Store, opts: { jsonLd?: boolean } = {}): Event {
   return serializeEvents([row], ctx, store, opts)[0];
+}
+
+/**
+ * A written event's answer (no `json_ld`, as the original answers writes), from the serialisation
+ * that also fills the JSON a read of it answers: the write's ETag and the read that follows take
+ * that entry, and the event is not serialised a second time for them.
+ */
+export function writtenEvent(row: EventRow, ctx: UrlContext, store: Store): Event {
+  return writtenRecord(store.recordJson.current(), 'event+ld', ctx, row.id, () => serializeEvent(row, ctx, store, { jsonLd: true }), () => serializeEvent(row, ctx, store));
 }
 
 /** Events' JSON (UTF-8) by id for reads and lists, in the order given, from the JSON cache where possible. */

@@ -4,6 +4,7 @@
  * copied into the envelope, and a read's body is one record's bytes, with nothing to serialise or
  * encode (encoding a 35 KB list page as UTF-8 on every request cost more than building it).
  */
+import { hash } from 'node:crypto';
 import type { CacheView } from '../store/derived-cache';
 import type { UrlContext } from './context';
 
@@ -42,6 +43,43 @@ export function cachedJson(cache: CacheView<Buffer>, kind: string, ctx: UrlConte
     return new Map(missing.map((id, i) => [id, utf8(JSON.stringify(made[i]))]));
   });
   return ids.map((id) => found.get(id)!);
+}
+
+/** Tags of cached JSON, by the very bytes the cache holds: made once per entry, gone with it. */
+const tags = new WeakMap<Buffer, string>();
+
+/**
+ * The entity tag (strong) of a record as a read serves it (`bytes`). Its addresses are taken out
+ * first, so the tag is the same through every root (`/wp-json/…`, `?rest_route=`, a language
+ * prefix) and host name, and changes exactly when what the record reads as changes: its own
+ * fields, an embedded venue, organizer or term, a setting that shows in it. Bytes from the JSON
+ * cache are hashed once, the first time their tag is asked (the write that filled the entry, or
+ * the first read): every later read of the same entry, and its If-Match check, reuse the tag.
+ */
+export function etagOf(bytes: Buffer | string, ctx: UrlContext): string {
+  if (typeof bytes !== 'string') {
+    const known = tags.get(bytes);
+    if (known !== undefined) return known;
+  }
+  const text = (typeof bytes === 'string' ? bytes : bytes.toString('utf8')).split(ctx.apiRoot).join('\u0000').split(ctx.origin).join('\u0001');
+  // A fingerprint of what was served, not a secret: the fastest of Node's one-shot hashes.
+  const tag = `"${hash('sha1', text, 'base64url')}"`;
+  if (typeof bytes !== 'string') tags.set(bytes, tag);
+  return tag;
+}
+
+/**
+ * One serialisation for a record just written: `build` makes the read's form (with `json_ld`),
+ * which fills the cache entry a read and the write's ETag take (`kind` its cache kind); the
+ * answer is that object without `json_ld`, as the original answers writes. When the entry was
+ * cached already, the answer is made by `plain`.
+ */
+export function writtenRecord<V extends { json_ld?: unknown }>(cache: CacheView<Buffer>, kind: string, ctx: UrlContext, id: number, build: () => V, plain: () => V): Omit<V, 'json_ld'> {
+  let made: V | undefined;
+  cachedJson(cache, kind, ctx, [id], () => [(made = build())]);
+  if (made === undefined) return plain();
+  const { json_ld: _ld, ...answer } = made;
+  return answer;
 }
 
 /** In memory of its own: a small Buffer.from is a slice of a shared 8 KB pool, which it would keep alive. */

@@ -6,7 +6,7 @@ import type { Venue, Organizer } from '../../../shared/api/records';
 import type { LinkedRow, VenueRow, OrganizerRow, LinkedKind } from '../store/linked-posts';
 import type { Store } from '../store';
 import { loadLookups, type Lookups } from './lookups';
-import { cachedJson, cachedRecords } from './json-cache';
+import { cachedJson, cachedRecords, writtenRecord } from './json-cache';
 import { renderContent, plainText } from './content';
 import { permalink, globalId, type UrlContext } from './context';
 
@@ -133,6 +133,11 @@ export function linkedObjects(kind: LinkedKind, ids: number[], ctx: UrlContext, 
     const made = serializeLinked(kind, rows, ctx, store);
     return new Map(rows.map((row, i) => [row.id, made[i]]));
   });
+}
+
+/** A written venue's or organizer's answer (no `json_ld`), as writtenEvent makes an event's. */
+export function writtenLinked(kind: LinkedKind, row: LinkedRow, ctx: UrlContext, store: Store): Venue | Organizer {
+  return writtenRecord<Venue | Organizer>(store.linkedJson.current(), `${kind}+ld`, ctx, row.id, () => serializeLinked(kind, [row], ctx, store, { jsonLd: true })[0], () => serializeLinked(kind, [row], ctx, store)[0]);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { SiteError, fromNetwork } from './errors';
 import { basicAuth } from '../caldav/transport';
+import { deadline, readBoundedText, sizeLabel } from '../net/bounded-read';
 
 export interface SiteAuth {
   user: string;
@@ -88,10 +89,11 @@ export function createSiteHttp(trustedOrigin: string, auth: SiteAuth | null, opt
         http.requests++;
         let res: Response;
         let text: string;
-        const signal = opts.signal ? AbortSignal.any([AbortSignal.timeout(timeoutMs), opts.signal]) : AbortSignal.timeout(timeoutMs);
+        const signal = deadline(timeoutMs, opts.signal);
         try {
           res = await base(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, redirect: 'follow' });
-          text = await boundedText(res, maxBytes, host);
+          const status = res.status;
+          text = await readBoundedText(res, { maxBytes, tooLarge: () => new SiteError('too_large', { host, limit: sizeLabel(maxBytes) }, status) });
         } catch (err) {
           throw fromNetwork(err, host, timeoutMs);
         }
@@ -132,28 +134,4 @@ export function retryAfterMs(value: string | null): number | undefined {
   if (/^\d+$/.test(value.trim())) return Math.min(Number(value.trim()), 24 * 3600) * 1000;
   const at = Date.parse(value);
   return Number.isFinite(at) ? Math.max(0, at - Date.now()) : undefined;
-}
-
-async function boundedText(res: Response, max: number, host: string): Promise<string> {
-  const announced = Number(res.headers.get('content-length'));
-  const tooLarge = () => new SiteError('too_large', { host, limit: `${Math.round(max / (1024 * 1024))} MB` }, res.status);
-  if (Number.isFinite(announced) && announced > max) {
-    await res.body?.cancel();
-    throw tooLarge();
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let seen = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
-    if (seen > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

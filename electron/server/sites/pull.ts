@@ -317,7 +317,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         const linked = kind === 'event' ? undefined : store.sites.sameHere(calendarId, kind, r);
         // A record here that is the site's: linked, and from now on the site's version.
         const localId = applyLocally(cx, kind, r, linked);
-        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, ...base, version: str(json.modified_utc), hidden });
+        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, ...base, hidden });
         cx.report.received.changed++;
         return;
       }
@@ -329,7 +329,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
       if (embedded) return;
       const localId = o.local_id !== null && localRecord(cx, kind, o.local_id) !== undefined ? o.local_id : undefined;
       const save = (id: number | undefined) =>
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, version: str(json.modified_utc), remote_status: null, hidden });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden });
       if (!pendingOf(cx, kind, o)) {
         save(applyLocally(cx, kind, r, localId));
         const trashedNow = kind === 'event' && r.status === 'trash' && !(o.base_json ?? '').includes('"status":"trash"');
@@ -401,4 +401,3 @@ function goneThere(cx: SiteRound, o: Omit<SyncObjectRow, 'base_json'>): void {
   cx.report.received.deleted++;
 }
 
-const str = (v: unknown) => (typeof v === 'string' ? v : null);

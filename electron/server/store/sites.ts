@@ -32,7 +32,6 @@ export interface SyncObjectRow {
   local_id: number | null;
   uid: string | null;
   remote_id: number | null;
-  version: string | null;
   base_json: string | null;
   base_hash: string | null;
   /** 'creating': a create was sent whose answer has not been recorded (look it up before sending again). */
@@ -91,14 +90,14 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const objByUid = db.prepare<[number, string], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND uid = ?');
   const objById = db.prepare<[number], SyncObjectRow>('SELECT * FROM sync_objects WHERE id = ?');
   const objsOfKind = db.prepare<[number, string], Omit<SyncObjectRow, 'base_json'>>(
-    'SELECT id, calendar_id, kind, local_id, uid, remote_id, version, NULL AS base_json, base_hash, remote_status, hidden FROM sync_objects WHERE calendar_id = ? AND kind = ?',
+    'SELECT id, calendar_id, kind, local_id, uid, remote_id, NULL AS base_json, base_hash, remote_status, hidden FROM sync_objects WHERE calendar_id = ? AND kind = ?',
   );
   const insertObj = db.prepare(
-    `INSERT INTO sync_objects (calendar_id, kind, local_id, uid, remote_id, version, base_json, base_hash, remote_status, hidden)
-     VALUES (@calendar_id, @kind, @local_id, @uid, @remote_id, @version, @base_json, @base_hash, @remote_status, @hidden)`,
+    `INSERT INTO sync_objects (calendar_id, kind, local_id, uid, remote_id, base_json, base_hash, remote_status, hidden)
+     VALUES (@calendar_id, @kind, @local_id, @uid, @remote_id, @base_json, @base_hash, @remote_status, @hidden)`,
   );
   const updateObj = db.prepare(
-    `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id, version = @version, base_json = @base_json,
+    `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id, base_json = @base_json,
        base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden WHERE id = @id`,
   );
   const deleteObj = db.prepare<[number]>('DELETE FROM sync_objects WHERE id = ?');
@@ -191,7 +190,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
         local_id: o.local_id !== undefined ? o.local_id : (current?.local_id ?? null),
         uid: o.uid !== undefined ? o.uid : (current?.uid ?? null),
         remote_id: o.remote_id !== undefined ? o.remote_id : (current?.remote_id ?? null),
-        version: o.version !== undefined ? o.version : (current?.version ?? null),
         base_json: o.base_json !== undefined ? o.base_json : (current?.base_json ?? null),
         base_hash: o.base_hash !== undefined ? o.base_hash : (current?.base_hash ?? null),
         remote_status: o.remote_status !== undefined ? o.remote_status : (current?.remote_status ?? null),

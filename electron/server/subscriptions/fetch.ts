@@ -8,6 +8,7 @@ import { message, type MessageKey } from '../../../shared/i18n/messages';
 import type { Language } from '../../../shared/i18n/languages';
 import { feedHttpUrl } from '../../../shared/schema/subscriptions';
 import { networkReason } from '../caldav/errors';
+import { deadline, readBoundedText, sizeLabel } from '../net/bounded-read';
 
 export const FEED_TIMEOUT_MS = 30_000;
 /** Large enough for a decade of a country's holidays or a busy team's year; a feed is one request. */
@@ -60,10 +61,6 @@ export type FeedAnswer =
   | { status: 'unchanged' }
   | { status: 'ok'; text: string; etag: string | null; lastModified: string | null; contentType: string };
 
-export function sizeLabel(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
 /** Fetches the feed; `unchanged` when the server answered 304 to the validators sent. */
 export async function fetchFeed(req: FeedRequest): Promise<FeedAnswer> {
   const timeoutMs = req.timeoutMs ?? FEED_TIMEOUT_MS;
@@ -71,7 +68,7 @@ export async function fetchFeed(req: FeedRequest): Promise<FeedAnswer> {
   const doFetch = req.fetch ?? fetch;
   // One deadline for the whole exchange, redirects and body included: a server trickling bytes
   // cannot hold a refresh any longer than one that never answers.
-  const signal = AbortSignal.timeout(timeoutMs);
+  const signal = deadline(timeoutMs);
   let url = new URL(feedHttpUrl(req.url));
   const headers: Record<string, string> = { 'User-Agent': USER_AGENT, Accept: 'text/calendar, text/plain;q=0.5, */*;q=0.1' };
   if (req.etag) headers['If-None-Match'] = req.etag;
@@ -107,33 +104,15 @@ export async function fetchFeed(req: FeedRequest): Promise<FeedAnswer> {
 }
 
 async function readBounded(res: Response, max: number, host: string, timeoutMs: number): Promise<string> {
-  const tooLarge = () => new SubscriptionError('too_large', { limit: sizeLabel(max) });
-  const announced = Number(res.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(announced) && announced > max) {
-    void res.body?.cancel();
-    throw tooLarge();
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let seen = 0;
-  const reader = res.body.getReader();
+  let text: string;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      seen += value.byteLength;
-      if (seen > max) {
-        void reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
+    text = await readBoundedText(res, { maxBytes: max, tooLarge: () => new SubscriptionError('too_large', { limit: sizeLabel(max) }) });
   } catch (err) {
     if (err instanceof SubscriptionError) throw err;
     throw networkFailure(err, host, timeoutMs);
   }
   // RFC 5545 §3.1.4: UTF-8; a byte-order mark some producers write is not part of the text.
-  return Buffer.concat(chunks).toString('utf8').replace(/^\uFEFF/, '');
+  return text.replace(/^\uFEFF/, '');
 }
 
 function networkFailure(err: unknown, host: string, timeoutMs: number): SubscriptionError {

@@ -106,6 +106,22 @@ describe('a far month', () => {
     expect((await t.api('get', `events/${two.id}`)).status).toBe(403);
   });
 
+  it('a refused change to one leaves the calendar as it was: no row written for it', async () => {
+    const all = () => t.server.store.db.prepare("SELECT (SELECT count(*) FROM events) || '/' || (SELECT count(*) FROM series_windows)").pluck().get() as string;
+    const [, , three] = (await month({ venue }, '2091-05')).events;
+    expect(three.id).toBeGreaterThan(2 ** 52);
+    const before = all();
+    const attempts = [
+      // Fields that pass the request's checks and are refused by the store, inside the write.
+      await t.api('patch', `events/${three.id}`).send({ title: 'Not kept', venue: 987654 }),
+      await t.api('put', `events/${three.id}`).send({ title: 'Not kept', organizer: [987654] }),
+      await t.api('patch', `events/${three.id}`).send({ title: 'Not kept', calendar: 987654 }),
+    ];
+    for (const res of attempts) expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(all()).toBe(before);
+    expect((await t.api('get', `events/${three.id}`)).body).toMatchObject({ id: three.id, start_date: three.start_date });
+  });
+
   it('shows a change to the whole series at once', async () => {
     const res = await t.api('patch', `events/${daily.id}`).query({ recurrence_scope: 'all' }).send({ title: `${tag} early swim` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

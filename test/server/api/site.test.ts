@@ -61,6 +61,21 @@ describe('discovery: Link header and the /wp-json/ index', () => {
     for (const c of ['events', 'venues', 'organizers', 'categories', 'tags']) expect(Object.keys(idx.routes)).toContain(`${NS}/${c}`);
   });
 
+  it('the index tells a stranger nothing of this calendar: the timezone only with credentials', async () => {
+    expect((await t.api('patch', 'settings').send({ timezone: 'America/Sao_Paulo' })).status).toBe(200);
+    for (const anon of [await site().get('/wp-json/'), await site().get('/?rest_route=/')]) {
+      expect(anon.status).toBe(200);
+      expect(anon.body.namespaces).toEqual(expect.arrayContaining(['cal/events/v1', 'wp/v2']));
+      expect(anon.body).not.toHaveProperty('timezone_string');
+      expect(anon.body).not.toHaveProperty('gmt_offset');
+      expect(anon.text).not.toMatch(/Sao_Paulo|Ana Owner/);
+    }
+    for (const signedIn of [await site().get('/wp-json/').set('Authorization', basic), await site().get('/wp-json/').set('Authorization', `Bearer ${t.server.token}`)]) {
+      expect(signedIn.status).toBe(200);
+      expect(signedIn.body).toMatchObject({ timezone_string: 'America/Sao_Paulo', gmt_offset: expect.any(Number) });
+    }
+  });
+
   it('the index is served at /wp-json (no slash) and under each language, its home there', async () => {
     expect((await site().get('/wp-json')).status).toBe(200);
     const es = await site().get('/es/wp-json/');

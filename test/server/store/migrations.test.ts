@@ -71,4 +71,16 @@ describe('schema migrations', () => {
     raw.close();
     expect(() => openDatabase(file)).toThrow(NewerSchemaError);
   });
+
+  it('17: a site object keeps its base copy and loses the site version no one read', () => {
+    const file = fileIn();
+    const before = openDatabase(file, { migrations: migrations.filter((m) => m.version < 17) });
+    before.prepare("INSERT INTO sync_objects (calendar_id, kind, local_id, remote_id, version, base_json, base_hash) VALUES (1, 'venue', NULL, 7, '2026-01-01 10:00:00', '{}', 'h1')").run();
+    closeDatabase(before);
+    const db = openDatabase(file);
+    const columns = (db.prepare('PRAGMA table_info(sync_objects)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns).not.toContain('version');
+    expect(db.prepare('SELECT kind, remote_id, base_hash FROM sync_objects').all()).toEqual([{ kind: 'venue', remote_id: 7, base_hash: 'h1' }]);
+    closeDatabase(db);
+  });
 });
