@@ -212,6 +212,17 @@ export function createSyncService(opts: SyncServiceOptions) {
         conflicts: store.sites.conflictCount(s.calendar_id),
         state: runningSites.has(s.id) ? 'syncing' : passwordRefused ? 'password' : s.last_error ? 'error' : 'ok',
         next_try: b && Number.isFinite(b.until) ? new Date(b.until).toISOString() : null,
+        refused: store.sites.refusals(s.calendar_id).map((r) => ({
+          id: r.id,
+          direction: r.direction,
+          kind: r.kind,
+          title: r.title,
+          reason: errorText(r.reason, lang) ?? '',
+          status: r.status,
+          at: r.at_utc,
+          local_id: r.local_id,
+          remote_id: r.remote_id,
+        })),
       };
     },
     /** What the site's last round since this server started moved. */

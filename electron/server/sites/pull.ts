@@ -18,7 +18,9 @@
 import { decideRecords } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
-import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
+import { identity, normRecord, recordHash, recordTitle, siteOccurrence, type SiteRecord } from './records';
+import { storedError } from '../caldav/errors';
+import { ApiError } from '../errors';
 import { applyLocally, keepLocalCopy, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
@@ -43,8 +45,11 @@ const mayReadOne = (cx: SiteRound) => {
 type Linked = Exclude<SiteKind, 'event'>;
 
 export async function pullSite(cx: SiteRound): Promise<void> {
+  const started = new Date().toISOString();
   for (const kind of ['category', 'tag', 'venue', 'organizer'] as const) await pullLinked(cx, kind);
   await pullEvents(cx);
+  // A whole pull: what was refused before and not again this time was stored.
+  cx.store.write(() => cx.store.sites.clearPullRefusalsBefore(cx.calendarId, started));
 }
 
 /**
@@ -236,6 +241,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
   const hash = recordHash(r);
   const { store, calendarId } = cx;
+  const occurrence = kind === 'event' && !cx.caps.almanac ? siteOccurrence(json) : null;
+  const readOnly = occurrence ? JSON.stringify(occurrence) : null;
   try {
     savepoint(store)(() => {
       const o = store.sites.objectByRemote(calendarId, kind, remoteId);
@@ -244,19 +251,19 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         const linked = kind === 'event' ? undefined : store.sites.sameHere(calendarId, kind, r);
         // A record here that is the site's: linked, and from now on the site's version.
         const localId = applyLocally(cx, kind, r, linked);
-        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, base_json: JSON.stringify(r), base_hash: hash, version: str(json.modified_utc), hidden });
+        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, base_json: JSON.stringify(r), base_hash: hash, version: str(json.modified_utc), hidden, read_only: readOnly });
         cx.report.received.changed++;
         return;
       }
       if (o.base_hash === hash) {
-        if (o.hidden !== hidden) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden });
+        if (o.hidden !== hidden || (kind === 'event' && o.read_only !== readOnly)) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden, read_only: kind === 'event' ? readOnly : undefined });
         return;
       }
       // Embedded copies (an event's venue) are not always whole: only a listing changes a known record.
       if (embedded) return;
       const localId = o.local_id !== null && localRecord(cx, kind, o.local_id) !== undefined ? o.local_id : undefined;
       const save = (id: number | undefined) =>
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, base_json: JSON.stringify(r), base_hash: hash, version: str(json.modified_utc), remote_status: null, hidden });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, base_json: JSON.stringify(r), base_hash: hash, version: str(json.modified_utc), remote_status: null, hidden, read_only: kind === 'event' ? readOnly : undefined });
       if (!pendingOf(cx, kind, o)) {
         save(applyLocally(cx, kind, r, localId));
         const trashedNow = kind === 'event' && r.status === 'trash' && !(o.base_json ?? '').includes('"status":"trash"');
@@ -297,6 +304,9 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   } catch (err) {
     if (err instanceof SiteError) throw err;
     cx.report.problems.push(`${PATHS[kind]}/${remoteId} "${recordTitle(kind, r)}": ${(err as Error).message}`);
+    // Kept for the user (GET /sync, the sidebar) until a whole pull stores it.
+    const reason = err instanceof ApiError ? storedError({ key: err.messageKey, vars: err.vars }) : storedError(err as Error);
+    store.sites.refuse({ calendar_id: calendarId, direction: 'pull', kind, record_key: String(remoteId), local_id: null, remote_id: remoteId, title: recordTitle(kind, r).slice(0, 200), reason, status: null, at_utc: new Date().toISOString() });
   }
 }
 
