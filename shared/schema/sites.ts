@@ -41,6 +41,8 @@ export interface SiteJson {
   state: SiteState;
   /** Whether the site takes a series as a series (another Almanac); the original plugin alone does not. */
   repeats: boolean;
+  /** Records the site refused, as `GET /sync` gives them (SiteRefusalJson). */
+  refused: SiteRefusalJson[];
 }
 
 /** A site's sync state in `GET /sync` (`sites`). */

@@ -58,6 +58,10 @@ interface SitesState {
   syncNow(name: string): Promise<void>;
   /** Waits while the site's state is `syncing` (its first pull goes on after the connect answered). */
   settle(id: number): Promise<void>;
+  /** A change the site refused is sent again now (`POST /sync/refusals/{id}/retry`); resolves once the round is over. */
+  retryRefused(siteId: number, refusalId: number): Promise<void>;
+  /** A change the site refused is given up, the site's version comes back (`DELETE /sync/refusals/{id}`); a pull's notice is dismissed. */
+  discardRefused(siteId: number, refusalId: number): Promise<void>;
 }
 
 const inUiLanguage = () => ({ i18n_language: useSettings.getState().uiLanguage });
@@ -113,6 +117,20 @@ export const useSites = create<SitesState>()((set, get) => ({
       // Refused or not, the site's state (its last error) is what the sidebar shows next.
       const site = get().sites.find((s) => s.name === name);
       if (site) await get().settle(site.id).catch(() => {});
+    }
+  },
+  async retryRefused(siteId, refusalId) {
+    try {
+      await api().post(`sync/refusals/${refusalId}/retry`, {}, inUiLanguage());
+    } finally {
+      await get().settle(siteId).catch(() => {});
+    }
+  },
+  async discardRefused(siteId, refusalId) {
+    try {
+      await api().del(`sync/refusals/${refusalId}`, inUiLanguage());
+    } finally {
+      await get().settle(siteId).catch(() => {});
     }
   },
   async settle(id) {
