@@ -118,7 +118,7 @@ export function createSyncService(opts: SyncServiceOptions) {
     if (current) return current;
     const attempt = async (): Promise<SiteReport> => {
       const site = store.sites.byId(siteId);
-      const failed = (name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], error, transient: false });
+      const failed = (name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], refused: [], error, transient: false });
       if (!site) return failed('?', 'There is no such site.');
       const password = opts.secrets?.get(siteSecretKey(site.id));
       if (password === undefined) {

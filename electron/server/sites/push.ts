@@ -16,7 +16,7 @@
  */
 import { decideRecords, same } from '../sync/merge';
 import { drainOutbox, retryLater } from '../sync/outbox';
-import { excerpt, storedError } from '../caldav/errors';
+import { errorText, excerpt, storedError } from '../caldav/errors';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
@@ -162,7 +162,7 @@ function keepRefusal(cx: SiteRound, who: Who, error: string, status: number | nu
     mark(error, retryLater());
     cx.store.sites.refuse({ calendar_id: cx.calendarId, direction: 'push', kind: who.kind, record_key: who.key, local_id: who.localId, remote_id: who.remoteId, title: excerpt(who.title, 200), reason: error, status, at_utc: new Date().toISOString() });
   });
-  cx.report.problems.push(`${PATHS[who.kind]} "${who.title}": ${error}`);
+  cx.report.refused.push(errorText(error, 'en') ?? who.title);
 }
 
 /**

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { startHere, FULL } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
+import { describeSites } from '../../../electron/cli/sync';
 
 let site: TestServer;
 let here: TestServer;
@@ -70,6 +71,8 @@ describe('a change the site refuses', () => {
     expect((await here.api('post', `events/${choir.id}`).send({ venue: hall.id, description: 'Bring the hymn books' })).status).toBe(200);
     const report = await sync();
     expect(report.ok).toBe(true);
+    // The CLI's `sync` says it too.
+    expect(describeSites([report]).join('\n')).toMatch(/not sent: The site refused "Choir practice" \(HTTP 400: Invalid parameter\(s\): venue\)/);
     expect((await site.api('get', `events/${there['Choir practice']}`)).body.description).toBe('');
     let s = await state();
     expect(s.pending).toBe(1);
