@@ -39,7 +39,7 @@ function SiteStatus({ site }: { site: SiteJson }) {
       <p className="account-line">{syncing ? t('calendars.syncing') : site.last_sync ? t('calendars.last_sync', { when: timeAgo(site.last_sync, locale) }) : t('calendars.never_synced')}</p>
       {site.pending > 0 && <p className="account-line">{t('calendars.pending', { count: site.pending })}</p>}
       {site.conflicts > 0 && <p className="account-line">{t('calendars.conflicts', { count: site.conflicts })}</p>}
-      {site.refused.length > 0 && <Refused site={site} />}
+      {(site.refused ?? []).length > 0 && <Refused site={site} />}
       {!syncing && site.state === 'password' && <p className="account-line account-error">{t('sites.password_refused')}</p>}
       {!syncing && site.last_error && <p className="account-line account-error">{site.last_error}</p>}
       <button
