@@ -48,6 +48,7 @@ export function describeSites(reports: SiteReport[]): string[] {
       `${r.site}: ${r.ok ? 'synced' : `FAILED: ${r.error}`}`,
       `  ${sent}; ${received}${extra.length ? `; ${extra.join('; ')}` : ''}`,
       ...r.problems.slice(0, 20).map((p) => `  not taken: ${p}`),
+      ...r.refused.slice(0, 20).map((p) => `  not sent: ${p}`),
     ];
   });
 }

@@ -171,6 +171,21 @@ const reminderKeys = {
   reminders: z.array(ReminderRecord).optional().meta({ description: "The event's reminders; an occurrence of a series has the series' unless changed on its own." }),
 };
 
+/** Why a website's event may be read and never written here (Almanac, issue 26). */
+export const ReadOnlyReason = z
+  .object({
+    reason: z.enum(['site_occurrence']).meta({ description: '`site_occurrence`: an occurrence the website generates from its repeating event (Events Calendar Pro), changed only there, on the whole series.' }),
+    series: z.number().int().nullable().meta({ description: "The website's id of the repeating event (series) it belongs to, when the site names it." }),
+  })
+  .strict()
+  .meta({ id: 'ReadOnlyReason', description: 'Why an event cannot be changed here: every write to it (PUT, POST, DELETE) answers 403 event-read-only.' });
+export type ReadOnlyReason = z.infer<typeof ReadOnlyReason>;
+
+// Absent on every event that may be written (all but a website's generated occurrences).
+const readOnlyKeys = {
+  read_only: ReadOnlyReason.optional().meta({ description: 'Almanac extension: present only on an event that cannot be changed here, with the reason (its calendar is otherwise writable).' }),
+};
+
 const jsonLd = { json_ld: z.record(z.string(), z.unknown()).optional() };
 
 /**
@@ -265,6 +280,7 @@ export const Event = z
     ...recurrenceKeys,
     ...reminderKeys,
     calendar: z.number().int().optional().meta({ description: 'ID of the calendar the event belongs to (Almanac): 1 is "On this computer".' }),
+    ...readOnlyKeys,
   })
   .strict()
   .meta({ id: 'Event', description: 'A calendar event.' });

@@ -175,6 +175,9 @@ const en = {
   site_missing: 'There is no site with ID {id}.',
   site_venue_unlink: 'The events of "{name}" cannot lose their venue: the site\'s API has no way to take a venue off an event. Choose another venue, or change it on the site.',
   site_push_refused: 'The site refused "{title}" (HTTP {status}: {reason}); it is tried again in an hour.',
+  site_occurrence_push: '"{title}" is an occurrence the site generates from its repeating event: it is not sent there. Discard the change (the site\'s version comes back), or change the repeating event on the site.',
+  'event-read-only-occurrence': 'The event with ID {id} is an occurrence that the website "{site}" generates from its repeating event (Events Calendar Pro): it can only be changed there, on the whole series. Nothing was changed.',
+  'sync-refusal-not-found': 'There is no refused record {id} (it went through or was discarded already).',
   site_no_password: 'No password is stored for the site "{name}": remove it and connect it again.',
 } as const;
 
@@ -347,6 +350,9 @@ const ptBr: Catalog = {
   site_missing: 'Não existe site com ID {id}.',
   site_venue_unlink: 'Os eventos de "{name}" não podem ficar sem local: a API do site não tem como tirar o local de um evento. Escolha outro local ou altere-o no site.',
   site_push_refused: 'O site recusou "{title}" (HTTP {status}: {reason}); nova tentativa em uma hora.',
+  site_occurrence_push: '"{title}" é uma ocorrência que o site gera a partir do evento recorrente: não é enviada para lá. Descarte a alteração (a versão do site volta) ou altere o evento recorrente no site.',
+  'event-read-only-occurrence': 'O evento com ID {id} é uma ocorrência que o site "{site}" gera a partir do evento recorrente (Events Calendar Pro): só pode ser alterado lá, na série inteira. Nada foi alterado.',
+  'sync-refusal-not-found': 'Não há registro recusado {id} (já passou ou já foi descartado).',
   site_no_password: 'Não há senha guardada para o site "{name}": remova-o e conecte-o de novo.',
 };
 
@@ -516,6 +522,9 @@ const es: Catalog = {
   site_missing: 'No hay ningún sitio con ID {id}.',
   site_venue_unlink: 'Los eventos de "{name}" no pueden quedarse sin lugar: la API del sitio no tiene forma de quitar el lugar de un evento. Elige otro lugar o cámbialo en el sitio.',
   site_push_refused: 'El sitio rechazó "{title}" (HTTP {status}: {reason}); se intentará de nuevo en una hora.',
+  site_occurrence_push: '"{title}" es una repetición que el sitio genera a partir de su evento repetido: no se envía allí. Descarta el cambio (vuelve la versión del sitio) o cambia el evento repetido en el sitio.',
+  'event-read-only-occurrence': 'El evento con ID {id} es una repetición que el sitio "{site}" genera a partir de su evento repetido (Events Calendar Pro): solo se puede cambiar allí, en toda la serie. No se cambió nada.',
+  'sync-refusal-not-found': 'No hay ningún registro rechazado {id} (ya pasó o ya se descartó).',
   site_no_password: 'No hay contraseña guardada para el sitio "{name}": quítalo y vuelve a conectarlo.',
 };
 

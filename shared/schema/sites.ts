@@ -41,6 +41,8 @@ export interface SiteJson {
   state: SiteState;
   /** Whether the site takes a series as a series (another Almanac); the original plugin alone does not. */
   repeats: boolean;
+  /** Records the site refused, as `GET /sync` gives them (SiteRefusalJson). */
+  refused: SiteRefusalJson[];
 }
 
 /** A site's sync state in `GET /sync` (`sites`). */
@@ -54,4 +56,28 @@ export interface SiteSyncJson {
   conflicts: number;
   state: SiteState;
   next_try: string | null;
+  /** Records the site refused (newest first, at most 200), until they go through or are discarded. */
+  refused: SiteRefusalJson[];
+}
+
+/**
+ * A record the site refused (`GET /sync`, per site): a change sent from here (`push`: the site
+ * answered 400/403… with its reason; the change waits) or a record of the site that could not be
+ * stored here (`pull`).
+ */
+export interface SiteRefusalJson {
+  id: number;
+  direction: 'push' | 'pull';
+  kind: 'event' | 'venue' | 'organizer' | 'category' | 'tag';
+  title: string;
+  /** The site's reason, or ours, in the reader's language. */
+  reason: string;
+  /** The HTTP status of the site's refusal; null when it was refused here. */
+  status: number | null;
+  /** When it was last refused (UTC, ISO 8601). */
+  at: string;
+  /** The local record's id (an event's, a venue's…), when it is here. */
+  local_id: number | null;
+  /** The site's id of the record, when the site has it. */
+  remote_id: number | null;
 }

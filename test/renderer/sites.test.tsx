@@ -41,10 +41,11 @@ const site = (over: Partial<SiteJson> = {}): SiteJson => ({
   conflicts: 1,
   state: 'ok',
   repeats: false,
+  refused: [],
   ...over,
 });
 /** A site's part of `GET /sync`, from what `GET /sites` says of it. */
-const syncOf = (s: SiteJson): SiteSyncJson => ({ id: s.id, name: s.name, calendar_id: s.calendar_id, last_sync: s.last_sync, pending: s.pending, last_error: s.last_error, conflicts: s.conflicts, state: s.state, next_try: null });
+const syncOf = (s: SiteJson): SiteSyncJson => ({ id: s.id, name: s.name, calendar_id: s.calendar_id, last_sync: s.last_sync, pending: s.pending, last_error: s.last_error, conflicts: s.conflicts, state: s.state, next_try: null, refused: s.refused });
 const CALENDARS = [cal(1, 'On this computer'), cal(7, 'Jazz Club', { color: '#1badf8', synced: true, site: { id: 4, url: 'https://jazz.example.org', repeats: false } })];
 
 /** The server's answers for the sidebar; `extra` adds or replaces routes. */
@@ -295,6 +296,97 @@ describe('the Repeat control on a site’s calendar', () => {
     useSites.setState({ sites: [site({ repeats: true })] });
     open(7);
     expect(note()).toBeNull();
+  });
+});
+
+describe('records the site refused', () => {
+  const refusal = (over: Partial<SiteJson['refused'][number]> = {}): SiteJson['refused'][number] => ({
+    id: 31,
+    direction: 'push',
+    kind: 'event',
+    title: 'Late show',
+    reason: 'The site refused "Late show" (HTTP 400: Invalid parameter(s): venue); it is tried again in an hour.',
+    status: 400,
+    at: minutesAgo(3),
+    local_id: 12,
+    remote_id: 90,
+    ...over,
+  });
+
+  it('are counted on the site’s row; the list opens on click, each with the reason, to try again or discard', async () => {
+    let refused = [refusal(), refusal({ id: 32, direction: 'pull', title: 'Poetry slam', reason: 'Invalid parameter(s): start_date', status: null })];
+    const api = server({
+      'GET sites': () => ({ body: [site({ refused })] }),
+      'POST sync/refusals/:id/retry': { status: 202, body: {} },
+      'DELETE sync/refusals/:id': () => {
+        refused = refused.filter((r) => r.id !== 31);
+        return { body: {} };
+      },
+    });
+    await showSidebar();
+    const status = screen.getByRole('group', { name: 'Sync of Jazz Club' });
+    const count = within(status).getByRole('button', { name: '2 records not synced' });
+    expect(count.getAttribute('title')).toContain('Late show');
+    expect(screen.queryByRole('list', { name: 'What Jazz Club refused' })).toBeNull();
+    fireEvent.click(count);
+    const list = screen.getByRole('list', { name: 'What Jazz Club refused' });
+    expect(list.textContent).toContain('Not sent: The site refused "Late show" (HTTP 400: Invalid parameter(s): venue)');
+    expect(list.textContent).toContain('Not taken from the site: Invalid parameter(s): start_date');
+    // A pull's notice has nothing to try again.
+    expect(within(list).queryByRole('button', { name: 'Try “Poetry slam” again' })).toBeNull();
+    fireEvent.click(within(list).getByRole('button', { name: 'Try “Late show” again' }));
+    await waitFor(() => expect(api.to('POST', 'sync/refusals/31/retry')).toHaveLength(1));
+    const discard = within(list).getByRole('button', { name: 'Discard the change to “Late show” (the site’s version comes back)' }) as HTMLButtonElement;
+    // One action at a time: the retry's round is followed to its end first.
+    await waitFor(() => expect(discard.disabled).toBe(false));
+    fireEvent.click(discard);
+    await waitFor(() => expect(api.to('DELETE', 'sync/refusals/31')).toHaveLength(1));
+    await waitFor(() => expect(within(status).getByRole('button', { name: '1 record not synced' })).toBeTruthy());
+  });
+
+  it('in Portuguese and Spanish', async () => {
+    for (const [lang, words] of [['pt-br', '1 registro não sincronizado'], ['es', '1 registro no sincronizado']] as const) {
+      useSettings.setState({ uiLanguage: lang, contentLanguage: lang });
+      await i18n.changeLanguage(lang);
+      server({}, [site({ refused: [refusal()] })]);
+      await showSidebar();
+      expect(screen.getByRole('button', { name: words })).toBeTruthy();
+      cleanup();
+    }
+  });
+});
+
+describe('an occurrence a site generates from its repeating event', () => {
+  const open = () => {
+    const e = makeEvent({ id: 8, title: 'Morning yoga', calendar: 7, read_only: { reason: 'site_occurrence', series: 4242 } });
+    useUi.setState({ editor: { kind: 'edit', event: e } });
+    render(<EventEditor target={{ kind: 'edit', event: e }} />);
+  };
+
+  it('opens in the editor with the reason, and no Save or Delete', async () => {
+    useCalendars.setState({ calendars: CALENDARS });
+    useSites.setState({ sites: [site()] });
+    open();
+    expect(screen.getByRole('status').textContent).toContain('an occurrence that the website “Jazz Club” generates from a repeating event');
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Title' }).closest('fieldset')?.disabled).toBe(true);
+    cleanup();
+    for (const [lang, words] of [['pt-br', 'uma ocorrência que o site “Jazz Club” gera'], ['es', 'una repetición que el sitio “Jazz Club” genera']] as const) {
+      useSettings.setState({ uiLanguage: lang, contentLanguage: lang });
+      await i18n.changeLanguage(lang);
+      open();
+      expect(screen.getByRole('status').textContent).toContain(words);
+      cleanup();
+    }
+  });
+
+  it('the same event of the site without the reason is edited as any', () => {
+    useCalendars.setState({ calendars: CALENDARS });
+    useSites.setState({ sites: [site()] });
+    const e = makeEvent({ id: 9, title: 'Gig', calendar: 7 });
+    render(<EventEditor target={{ kind: 'edit', event: e }} />);
+    expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
   });
 });
 

@@ -82,7 +82,7 @@ export function createSyncService(opts: SyncServiceOptions) {
   );
 
   // Websites (issue 26) run beside the accounts, with the same rhythm, backoff and waiting for a password.
-  const failedSite = (siteId: number, name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], error, transient: false });
+  const failedSite = (siteId: number, name: string, error: string): SiteReport => ({ siteId, site: name, ok: false, sent: { created: 0, updated: 0, deleted: 0 }, received: { changed: 0, deleted: 0 }, conflicts: 0, merged: 0, pending: 0, requests: 0, pushRequests: 0, problems: [], refused: [], error, transient: false });
   const sites = createRounds<{ site: SiteRow; password: string }, SiteReport>(
     {
       prepare(siteId) {
@@ -139,6 +139,17 @@ export function createSyncService(opts: SyncServiceOptions) {
         conflicts: store.sites.conflictCount(s.calendar_id),
         state: sites.running(s.id) ? 'syncing' : passwordRefused ? 'password' : s.last_error ? 'error' : 'ok',
         next_try: sites.nextTry(s.id),
+        refused: store.sites.refusals(s.calendar_id).map((r) => ({
+          id: r.id,
+          direction: r.direction,
+          kind: r.kind,
+          title: r.title,
+          reason: errorText(r.reason, lang) ?? '',
+          status: r.status,
+          at: r.at_utc,
+          local_id: r.local_id,
+          remote_id: r.remote_id,
+        })),
       };
     },
     /** What the site's last round since this server started moved. */

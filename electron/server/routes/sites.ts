@@ -33,6 +33,8 @@ export function siteJson(req: ApiRequest, s: SiteRow): SiteJson {
     conflicts: status?.conflicts ?? req.store.sites.conflictCount(s.calendar_id),
     state: status?.state ?? (s.last_error ? 'error' : 'ok'),
     repeats: capabilitiesOf(s).almanac,
+    // Without a sync service here nothing is sent, so nothing is refused.
+    refused: status?.refused ?? [],
   };
 }
 
@@ -83,7 +85,7 @@ export const siteRoutes: RouteDef[] = [
   route('/sites', [
     {
       methods: ['GET'],
-      summary: 'Websites synced both ways (Almanac): each with its calendar, last sync, last error in words, changes waiting, conflicts and state. Never a password.',
+      summary: 'Websites synced both ways (Almanac): each with its calendar, last sync, last error in words, changes waiting, conflicts, state and `refused` (the records the site refused, as GET /sync gives them). Never a password.',
       args: {},
       write: true,
       response: 'object',

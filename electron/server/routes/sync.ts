@@ -10,6 +10,7 @@ import { ApiError, missingParams } from '../errors';
 import { applyResource } from '../caldav/resource';
 import { decideHeld, heldDeletes } from '../caldav/held-deletes';
 import { restoreSiteCopy } from '../sites/conflicts';
+import { discardRefusal, retryRefusal } from '../sites/refusals';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
 const syncParams: ParamSet = {
@@ -102,11 +103,37 @@ function dismiss(req: ApiRequest): ApiResponse {
   return { body: { id: row.id, dismissed: true } };
 }
 
+function refusalOf(req: ApiRequest) {
+  const id = Number(req.path.id);
+  const row = req.store.sites.refusal(id);
+  const site = row && req.store.sites.byCalendar(row.calendar_id);
+  if (!row || !site) throw new ApiError('sync-refusal-not-found', 404, 'sync-refusal-not-found', { id });
+  return { row, site };
+}
+
+/** A refused change goes at once: a round of its site starts (the answer does not wait for it). */
+function retryRefused(req: ApiRequest): ApiResponse {
+  const sync = service(req);
+  const { row, site } = refusalOf(req);
+  req.store.write(() => retryRefusal(req.store, row));
+  void sync.syncSitesNow([site.id]);
+  return { status: 202, body: sync.status(req.lang) };
+}
+
+/** A refused change is given up: the site's version comes back with the round that starts. */
+function discardRefused(req: ApiRequest): ApiResponse {
+  const sync = service(req);
+  const { row, site } = refusalOf(req);
+  req.store.write(() => discardRefusal(req.store, row));
+  void sync.syncSitesNow([site.id]);
+  return { body: sync.status(req.lang) };
+}
+
 export const syncRoutes: RouteDef[] = [
   route('/sync', [
     {
       methods: ['GET'],
-      summary: 'CalDAV sync state (Almanac): per account its last sync, changes waiting to be sent, the last error in words, per calendar the same and `held_deletes` ({count, total}: deletions held for the user to allow or refuse, see POST /sync/calendars/{id}/deletions; null when none); and the conflict copies kept.',
+      summary: 'Sync state (Almanac): per CalDAV account its last sync, changes waiting to be sent, the last error in words, per calendar the same and `held_deletes` ({count, total}: deletions held for the user to allow or refuse, see POST /sync/calendars/{id}/deletions; null when none); per website (`sites`) its last sync, `pending`, `last_error`, `conflicts`, `state`, `next_try` and `refused`: the records the site refused, newest first (at most 200), each `{id, direction, kind, title, reason, status, at, local_id, remote_id}` — `direction: push`, a change sent from here that the site refused (HTTP `status`, the site\'s `reason` in its words; the change waits: POST /sync/refusals/{id}/retry, DELETE /sync/refusals/{id} to discard it), `direction: pull`, a record of the site that could not be stored here (our `reason`, in the reader\'s language); a refusal goes once its record goes through or is deleted; and the conflict copies kept.',
       args: {},
       write: true,
       response: 'object',
@@ -136,6 +163,32 @@ export const syncRoutes: RouteDef[] = [
       response: 'object',
       errors: [400, 404, 503],
       handler: decideDeletions,
+    },
+  ]),
+  route('/sync/refusals/{id}/retry', [
+    {
+      methods: ['POST'],
+      summary:
+        'Try a record a website refused again (Almanac): a refused change otherwise waits an hour (or until it is changed again here). Starts a round of its site and answers 202 at once with the sync state; the refusal goes from `sites[].refused` once the record goes through. 404 when there is no such refusal.',
+      args: {},
+      body: true,
+      write: true,
+      response: 'object',
+      accepted: 'object',
+      errors: [404, 503],
+      handler: retryRefused,
+    },
+  ]),
+  route('/sync/refusals/{id}', [
+    {
+      methods: ['DELETE'],
+      summary:
+        "Discard a change a website refused (Almanac): it is no longer sent, and the site's version comes back here with the round that starts at once (a record the site never had stays here, unsent, until changed again). For a record of the site that could not be stored here (`direction: pull`) the notice is dismissed; the next pull tells it again if it still cannot. Answers with the sync state; 404 when there is no such refusal.",
+      args: {},
+      write: true,
+      response: 'object',
+      errors: [404, 503],
+      handler: discardRefused,
     },
   ]),
   route('/sync/conflicts/{id}/restore', [

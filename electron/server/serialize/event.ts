@@ -19,6 +19,7 @@ import { linkedObjects, venueJsonLd, organizerJsonLd } from './linked-posts';
 import { embedTerm } from './terms';
 import { loadLookups } from './lookups';
 import { cachedJson, writtenRecord } from './json-cache';
+import { LOCAL_CALENDAR_ID } from '../../../shared/schema/accounts';
 
 /** `cost` and `cost_details` of a stored cost list, in the site's currency. */
 export function eventCost(stored: string, s: Settings): Pick<Event, 'cost' | 'cost_details'> {
@@ -83,6 +84,9 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
   const terms = store.terms.forEvents(ids);
   const look = loadLookups(store, { event: rows });
   const series = seriesOfRows(rows, store);
+  // A website's occurrences its site generates are read-only (sites/records.ts); only site calendars' rows are asked.
+  const siteRows = rows.filter((r) => r.calendar_id !== LOCAL_CALENDAR_ID && !isVirtualId(r.id)).map((r) => r.id);
+  const readOnly = siteRows.length ? store.sites.readOnlyEvents(siteRows) : undefined;
 
   return rows.map((e) => {
     const url = permalink(ctx, 'event', e.slug);
@@ -140,6 +144,8 @@ export function serializeEvents(rows: EventRow[], ctx: UrlContext, store: Store,
       out.recurrence_id = e.recurrence_id;
       out.is_exception = e.own_fields !== 0;
     }
+    const ro = readOnly?.get(e.id);
+    if (ro) out.read_only = ro;
     if (opts.jsonLd) {
       const venue = e.venue_id !== null ? venues!.get(e.venue_id) : undefined;
       // Rows read after the linked cache was: one deleted meanwhile (by another process) is left out.

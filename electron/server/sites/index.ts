@@ -20,7 +20,10 @@
  *     by always sending the whole event), its post `date` handling, `force` on term deletes;
  *   - TEC's error codes for a page past the end of terms (WordPress core's 400), older TEC's 400
  *     for a missing id, 403/410 for trashed events and venues' `status: trash` reads;
- *   - Events Calendar Pro occurrences (provisional ids, `post_parent`) and series;
+ *   - Events Calendar Pro occurrences and series: which keys a Pro version's REST v1 answer really
+ *     gives an occurrence (`post_parent`, a recurring flag, the provisional id: records.ts
+ *     siteOccurrence); tested only with a proxy that shows one of a second Almanac's events in
+ *     the shape the docs describe (test/server/sites/occurrences.test.ts);
  *   - security plugins' and WAFs' real answers, hosts' caches (the cache-buster is sent but its
  *     effect on LiteSpeed/Cloudflare is unverified), shared-hosting timeouts and rate limits;
  *   - WPML and other multilingual setups; tags shared with blog posts (Almanac never deletes

@@ -18,7 +18,9 @@
 import { decideRecords } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
-import { baseOf, identity, normRecord, recordTitle, type SiteRecord } from './records';
+import { baseOf, identity, normRecord, recordTitle, siteOccurrence, type SiteRecord } from './records';
+import { storedError } from '../caldav/errors';
+import { ApiError } from '../errors';
 import { applyLocally, keepLocalCopy, localRecord, withLinkMemo, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
@@ -43,8 +45,11 @@ const mayReadOne = (cx: SiteRound) => {
 type Linked = Exclude<SiteKind, 'event'>;
 
 export async function pullSite(cx: SiteRound): Promise<void> {
+  const started = new Date().toISOString();
   for (const kind of ['category', 'tag', 'venue', 'organizer'] as const) await pullLinked(cx, kind);
   await pullEvents(cx);
+  // A whole pull: what was refused before and not again this time was stored.
+  cx.store.write(() => cx.store.sites.clearPullRefusalsBefore(cx.calendarId, started));
 }
 
 /**
@@ -306,6 +311,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   const base = baseOf(r);
   const hash = base.base_hash;
   const { store, calendarId } = cx;
+  const occurrence = kind === 'event' && !cx.caps.almanac ? siteOccurrence(json) : null;
+  const readOnly = occurrence ? JSON.stringify(occurrence) : null;
   // Unguarded in a batch's first try (storeBatch): a failure there throws, and the batch is
   // stored again, each record in its own savepoint.
   const guarded = careful ? savepoint(store) : (fn: () => void) => fn();
@@ -317,19 +324,19 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         const linked = kind === 'event' ? undefined : store.sites.sameHere(calendarId, kind, r);
         // A record here that is the site's: linked, and from now on the site's version.
         const localId = applyLocally(cx, kind, r, linked);
-        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, ...base, hidden });
+        store.sites.saveObject({ calendar_id: calendarId, kind, local_id: localId, uid: kind === 'event' ? uidOf(cx, localId) : null, remote_id: remoteId, ...base, hidden, read_only: readOnly });
         cx.report.received.changed++;
         return;
       }
       if (o.base_hash === hash) {
-        if (o.hidden !== hidden) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden });
+        if (o.hidden !== hidden || (kind === 'event' && o.read_only !== readOnly)) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden, read_only: kind === 'event' ? readOnly : undefined });
         return;
       }
       // Embedded copies (an event's venue) are not always whole: only a listing changes a known record.
       if (embedded) return;
       const localId = o.local_id !== null && localRecord(cx, kind, o.local_id) !== undefined ? o.local_id : undefined;
       const save = (id: number | undefined) =>
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden, read_only: kind === 'event' ? readOnly : undefined });
       if (!pendingOf(cx, kind, o)) {
         save(applyLocally(cx, kind, r, localId));
         const trashedNow = kind === 'event' && r.status === 'trash' && !(o.base_json ?? '').includes('"status":"trash"');
@@ -370,6 +377,9 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   } catch (err) {
     if (err instanceof SiteError || !careful) throw err;
     cx.report.problems.push(`${PATHS[kind]}/${remoteId} "${recordTitle(kind, r)}": ${(err as Error).message}`);
+    // Kept for the user (GET /sync, the sidebar) until a whole pull stores it.
+    const reason = err instanceof ApiError ? storedError({ key: err.messageKey, vars: err.vars }) : storedError(err as Error);
+    store.sites.refuse({ calendar_id: calendarId, direction: 'pull', kind, record_key: String(remoteId), local_id: null, remote_id: remoteId, title: recordTitle(kind, r).slice(0, 200), reason, status: null, at_utc: new Date().toISOString() });
   }
 }
 

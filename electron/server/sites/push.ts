@@ -16,7 +16,7 @@
  */
 import { decideRecords, same } from '../sync/merge';
 import { drainOutbox, retryLater } from '../sync/outbox';
-import { storedError } from '../caldav/errors';
+import { errorText, excerpt, storedError } from '../caldav/errors';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { baseOf, identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
@@ -38,7 +38,7 @@ export async function pushSite(cx: SiteRound): Promise<boolean> {
     due: (limit) => cx.store.sites.due(cx.calendarId, now(), limit),
     key: (r) => `${r.kind}:${r.local_id}`,
     order: (rows) => sortParentsFirst(cx, rows),
-    send: (row) => withRetry(() => pushLinked(cx, row)),
+    send: (row) => tracked(cx, row.kind, String(row.local_id), () => withRetry(() => pushLinked(cx, row))),
     batch: BATCH,
     limit: ROUND_LIMIT,
   });
@@ -51,13 +51,40 @@ export async function pushSite(cx: SiteRound): Promise<boolean> {
     due: (limit) => cx.store.davSync.due(cx.calendarId, now(), limit),
     key: (r) => r.uid,
     order: (rows) => [...rows.filter(alive), ...rows.filter((r) => !alive(r))],
-    send: (row) => withRetry(() => pushEvent(cx, row)),
+    send: (row) => tracked(cx, 'event', row.uid, () => withRetry(() => pushEvent(cx, row))),
     batch: BATCH,
     limit: ROUND_LIMIT,
   });
   cx.report.pushRequests += cx.http.requests - before;
   return sent > 0;
 }
+
+/** Records refused in a round (kind:key), so that one that went through has its refusal cleared. */
+const refusedThisRound = new WeakMap<SiteRound, Set<string>>();
+
+/**
+ * Sends one outbox row; when the record went through (sent, found the same, or gone on both
+ * sides) rather than refused, the refusal the user was shown for it goes.
+ */
+async function tracked(cx: SiteRound, kind: SiteKind, key: string, send: () => Promise<void>): Promise<void> {
+  await send();
+  // Most rounds have no refusal at all: no write then.
+  if (!refusedThisRound.get(cx)?.has(`${kind}:${key}`) && cx.store.sites.refusalCount(cx.calendarId) > 0) {
+    cx.store.write(() => cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, key));
+  }
+}
+
+/** The record a refusal is about: what the user is shown in GET /sync and the sidebar. */
+interface Who {
+  kind: SiteKind;
+  /** The event's UID, or the local id of a venue, organizer or term. */
+  key: string;
+  localId: number | null;
+  remoteId: number | null;
+  title: string;
+}
+
+const whoEvent = (row: OutboxRow, localId: number | null | undefined, remoteId: number | null | undefined, title: string): Who => ({ kind: 'event', key: row.uid, localId: localId ?? null, remoteId: remoteId ?? null, title });
 
 function sortParentsFirst(cx: SiteRound, rows: SiteOutboxRow[]): SiteOutboxRow[] {
   const depth = (r: SiteOutboxRow) => {
@@ -116,11 +143,26 @@ class Refused extends Error {
   }
 }
 
-/** A write the site refused for this record only (400, 403, 409…): it waits an hour, told in words; the rest goes on. */
-function refuse(cx: SiteRound, status: number, json: unknown, title: string, mark: (error: string, next: string) => void): void {
+/**
+ * A write the site refused for this record only (400, 403, 409…): the change stays waiting (tried
+ * again in an hour, at once on "Sync now", or when changed again here), and the refusal is kept
+ * for the user (GET /sync, the sidebar) until the record goes through or the change is discarded.
+ */
+function refuse(cx: SiteRound, status: number, json: unknown, title: string, mark: (error: string, next: string) => void, who: Who): void {
   if (status === 401) throw new SiteError('unauthorized', { host: host(cx) }, 401);
-  const reason = String((json as { message?: unknown } | undefined)?.message ?? (json as { code?: unknown } | undefined)?.code ?? '').slice(0, 300);
-  cx.store.write(() => mark(storedError({ key: 'site_push_refused', vars: { title, status, reason } }), retryLater()));
+  const reason = excerpt(String((json as { message?: unknown } | undefined)?.message ?? (json as { code?: unknown } | undefined)?.code ?? ''), 300);
+  keepRefusal(cx, who, storedError({ key: 'site_push_refused', vars: { title, status, reason } }), status, mark);
+}
+
+function keepRefusal(cx: SiteRound, who: Who, error: string, status: number | null, mark: (error: string, next: string) => void): void {
+  let refused = refusedThisRound.get(cx);
+  if (!refused) refusedThisRound.set(cx, (refused = new Set()));
+  refused.add(`${who.kind}:${who.key}`);
+  cx.store.write(() => {
+    mark(error, retryLater());
+    cx.store.sites.refuse({ calendar_id: cx.calendarId, direction: 'push', kind: who.kind, record_key: who.key, local_id: who.localId, remote_id: who.remoteId, title: excerpt(who.title, 200), reason: error, status, at_utc: new Date().toISOString() });
+  });
+  cx.report.refused.push(errorText(error, 'en') ?? who.title);
 }
 
 /**
@@ -172,7 +214,10 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
     // Deleted here: trashed there (venues, organizers) or deleted (terms take force=true).
     if (o?.remote_id) {
       const a = await cx.http.request('DELETE', apiUrl(cx.apiRoot, path(kind, o.remote_id), kind === 'category' || kind === 'tag' ? { force: true } : {}));
-      if (![200, 204, 404, 410].includes(a.status)) return refuse(cx, a.status, a.json, `${kind} ${o.remote_id}`, (e, n) => store.sites.markFailed(row, e, n));
+      if (![200, 204, 404, 410].includes(a.status)) {
+        const title = o.base_json ? recordTitle(kind, JSON.parse(o.base_json) as SiteRecord) : `${kind} ${o.remote_id}`;
+        return refuse(cx, a.status, a.json, title, (e, n) => store.sites.markFailed(row, e, n), { kind, key: String(row.local_id), localId: row.local_id, remoteId: o.remote_id, title });
+      }
       cx.report.sent.deleted++;
     }
     store.write(() => {
@@ -186,7 +231,7 @@ async function pushLinked(cx: SiteRound, row: SiteOutboxRow): Promise<void> {
       await ensureThere(cx, kind, row.local_id);
     } catch (err) {
       if (!(err instanceof Refused)) throw err;
-      return refuse(cx, err.status, err.json, err.title, (e, n) => store.sites.markFailed(row, e, n));
+      return refuse(cx, err.status, err.json, err.title, (e, n) => store.sites.markFailed(row, e, n), { kind, key: String(row.local_id), localId: row.local_id, remoteId: null, title: recordTitle(kind, local) });
     }
     store.write(() => store.sites.markSent(row));
   };
@@ -250,13 +295,14 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
 
 /** Sends a whole record as an update; what the site answers is the new base (and what is shown here). */
 async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: SiteRecord, localId: number, done: () => void, failed: (error: string, next: string) => void, etag?: string | null): Promise<void> {
+  const who: Who = { kind, key: kind === 'event' ? (o.uid ?? String(localId)) : String(localId), localId, remoteId: o.remote_id, title: recordTitle(kind, r) };
   const { store, calendarId } = cx;
   // Where the site honours If-Match (another Almanac), the write is refused if the record changed
   // since it was read: no race window between the read and the write.
   const headers: Record<string, string> = cx.caps.ifMatch && etag ? { 'If-Match': etag } : {};
   const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }), headers);
   if (a.status === 412) throw new ChangedMeanwhile();
-  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
+  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed, who);
   const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity, { series: cx.caps.almanac });
   store.write(() => {
     store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, ...baseOf(answer), remote_status: null });
@@ -273,6 +319,14 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   let o = store.sites.objectByUid(calendarId, row.uid);
   const markSent = () => store.davSync.markSent(row);
   const failed = (e: string, n: string) => store.davSync.markFailed(row, e, n);
+
+  if (o?.read_only) {
+    // An occurrence the site generates (read-only, see pull.ts): never written there, whatever
+    // changed it here (the API refuses edits; an import by UID would not). The change waits,
+    // shown to the user, who discards it; nothing is sent.
+    const title = anchor ? (store.events.get(anchor.id)?.title ?? row.uid) : row.uid;
+    return keepRefusal(cx, whoEvent(row, anchor?.id, o.remote_id, title), storedError({ key: 'site_occurrence_push', vars: { title } }), null, failed);
+  }
 
   if (!anchor || anchor.status === 'trash') {
     if (!o?.remote_id) {
@@ -304,7 +358,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
       return;
     }
     const a = await cx.http.request('DELETE', apiUrl(cx.apiRoot, `events/${o.remote_id}`));
-    if (![200, 204, 404, 410].includes(a.status)) return refuse(cx, a.status, a.json, there.r.title as string, failed);
+    if (![200, 204, 404, 410].includes(a.status)) return refuse(cx, a.status, a.json, there.r.title as string, failed, whoEvent(row, anchor?.id, o.remote_id, there.r.title as string));
     const trashed = { ...there.r, status: 'trash' };
     store.write(() => {
       // Kept (local_id null when deleted for good here) so the site's trash does not bring it back.
@@ -325,7 +379,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     for (const [kind, id] of deps) await ensureThere(cx, kind, id);
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    return refuse(cx, err.status, err.json, err.title, failed);
+    return refuse(cx, err.status, err.json, err.title, failed, whoEvent(row, anchor.id, o?.remote_id, ev.title));
   }
   const local = localRecord(cx, 'event', anchor.id) as unknown as SiteEvent & SiteRecord;
 
@@ -358,7 +412,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     o = store.sites.object(id);
   }
   const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', local, { almanac: cx.caps.almanac }));
-  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed);
+  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed, whoEvent(row, anchor.id, null, local.title));
   const json = jsonOf(cx, a, 'POST events');
   const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
   store.write(() => {

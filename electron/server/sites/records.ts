@@ -134,6 +134,37 @@ export function normEvent(json: Record<string, unknown>, ref: RefOf, opts: { ser
   return out;
 }
 
+/**
+ * The id base of Events Calendar Pro's provisional ids (TEC's custom tables, 6.0+): an occurrence
+ * of a repeating event is listed with `base + occurrence_id`, not a post id. The base is the option
+ * `tec_custom_tables_v1_provisional_post_base_provisional_id`, 10,000,000 unless a site moved it
+ * (TEC's Provisional_Post / ID_Generator, and its WPML integration's filter of the same name).
+ */
+export const TEC_PROVISIONAL_ID_BASE = 10_000_000;
+
+/**
+ * Whether the site's event is an occurrence its Events Calendar Pro generates from a Series, which
+ * must never be written as a single event (a PUT or DELETE of a provisional id would reach the
+ * Series or another post): read-only here, with the Series named when the JSON names it.
+ *
+ * Told from the JSON alone, by any of: a `post_parent` naming another post (the Series, as the
+ * knowledge base says occurrences carry it; Pro before 6.0 made occurrences child posts of the
+ * first event, the same rule); a Pro flag `is_recurring`/`recurring` set true; or an id at or past
+ * the provisional base. UNVERIFIED without a real Pro site: which of these a given Pro version's
+ * REST v1 answer carries was read from docs and code (site-sync.md §3), never observed; a site
+ * with its base moved below its post ids and none of the other keys would be missed. An Almanac
+ * site sends its series as series (series_id, recurrence), never so: never asked of one.
+ */
+export function siteOccurrence(json: Record<string, unknown>): { reason: 'site_occurrence'; series: number | null } | null {
+  const id = idOf(json.id);
+  const parent = idOf(json.post_parent);
+  const flagged = json.is_recurring === true || json.recurring === true;
+  if ((parent !== undefined && parent !== id) || flagged || (id !== undefined && id >= TEC_PROVISIONAL_ID_BASE)) {
+    return { reason: 'site_occurrence', series: parent !== undefined && parent !== id ? parent : null };
+  }
+  return null;
+}
+
 const VENUE_TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const;
 
 export function normVenue(json: Record<string, unknown>): SiteRecord {

@@ -26,6 +26,8 @@ export interface SiteReport {
   pushRequests: number;
   /** Records the site gave that could not be stored here, in words. */
   problems: string[];
+  /** Changes this round sent that the site refused (they wait), in words. */
+  refused: string[];
   error?: string;
   transient?: boolean;
   retryAfterMs?: number;
@@ -55,6 +57,7 @@ export const newReport = (site: SiteRow): SiteReport => ({
   requests: 0,
   pushRequests: 0,
   problems: [],
+  refused: [],
 });
 
 /** The JSON of an answer the round can go on with; otherwise the reason, as a SiteError. */

@@ -167,6 +167,10 @@ export function createEventStore(
   );
   const byUidIn = db.prepare<[string, number], EventRow>('SELECT * FROM events WHERE ics_uid = ? AND calendar_id = ? ORDER BY id LIMIT 1');
   const calendarExists = db.prepare<[number], { id: number; name: string; subscription_url: string | null; read_only: number }>('SELECT id, name, subscription_url, read_only FROM calendars WHERE id = ?');
+  // A website's occurrence its add-on generates (sync_objects.read_only, sites/records.ts): its site's name.
+  const siteOccurrenceOf = db.prepare<[number, number], string>(
+    "SELECT s.name FROM sync_objects o JOIN sites s ON s.calendar_id = o.calendar_id WHERE o.calendar_id = ? AND o.kind = 'event' AND o.local_id = ? AND o.read_only IS NOT NULL",
+  ).pluck();
   const statusById = db.prepare<[number], EventStatusRow>('SELECT id, status FROM events WHERE id = ?');
   const statusBySlug = db.prepare<[string], EventStatusRow>('SELECT id, status FROM events WHERE slug = ?');
   const deleteRow = db.prepare('DELETE FROM events WHERE id = ?');
@@ -476,10 +480,18 @@ export function createEventStore(
     },
     /** Refuses an id that is not a calendar, or one that takes no changes, in the API's error shape. */
     checkCalendar,
-    /** Refuses a change to an event of a read-only calendar (403, in words). */
-    refuseReadOnlyEvent(row: Pick<EventRow, 'calendar_id'>): void {
+    /**
+     * Refuses a change to an event of a read-only calendar, or to a website's occurrence that its
+     * site generates from a repeating event (403, in words: as for a read-only calendar, the
+     * event may be read and never written by anyone here; changing it is not a matter of the
+     * request's timing, which 409 would suggest).
+     */
+    refuseReadOnlyEvent(row: Pick<EventRow, 'id' | 'calendar_id'>): void {
       // The local calendar takes every change: no query for it.
-      if (row.calendar_id !== LOCAL_CALENDAR_ID) refuseReadOnly(calendarExists.get(row.calendar_id));
+      if (row.calendar_id === LOCAL_CALENDAR_ID) return;
+      refuseReadOnly(calendarExists.get(row.calendar_id));
+      const site = siteOccurrenceOf.get(row.calendar_id, row.id) as string | undefined;
+      if (site !== undefined) throw new ApiError('event-read-only', 403, 'event-read-only-occurrence', { id: row.id, site });
     },
     /** `calendarId`: in that calendar only (the same UID may be in two: a file imported here, a server's copy). */
     getByIcsUid(uid: string, calendarId?: number): EventRow | undefined {

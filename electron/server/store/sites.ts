@@ -37,6 +37,30 @@ export interface SyncObjectRow {
   /** 'creating': a create was sent whose answer has not been recorded (look it up before sending again). */
   remote_status: string | null;
   hidden: number;
+  /** Why the site's record may not be written back (JSON, see ReadOnlyReason); null: writable. */
+  read_only: string | null;
+}
+
+/** Why a site's event is read-only here: an occurrence the site generates from its series (Events Calendar Pro). */
+export interface ReadOnlyReason {
+  reason: 'site_occurrence';
+  /** The site's id of the series it belongs to, when its JSON names one. */
+  series: number | null;
+}
+
+/** A record a site refused, as stored (site_refusals). */
+export interface SiteRefusalRow {
+  id: number;
+  calendar_id: number;
+  direction: 'push' | 'pull';
+  kind: SiteKind;
+  record_key: string;
+  local_id: number | null;
+  remote_id: number | null;
+  title: string;
+  reason: string;
+  status: number | null;
+  at_utc: string;
 }
 
 export interface SiteOutboxRow {
@@ -90,15 +114,15 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const objByUid = db.prepare<[number, string], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND uid = ?');
   const objById = db.prepare<[number], SyncObjectRow>('SELECT * FROM sync_objects WHERE id = ?');
   const objsOfKind = db.prepare<[number, string], Omit<SyncObjectRow, 'base_json'>>(
-    'SELECT id, calendar_id, kind, local_id, uid, remote_id, NULL AS base_json, base_hash, remote_status, hidden FROM sync_objects WHERE calendar_id = ? AND kind = ?',
+    'SELECT id, calendar_id, kind, local_id, uid, remote_id, NULL AS base_json, base_hash, remote_status, hidden, read_only FROM sync_objects WHERE calendar_id = ? AND kind = ?',
   );
   const insertObj = db.prepare(
-    `INSERT INTO sync_objects (calendar_id, kind, local_id, uid, remote_id, base_json, base_hash, remote_status, hidden)
-     VALUES (@calendar_id, @kind, @local_id, @uid, @remote_id, @base_json, @base_hash, @remote_status, @hidden)`,
+    `INSERT INTO sync_objects (calendar_id, kind, local_id, uid, remote_id, base_json, base_hash, remote_status, hidden, read_only)
+     VALUES (@calendar_id, @kind, @local_id, @uid, @remote_id, @base_json, @base_hash, @remote_status, @hidden, @read_only)`,
   );
   const updateObj = db.prepare(
     `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id, base_json = @base_json,
-       base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden WHERE id = @id`,
+       base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden, read_only = @read_only WHERE id = @id`,
   );
   const deleteObj = db.prepare<[number]>('DELETE FROM sync_objects WHERE id = ?');
   const localLinkedElsewhere = db.prepare<[string, number], number>('SELECT count(*) FROM sync_objects WHERE kind = ? AND local_id = ?').pluck();
@@ -139,6 +163,26 @@ export function createSiteStore(db: DB, events: EventDeleter) {
      ORDER BY lower(slug) = lower(@slug) DESC, id LIMIT 1`,
   ).pluck();
 
+  const refusalsOf = db.prepare<[number], SiteRefusalRow>('SELECT * FROM site_refusals WHERE calendar_id = ? ORDER BY at_utc DESC, id DESC LIMIT 200');
+  const refusalCount = db.prepare<[number], number>('SELECT count(*) FROM site_refusals WHERE calendar_id = ?').pluck();
+  const refusalById = db.prepare<[number], SiteRefusalRow>('SELECT * FROM site_refusals WHERE id = ?');
+  const putRefusal = db.prepare(
+    `INSERT INTO site_refusals (calendar_id, direction, kind, record_key, local_id, remote_id, title, reason, status, at_utc)
+     VALUES (@calendar_id, @direction, @kind, @record_key, @local_id, @remote_id, @title, @reason, @status, @at_utc)
+     ON CONFLICT (calendar_id, direction, kind, record_key) DO UPDATE SET local_id = excluded.local_id, remote_id = excluded.remote_id,
+       title = excluded.title, reason = excluded.reason, status = excluded.status, at_utc = excluded.at_utc`,
+  );
+  const dropRefusal = db.prepare<[number, string, string, string]>('DELETE FROM site_refusals WHERE calendar_id = ? AND direction = ? AND kind = ? AND record_key = ?');
+  const dropRefusalById = db.prepare<[number]>('DELETE FROM site_refusals WHERE id = ?');
+  const dropPullRefusalsBefore = db.prepare<[number, string]>("DELETE FROM site_refusals WHERE calendar_id = ? AND direction = 'pull' AND at_utc < ?");
+  const anyRefusal = db.prepare<[number], number>('SELECT 1 FROM site_refusals WHERE calendar_id = ? LIMIT 1').pluck();
+  const readOnlyEvent = db.prepare<[number, number], string>("SELECT read_only FROM sync_objects WHERE calendar_id = ? AND kind = 'event' AND local_id = ? AND read_only IS NOT NULL").pluck();
+  const readOnlyEventsIn = db.prepare<[string], { local_id: number; read_only: string }>(
+    "SELECT local_id, read_only FROM sync_objects WHERE kind = 'event' AND local_id IN (SELECT value FROM json_each(?)) AND read_only IS NOT NULL",
+  );
+  const retrySiteOutbox = db.prepare<[number, string, number]>('UPDATE site_outbox SET next_try_utc = NULL WHERE calendar_id = ? AND kind = ? AND local_id = ?');
+  const retryDavOutbox = db.prepare<[number, string]>('UPDATE dav_outbox SET next_try_utc = NULL WHERE calendar_id = ? AND uid = ?');
+
   type ObjectInput = Partial<Omit<SyncObjectRow, 'id' | 'calendar_id' | 'kind'>> & { id?: number; calendar_id: number; kind: SiteKind };
 
   return {
@@ -169,6 +213,7 @@ export function createSiteStore(db: DB, events: EventDeleter) {
       db.prepare('DELETE FROM site_outbox WHERE calendar_id = ?').run(site.calendar_id);
       db.prepare('DELETE FROM dav_outbox WHERE calendar_id = ?').run(site.calendar_id);
       db.prepare('DELETE FROM sync_conflicts WHERE calendar_id = ?').run(site.calendar_id);
+      db.prepare('DELETE FROM site_refusals WHERE calendar_id = ?').run(site.calendar_id);
       deleteSite.run(id);
       deleteCalendar.run(site.calendar_id);
       return true;
@@ -194,6 +239,7 @@ export function createSiteStore(db: DB, events: EventDeleter) {
         base_hash: o.base_hash !== undefined ? o.base_hash : (current?.base_hash ?? null),
         remote_status: o.remote_status !== undefined ? o.remote_status : (current?.remote_status ?? null),
         hidden: o.hidden !== undefined ? o.hidden : (current?.hidden ?? 0),
+        read_only: o.read_only !== undefined ? o.read_only : (current?.read_only ?? null),
       };
       if (current) {
         updateObj.run({ ...row, id: current.id });
@@ -229,6 +275,38 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     outboxError: (calendarId: number): string | null => (outboxError.get(calendarId, calendarId) as string | undefined) ?? null,
     conflictCount: (calendarId: number): number => conflictCount.get(calendarId) as number,
     hasPending: (): boolean => anyPending.get() !== undefined,
+
+    /** Why a site's event may not be written back, if it may not (see ReadOnlyReason). */
+    readOnlyEvent(calendarId: number, localId: number): ReadOnlyReason | undefined {
+      const json = readOnlyEvent.get(calendarId, localId) as string | undefined;
+      return json === undefined ? undefined : (JSON.parse(json) as ReadOnlyReason);
+    },
+    /** The read-only reasons of these local events (only those that have one). */
+    readOnlyEvents(localIds: number[]): Map<number, ReadOnlyReason> {
+      const out = new Map<number, ReadOnlyReason>();
+      if (localIds.length === 0) return out;
+      for (const r of readOnlyEventsIn.all(JSON.stringify(localIds))) out.set(r.local_id, JSON.parse(r.read_only) as ReadOnlyReason);
+      return out;
+    },
+
+    /** Records of the site's calendar it refused, newest first (at most 200). */
+    refusals: (calendarId: number): SiteRefusalRow[] => refusalsOf.all(calendarId),
+    refusalCount: (calendarId: number): number => refusalCount.get(calendarId) as number,
+    refusal: (id: number) => refusalById.get(id),
+    /** Records (or replaces) the refusal of a record. Call in a write transaction. */
+    refuse: (r: Omit<SiteRefusalRow, 'id'>) => void putRefusal.run(r),
+    /** The record went through (or is gone): its refusal, if any, goes. */
+    clearRefusal(calendarId: number, direction: 'push' | 'pull', kind: SiteKind, recordKey: string): void {
+      if (anyRefusal.get(calendarId) !== undefined) dropRefusal.run(calendarId, direction, kind, recordKey);
+    },
+    dropRefusal: (id: number) => void dropRefusalById.run(id),
+    /** After a whole pull: what was refused before it started and was not refused again went through. */
+    clearPullRefusalsBefore: (calendarId: number, startedUtc: string) => void dropPullRefusalsBefore.run(calendarId, startedUtc),
+    /** A refused change is tried again in the next round instead of waiting its hour. Call in a write transaction. */
+    retryRefused(r: Pick<SiteRefusalRow, 'calendar_id' | 'kind' | 'record_key'>): void {
+      if (r.kind === 'event') retryDavOutbox.run(r.calendar_id, r.record_key);
+      else retrySiteOutbox.run(r.calendar_id, r.kind, Number(r.record_key));
+    },
   };
 }
 

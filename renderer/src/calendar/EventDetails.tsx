@@ -17,7 +17,7 @@ import { describeSpan } from './QuickCreate';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
-import { useReadOnlySource } from '../subscriptions/readOnlyCalendars';
+import { readOnlyWords, useReadOnlySource } from '../subscriptions/readOnlyCalendars';
 import { duplicateRecurrence, fromRecurrence } from '../recurrence/rule';
 import { summarise } from '../recurrence/summary';
 import { linkParts, videoCallLink } from '../lib/links';
@@ -235,7 +235,7 @@ export function EventDetails({ event }: { event: Event }) {
             <LinkedText text={description} />
           </p>
         )}
-        {source !== undefined && <p className="details-note">{t('subscribe.read_only', { name: source })}</p>}
+        {source !== undefined && <p className="details-note">{readOnlyWords(event, source, t, 'subscribe.read_only')}</p>}
       </div>
       <footer className="dialog-footer">
         {source === undefined && (

@@ -32,6 +32,7 @@ import { rowsOf, rowsToReminders, sameReminders, type Row, type RowErrors } from
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
 import { calendarLabel, newEventCalendar, takesNewEvents, useCalendars } from '../state/calendars';
 import { siteOf, takesRepeats, useSites } from '../state/sites';
+import { readOnlyWords } from '../subscriptions/readOnlyCalendars';
 
 /**
  * Where each field goes; the order inside a group is the order on screen. A calendar's order
@@ -99,8 +100,10 @@ export function EventEditor({ target }: { target: EditorTarget }) {
   const chosenSite = siteOf(calendars.find((c) => c.id === calendar));
   const siteRecord = useSites((s) => (chosenSite ? s.sites.find((x) => x.id === chosenSite.id) : undefined));
   const noRepeatsAt = chosenSite && !takesRepeats(chosenSite, siteRecord) ? (siteRecord?.name ?? chosenSite.url) : null;
-  // A read-only calendar's event (a shared calendar, a subscription) is shown, never saved.
-  const readOnly = target.kind === 'edit' && !!home?.read_only;
+  // A read-only calendar's event (a shared calendar, a subscription), or a website's occurrence its
+  // site generates from a repeating event, is shown, never saved or deleted.
+  const occurrence = target.kind === 'edit' ? target.event.read_only : undefined;
+  const readOnly = target.kind === 'edit' && (!!home?.read_only || !!occurrence);
   // Where an event can go: calendars that take writes and are sent to their server (or stay here).
   const writable = calendars.filter((c) => (target.kind === 'edit' && c.id === initialCalendar) || takesNewEvents(c));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -266,7 +269,7 @@ export function EventEditor({ target }: { target: EditorTarget }) {
         )}
         {readOnly && (
           <p className="field-hint read-only-note" role="status">
-            {t('editor.read_only', { name: home?.name ?? '' })}
+            {target.kind === 'edit' ? readOnlyWords(target.event, home?.name ?? '', t) : null}
           </p>
         )}
         <fieldset className="editor-fieldset" disabled={readOnly}>

@@ -1,12 +1,14 @@
 /**
  * The websites in the sidebar's Calendars section (issue 26 items 1 and 6): each site with its
  * calendar (name, colour, show/hide, as every calendar), when it last synced in words, the changes
- * waiting, its last error, its conflicts, "Sync now" and × to remove it (after asking); and
+ * waiting, its last error, its conflicts, the records the site refused (a count that opens their
+ * list, each to try again or discard), "Sync now" and × to remove it (after asking); and
  * "Connect a website…".
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CalendarJson } from '@shared/schema/accounts';
+import type { SiteRefusalJson } from '@shared/schema/sites';
 import { useSites, siteOf, siteStatus, type SiteJson } from '../state/sites';
 import { useSyncStatus } from '../state/syncStatus';
 import { useEvents } from '../state/events';
@@ -35,6 +37,7 @@ function SiteStatus({ site }: { site: SiteJson }) {
       <p className="account-line">{syncing ? t('calendars.syncing') : status.last_sync ? t('calendars.last_sync', { when: timeAgo(status.last_sync, locale) }) : t('calendars.never_synced')}</p>
       {status.pending > 0 && <p className="account-line">{t('calendars.pending', { count: status.pending })}</p>}
       {status.conflicts > 0 && <p className="account-line">{t('calendars.conflicts', { count: status.conflicts })}</p>}
+      {(status.refused ?? []).length > 0 && <Refused site={site} refused={status.refused ?? []} />}
       {!syncing && status.state === 'password' && <p className="account-line account-error">{t('sites.password_refused')}</p>}
       {!syncing && status.last_error && <p className="account-line account-error">{status.last_error}</p>}
       <button
@@ -56,6 +59,72 @@ function SiteStatus({ site }: { site: SiteJson }) {
       >
         {syncing ? t('calendars.syncing') : t('calendars.sync_now')}
       </button>
+    </div>
+  );
+}
+
+/**
+ * The records a site refused: a count (the titles on hover) that opens the list, each with the
+ * site's reason or ours, when, and what the user can do: try a refused change again or discard it
+ * (the site's version comes back), or dismiss the notice of a record that could not be taken here.
+ */
+/** The records the site refused (as `GET /sync` gives them), with Try again and Discard. */
+function Refused({ site, refused }: { site: SiteJson; refused: SiteRefusalJson[] }) {
+  const { t } = useTranslation();
+  const locale = localeTag(useSettings((s) => s.uiLanguage));
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const listId = `site-refused-${site.id}`;
+  const act = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await fn();
+      await reloadEvents();
+    } catch (err) {
+      toastError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="site-refused">
+      <button
+        type="button"
+        className="link-button account-line account-error"
+        aria-expanded={open}
+        aria-controls={listId}
+        title={[t('sites.refused_hint'), ...refused.map((r) => `• ${r.title}`)].join('\n')}
+        onClick={() => setOpen(!open)}
+      >
+        {t('sites.refused', { count: refused.length })}
+      </button>
+      {open && (
+        <ul id={listId} className="site-refused-list" aria-label={t('sites.refused_list', { name: site.name })}>
+          {refused.map((r) => (
+            <li key={r.id} className="site-refused-item">
+              <strong>{r.title}</strong>
+              <span className="account-line">{t(r.direction === 'push' ? 'sites.refused_push' : 'sites.refused_pull', { reason: r.reason })}</span>
+              <span className="account-line">{timeAgo(r.at, locale)}</span>
+              <span className="site-refused-actions">
+                {r.direction === 'push' && (
+                  <button type="button" className="button button-small" disabled={busy} aria-label={t('sites.retry_named', { title: r.title })} onClick={() => void act(() => useSites.getState().retryRefused(site.id, r.id))}>
+                    {t('sites.retry')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="button button-small button-danger-quiet"
+                  disabled={busy}
+                  aria-label={t(r.direction === 'push' ? 'sites.discard_named' : 'sites.dismiss_named', { title: r.title })}
+                  onClick={() => void act(() => useSites.getState().discardRefused(site.id, r.id))}
+                >
+                  {t(r.direction === 'push' ? 'sites.discard' : 'sites.dismiss')}
+                </button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -26,7 +26,7 @@ import { toastError, toastInfo, useToasts } from './toasts';
 import { useUndo } from './undo';
 import { useUi } from './ui';
 import { askScope, type Scope } from '../recurrence/ScopeDialog';
-import { readOnlySource } from '../subscriptions/readOnlyCalendars';
+import { readOnlySource, readOnlyWords } from '../subscriptions/readOnlyCalendars';
 import { confirmDespiteConflicts } from '../booking/ConflictWarning';
 
 const t = (key: string, opts?: Record<string, unknown>) => i18n.t(key, opts);
@@ -278,7 +278,7 @@ export function moveBody(e: Event, to: MoveTarget): Record<string, unknown> {
 function refusedAsReadOnly(e: Event): boolean {
   const name = readOnlySource(e);
   if (name === undefined) return false;
-  toastInfo(t('editor.read_only', { name }));
+  toastInfo(readOnlyWords(e, name, t));
   return true;
 }
 

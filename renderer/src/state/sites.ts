@@ -62,10 +62,14 @@ interface SitesState {
   syncNow(name: string): Promise<void>;
   /** Waits while the site's sync state is `syncing` (its first pull goes on after the connect answered). */
   settle(id: number): Promise<void>;
+  /** A change the site refused is sent again now (`POST /sync/refusals/{id}/retry`); resolves once the round is over. */
+  retryRefused(siteId: number, refusalId: number): Promise<void>;
+  /** A change the site refused is given up, the site's version comes back (`DELETE /sync/refusals/{id}`); a pull's notice is dismissed. */
+  discardRefused(siteId: number, refusalId: number): Promise<void>;
 }
 
 /** The parts of a site's state the sidebar shows. */
-export type SiteStatus = Pick<SiteSyncJson, 'last_sync' | 'pending' | 'last_error' | 'conflicts' | 'state'>;
+export type SiteStatus = Pick<SiteSyncJson, 'last_sync' | 'pending' | 'last_error' | 'conflicts' | 'state' | 'refused'>;
 
 /**
  * How the site's sync goes: the sync state's word on it, or, until that has one (a site just
@@ -128,6 +132,20 @@ export const useSites = create<SitesState>()((set, get) => ({
       // Refused or not, the site's state (its last error) is what the sidebar shows next.
       const site = get().sites.find((s) => s.name === name);
       if (site) await get().settle(site.id).catch(() => {});
+    }
+  },
+  async retryRefused(siteId, refusalId) {
+    try {
+      await api().post(`sync/refusals/${refusalId}/retry`, {}, inUiLanguage());
+    } finally {
+      await get().settle(siteId).catch(() => {});
+    }
+  },
+  async discardRefused(siteId, refusalId) {
+    try {
+      await api().del(`sync/refusals/${refusalId}`, inUiLanguage());
+    } finally {
+      await get().settle(siteId).catch(() => {});
     }
   },
   async settle(id) {

@@ -43,6 +43,8 @@ const ROUTES = [
   `${NS}/sites/(?P<id>\\d+)`,
   `${NS}/sync`,
   `${NS}/sync/calendars/(?P<id>\\d+)/deletions`,
+  `${NS}/sync/refusals/(?P<id>\\d+)/retry`,
+  `${NS}/sync/refusals/(?P<id>\\d+)`,
   `${NS}/sync/conflicts/(?P<id>\\d+)/restore`,
   `${NS}/sync/conflicts/(?P<id>\\d+)`,
   `${NS}/subscriptions`,
@@ -202,7 +204,7 @@ describe('/doc (reference §8.2, correction 1)', () => {
       '/doc', '/events', '/events/{id}', '/events/by-slug/{slug}', '/events/conflicts', '/venues', '/venues/{id}', '/venues/by-slug/{slug}',
       '/organizers', '/organizers/{id}', '/organizers/by-slug/{slug}', '/categories', '/categories/{id}', '/tags', '/tags/{id}',
       '/export', '/import', '/import/jobs/{job}', '/reminders/due', '/reminders/stream', '/reminders/{key}/snooze', '/reminders/{key}/dismiss',
-      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sites', '/sites/{id}', '/sync', '/sync/calendars/{id}/deletions', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}', '/trash', '/quick-add',
+      '/settings', '/accounts', '/accounts/{id}', '/calendars', '/calendars/{id}', '/sites', '/sites/{id}', '/sync', '/sync/calendars/{id}/deletions', '/sync/refusals/{id}/retry', '/sync/refusals/{id}', '/sync/conflicts/{id}/restore', '/sync/conflicts/{id}', '/subscriptions', '/subscriptions/{id}/refresh', '/subscriptions/{id}', '/trash', '/quick-add',
     ]);
     for (const s of ['ImageSize', 'CostDetails', 'Term', 'Image', 'DateDetails', 'Event', 'Venue', 'Organizer', 'ImportReport', 'RestoreReport', 'ImportJob']) expect(doc.components.schemas, s).toHaveProperty(s);
     expect(doc.paths['/doc'].get.responses['200']).toBeDefined();

@@ -30,6 +30,14 @@ export interface Proxy {
   plainPermalinks?: boolean;
   /** As the original: events hidden from listings are missing from every list (a single GET still reads them). */
   hideHidden?: boolean;
+  /**
+   * A site of another shape than Almanac's (Events Calendar Pro's occurrences): each event of a
+   * 200 JSON answer (a list's or a single read's) is passed through this, and a request's path
+   * through `path` before it goes to the site (a provisional id read as the post it shows).
+   */
+  /** Shows the Almanac behind as the original plugin: its index without Almanac's series arguments and conditional writes, events without Almanac's keys. */
+  originalShape?: boolean;
+  rewrite?: { event: (e: Record<string, any>) => Record<string, any>; path?: (path: string) => string };
   /** Runs before a request is passed on (once per request); a test changes the site there, as someone else would. */
   before?: (r: Sent) => Promise<void>;
   fault(f: Fault): void;
@@ -78,8 +86,10 @@ export async function startProxy(target: string): Promise<Proxy> {
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length' && k !== 'connection') headers[k] = v;
     if (proxy.stripAuth) delete headers.authorization;
     let answer: Response;
+    const to = new URL(req.url!, target);
+    if (proxy.rewrite?.path) to.pathname = proxy.rewrite.path(to.pathname);
     try {
-      answer = await fetch(new URL(req.url!, target), { method: req.method, headers, body: body.length ? body : undefined });
+      answer = await fetch(to, { method: req.method, headers, body: body.length ? body : undefined });
     } catch {
       // The site is down: the connection drops, as a stopped site's would.
       res.socket?.destroy();
@@ -91,6 +101,23 @@ export async function startProxy(target: string): Promise<Proxy> {
       body.events = body.events.filter((e) => !e.hide_from_listings);
       text = Buffer.from(JSON.stringify(body));
     }
+    if (proxy.originalShape && req.method === 'GET' && /^\/wp-json\/?$/.test(url.pathname) && answer.status === 200) {
+      const index = JSON.parse(text.toString('utf8'));
+      delete index.almanac;
+      for (const route of Object.values(index.routes ?? {}) as Array<{ endpoints?: Array<{ args?: Record<string, unknown> }> }>) {
+        for (const e of route.endpoints ?? []) if (e.args) for (const k of ['recurrence', 'recurrence_scope']) delete e.args[k];
+      }
+      text = Buffer.from(JSON.stringify(index));
+    }
+    const shape = (e: Record<string, any>) => {
+      const out = proxy.originalShape ? stripAlmanac(e) : e;
+      return proxy.rewrite ? proxy.rewrite.event(out) : out;
+    };
+    if ((proxy.rewrite || proxy.originalShape) && req.method === 'GET' && /\/events(\/\d+)?$/.test(url.pathname) && answer.status === 200) {
+      const body = JSON.parse(text.toString('utf8'));
+      if (Array.isArray(body.events)) body.events = body.events.map(shape);
+      text = Buffer.from(JSON.stringify(Array.isArray(body.events) ? body : shape(body)));
+    }
     record.status = answer.status;
     if (fault?.kind === 'lose-answer') {
       // Done on the site; the client never hears of it.
@@ -100,6 +127,7 @@ export async function startProxy(target: string): Promise<Proxy> {
     const out: Record<string, string> = {};
     answer.headers.forEach((v, k) => {
       // A reverse proxy names itself where the site names its own address (WordPress's Link header).
+      if (proxy.originalShape && (k === 'x-cal-conditional-writes' || k === 'etag')) return;
       if (k !== 'content-encoding' && k !== 'transfer-encoding' && k !== 'content-length' && k !== 'connection') out[k] = k === 'link' ? v.split(target).join(proxyUrl).replace(proxy.plainPermalinks ? '/wp-json/' : '\u0000', '/?rest_route=/') : v;
     });
     res.writeHead(answer.status, out);
@@ -123,6 +151,12 @@ export async function startProxy(target: string): Promise<Proxy> {
       }),
   };
   return proxy;
+}
+
+/** An Almanac event as the original plugin would answer it: none of Almanac's own keys. */
+function stripAlmanac(e: Record<string, any>): Record<string, any> {
+  const { recurrence: _r, series_id: _s, recurrence_id: _i, is_exception: _x, reminders: _m, calendar: _c, read_only: _o, ...rest } = e;
+  return rest;
 }
 
 function safeJson(b: Buffer): any {

@@ -5,7 +5,7 @@
  * the body sent carries the whole event.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, identity, normEvent, normTerm, payload, recordHash, visibleText } from '../../../electron/server/sites/records';
+import { decodeEntities, identity, normEvent, normTerm, payload, recordHash, siteOccurrence, visibleText } from '../../../electron/server/sites/records';
 import { apiLink, eventsNamespace, normalizeSiteUrl } from '../../../electron/server/sites/discovery';
 import { apiUrl, retryAfterMs } from '../../../electron/server/sites/http';
 import { SiteError } from '../../../electron/server/sites/errors';
@@ -126,5 +126,19 @@ describe('finding the API', () => {
     expect(retryAfterMs(new Date(Date.now() + 60_000).toUTCString())).toBeGreaterThan(55_000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(null)).toBeUndefined();
+  });
+});
+
+describe('an occurrence Events Calendar Pro generates (read-only here)', () => {
+  it('is told by its series as post_parent, a recurring flag, or a provisional id; a plain post is not', () => {
+    expect(siteOccurrence({ ...wpEvent, id: 10000114, post_parent: 77 })).toEqual({ reason: 'site_occurrence', series: 77 });
+    // Pro before its custom tables: occurrences were child posts of the first event, with post ids.
+    expect(siteOccurrence({ ...wpEvent, id: 513, post_parent: 500 })).toEqual({ reason: 'site_occurrence', series: 500 });
+    expect(siteOccurrence({ ...wpEvent, id: 10000115 })).toEqual({ reason: 'site_occurrence', series: null });
+    expect(siteOccurrence({ ...wpEvent, is_recurring: true })).toEqual({ reason: 'site_occurrence', series: null });
+    expect(siteOccurrence(wpEvent)).toBeNull();
+    expect(siteOccurrence({ ...wpEvent, post_parent: 0 })).toBeNull();
+    expect(siteOccurrence({ ...wpEvent, post_parent: wpEvent.id, is_recurring: false })).toBeNull();
+    expect(siteOccurrence({ ...wpEvent, id: 9_999_999 })).toBeNull();
   });
 });
