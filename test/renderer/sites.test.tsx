@@ -317,6 +317,7 @@ describe('records the site refused', () => {
     let refused = [refusal(), refusal({ id: 32, direction: 'pull', title: 'Poetry slam', reason: 'Invalid parameter(s): start_date', status: null })];
     const api = server({
       'GET sites': () => ({ body: [site({ refused })] }),
+      'GET sync': () => ({ body: { accounts: [], conflicts: [], sites: [syncOf(site({ refused }))] } }),
       'POST sync/refusals/:id/retry': { status: 202, body: {} },
       'DELETE sync/refusals/:id': () => {
         refused = refused.filter((r) => r.id !== 31);

@@ -72,9 +72,9 @@ describe('schema migrations', () => {
     expect(() => openDatabase(file)).toThrow(NewerSchemaError);
   });
 
-  it('17: a site object keeps its base copy and loses the site version no one read', () => {
+  it('16: a site object keeps its base copy and loses the site version no one read', () => {
     const file = fileIn();
-    const before = openDatabase(file, { migrations: migrations.filter((m) => m.version < 17) });
+    const before = openDatabase(file, { migrations: migrations.filter((m) => m.version < 16) });
     before.prepare("INSERT INTO sync_objects (calendar_id, kind, local_id, remote_id, version, base_json, base_hash) VALUES (1, 'venue', NULL, 7, '2026-01-01 10:00:00', '{}', 'h1')").run();
     closeDatabase(before);
     const db = openDatabase(file);
