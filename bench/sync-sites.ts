@@ -2,7 +2,8 @@
  * Website sync timings on loopback (issue 26 item 8), a second Almanac as the site, in its own
  * process (`npm run serve`) as a website would be:
  *   - the first pull of an N-event site, beside the time it takes only to GET all its pages (the
- *     floor: the same list requests, nothing stored), and their ratio (target ≤ 1.5);
+ *     floor: the same list requests, nothing stored), and their ratio (target ≤ 1.5); beside them,
+ *     what storing those rows alone costs here, nothing checked (bench/transfer.ts's write floor);
  *   - a round with nothing changed on either side;
  *   - a round that pushes one changed event, with the push's requests (target ≤ 3).
  * `SITES_EVENTS=5000 npm run bench:sync-sites` (default 5000; a smoke run: SITES_EVENTS=300).
@@ -17,6 +18,7 @@ import { createFileSecretStore } from '../electron/server/secrets';
 import { addSite } from '../electron/server/sites/accounts';
 import { syncSite } from '../electron/server/sites/sync';
 import { FULL_WINDOW, PER_PAGE } from '../electron/server/sites/pull';
+import { measureWriteFloor } from './transfer';
 
 const N = Number(process.env.SITES_EVENTS ?? 5000);
 const root = resolve(import.meta.dirname, '..');
@@ -90,6 +92,12 @@ try {
   const events = store.db.prepare('SELECT count(*) FROM events WHERE calendar_id = ?').pluck().get(added.calendar_id);
   row(`GET every page only (${base.requests} requests, the floor)`, `${base.ms.toFixed(0)} ms (this process's CPU ${base.cpu.toFixed(0)} ms)`);
   row(`first pull of a ${N}-event site (${first.requests} requests, ${events} events)`, `${pull.toFixed(0)} ms  = ${(pull / base.ms).toFixed(2)}x the floor (target ≤ 1.5x) (this process's CPU ${pullCpu.toFixed(0)} ms)`);
+
+  // What storing alone costs here: the pulled events' rows, links and search index copied into an
+  // empty file with prepared statements (nothing read from the network, nothing checked, no sync
+  // copies kept): the least a pull can add to the floor while one thread both reads and stores.
+  const storing = measureWriteFloor(join(dir, 'almanac.sqlite'));
+  row(`  storing the pulled rows alone (prepared statements, nothing checked)`, `${(storing.seconds * 1000).toFixed(0)} ms; with the floor ${(base.ms + storing.seconds * 1000).toFixed(0)} ms = ${((base.ms + storing.seconds * 1000) / base.ms).toFixed(2)}x the floor`);
 
   t0 = performance.now();
   const idle = await syncSite(deps, store.sites.byId(added.id)!, TOKEN);

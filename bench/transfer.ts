@@ -122,10 +122,10 @@ export function measureWriteFloor(source: string): WriteFloor {
   const from = new Database(source, { readonly: true });
   const db = openDatabase(join(target, 'almanac.sqlite'));
   try {
-    const insertAll = (table: string, post?: string) => {
+    const insertAll = (table: string, post?: string, verb = 'INSERT') => {
       const rows = from.prepare(`SELECT * FROM ${table}`).raw(true).all() as unknown[][];
       if (!rows.length) return;
-      const insert = db.prepare(`INSERT INTO ${table} VALUES (${rows[0].map(() => '?').join(', ')})`);
+      const insert = db.prepare(`${verb} INTO ${table} VALUES (${rows[0].map(() => '?').join(', ')})`);
       const register = db.prepare('INSERT INTO posts (id, type) VALUES (?, ?)');
       db.transaction(() => {
         for (const row of rows) {
@@ -135,6 +135,8 @@ export function measureWriteFloor(source: string): WriteFloor {
       })();
     };
     // What the events link to is there before they come, as after an import's first events.
+    // Calendars other than the one every file has (a synced calendar's events name theirs).
+    insertAll('calendars', undefined, 'INSERT OR IGNORE');
     insertAll('images', 'image');
     insertAll('venues', 'venue');
     insertAll('organizers', 'organizer');
