@@ -121,6 +121,16 @@ async function call(path: string, method: Method): Promise<Res> {
     store.write(() => store.davSync.setHeldDeletes(calendar, JSON.stringify({ count: 9, total: 10, decision: null })));
     return t.api(method, `sync/calendars/${calendar}/deletions`).send({ allow: false });
   }
+  if (path.startsWith('/sync/refusals')) {
+    // A change a site refused: a site's calendar and its refusal, as a push records them.
+    const store = t.server.store;
+    const refusal = store.write(() => {
+      const site = store.sites.add({ name: uniq('doc'), url: 'http://127.0.0.1:9', apiRoot: `http://127.0.0.1:9/${uniq('r')}/`, username: 'doc', color: null, capabilities: {}, createdUtc: new Date().toISOString() });
+      store.sites.refuse({ calendar_id: site.calendar_id, direction: 'push', kind: 'venue', record_key: uniq('v'), local_id: null, remote_id: null, title: 'Doc venue', reason: 'refused', status: 400, at_utc: new Date().toISOString() });
+      return store.sites.refusals(site.calendar_id)[0];
+    });
+    return t.api(method, path.replace('{id}', String(refusal.id)).slice(1)).send({});
+  }
   if (path.startsWith('/sync')) {
     // "Sync now" with no accounts, and a conflict copy a sync kept for the conflict routes.
     if (!path.includes('{id}')) return t.api(method, path.slice(1)).send({});
@@ -194,7 +204,7 @@ describe('every documented operation is answered', () => {
       for (const m of docOps(path)) {
         // 202 is the answer of work started in the background, besides the usual success.
         const statuses = Object.keys(doc.paths[path][m].responses);
-        if (statuses.includes('202')) expect(`${m} ${path}`).toMatch(/^(post \/import|delete \/import\/jobs\/\{job\}|post \/sync)$/);
+        if (statuses.includes('202')) expect(`${m} ${path}`).toMatch(/^(post \/import|delete \/import\/jobs\/\{job\}|post \/sync|post \/sync\/refusals\/\{id\}\/retry)$/);
         // A create with a dry run (quick add) also answers 200 with what it would make.
         const dryRun = statuses.includes('201') && (doc.paths[path][m].responses['200']?.description ?? '').includes('dry_run');
         const ok = statuses.filter((s) => s.startsWith('2') && s !== '202' && !(dryRun && s === '200'));
