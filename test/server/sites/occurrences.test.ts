@@ -1,0 +1,133 @@
+/**
+ * Occurrences of an Almanac site's series changed on their own (moved, retitled, given another
+ * venue, trashed) sync one by one, both ways, identified by their series and original start
+ * (RECURRENCE-ID), never by the row ids each side gives them; unchanged occurrences are never sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPair, type SitePair } from './_sites';
+
+let p: SitePair;
+const series: Record<string, number> = {};
+
+const OCT = { start_date: '2031-10-01 00:00:00', end_date: '2031-11-30 23:59:59', per_page: '50' };
+const STARTS = ['2031-10-07 19:00:00', '2031-10-14 19:00:00', '2031-10-21 19:00:00', '2031-10-28 19:00:00'];
+
+async function siteOccurrences(name: string, status?: string): Promise<Array<Record<string, any>>> {
+  const res = await p.site.api('get', 'events').query({ ...OCT, ...(status ? { status } : {}) });
+  expect(res.status).toBe(200);
+  return res.body.events.filter((e: any) => e.series_id === series[name]);
+}
+
+async function hereOccurrences(name: string, status?: string): Promise<Array<Record<string, any>>> {
+  const res = await p.here.api('get', 'events').query({ ...OCT, calendar: String(p.calendarId), ...(status ? { status } : {}) });
+  expect(res.status).toBe(200);
+  const all = res.body.events as Array<Record<string, any>>;
+  const first = (await p.hereEvents()).find((e) => e.title.startsWith(name) && e.series_id === e.id);
+  return all.filter((e) => e.series_id === first?.id);
+}
+
+const byKey = (list: Array<Record<string, any>>) => Object.fromEntries(list.map((e) => [e.recurrence_id, e]));
+
+beforeAll(async () => {
+  p = await startPair();
+  for (const name of ['Moved there', 'Edited here', 'Trashed', 'Clash']) {
+    const res = await p.site.api('post', 'events').send({ title: name, start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    series[name] = res.body.id;
+  }
+  await p.sync();
+}, 60_000);
+
+afterAll(async () => {
+  await p?.close();
+});
+
+describe('an occurrence changed on its own', () => {
+  it('on the site (moved, retitled): arrives here as the same change on the same occurrence, the others untouched', async () => {
+    const there = byKey(await siteOccurrences('Moved there'));
+    const moved = await p.site.api('post', `events/${there[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ start_date: '2031-10-15 20:00:00', end_date: '2031-10-15 22:00:00' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await p.site.api('post', `events/${there[STARTS[2]].id}`).query({ recurrence_scope: 'this' }).send({ title: 'Moved there, with guests' })).status).toBe(200);
+
+    const report = await p.sync();
+    expect(report.received.changed).toBe(2);
+    const here = byKey(await hereOccurrences('Moved there'));
+    expect(Object.keys(here).sort()).toEqual(STARTS);
+    expect(here[STARTS[1]]).toMatchObject({ start_date: '2031-10-15 20:00:00', end_date: '2031-10-15 22:00:00', title: 'Moved there', is_exception: true });
+    expect(here[STARTS[2]]).toMatchObject({ start_date: STARTS[2], title: 'Moved there, with guests', is_exception: true });
+    for (const k of [STARTS[0], STARTS[3]]) expect(here[k]).toMatchObject({ start_date: k, title: 'Moved there', is_exception: false });
+
+    // Taken as the site's: nothing goes back, and the next round changes nothing.
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+    expect(again.pushRequests).toBe(0);
+  });
+
+  it('here (retitled, another venue): sent for that occurrence only, the rest untouched there, and the next round sends nothing', async () => {
+    const venue = (await p.here.api('post', 'venues').send({ venue: 'Crypt', address: '1 Church Lane' })).body;
+    const here = byKey(await hereOccurrences('Edited here'));
+    const res = await p.here.api('post', `events/${here[STARTS[2]].id}`).query({ recurrence_scope: 'this' }).send({ title: 'Edited here, in the crypt', venue: venue.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+
+    const report = await p.sync();
+    expect(report.sent.updated).toBe(1);
+    const there = byKey(await siteOccurrences('Edited here'));
+    expect(Object.keys(there).sort()).toEqual(STARTS);
+    expect(there[STARTS[2]]).toMatchObject({ title: 'Edited here, in the crypt', start_date: STARTS[2], is_exception: true });
+    expect(there[STARTS[2]].venue.venue).toBe('Crypt');
+    for (const k of [STARTS[0], STARTS[1], STARTS[3]]) {
+      expect(there[k]).toMatchObject({ title: 'Edited here', start_date: k, is_exception: false });
+      expect(there[k].venue).toEqual([]);
+    }
+    expect((await p.site.api('get', `events/${series['Edited here']}`)).body.recurrence.rules).toEqual(['FREQ=WEEKLY;COUNT=4']);
+
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+    expect(again.pushRequests).toBe(0);
+    expect(byKey(await hereOccurrences('Edited here'))[STARTS[2]].title).toBe('Edited here, in the crypt');
+  });
+
+  it('trashed on either side: in the other side\'s trash, the others alive on both', async () => {
+    const there = byKey(await siteOccurrences('Trashed'));
+    expect((await p.site.api('delete', `events/${there[STARTS[1]].id}`).query({ recurrence_scope: 'this' })).status).toBe(200);
+    const here = byKey(await hereOccurrences('Trashed'));
+    expect((await p.here.api('delete', `events/${here[STARTS[3]].id}`).query({ recurrence_scope: 'this' })).status).toBe(200);
+
+    await p.sync();
+    const hereTrash = byKey(await hereOccurrences('Trashed', 'trash'));
+    expect(Object.keys(hereTrash).sort()).toEqual([STARTS[1], STARTS[3]]);
+    const siteTrash = byKey(await siteOccurrences('Trashed', 'trash'));
+    expect(Object.keys(siteTrash).sort()).toEqual([STARTS[1], STARTS[3]]);
+    expect(Object.keys(byKey(await hereOccurrences('Trashed'))).sort()).toEqual([STARTS[0], STARTS[2]]);
+    expect(Object.keys(byKey(await siteOccurrences('Trashed'))).sort()).toEqual([STARTS[0], STARTS[2]]);
+
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
+  it('changed in the same field on both sides: the site wins that occurrence, ours is kept as a conflict copy', async () => {
+    const there = byKey(await siteOccurrences('Clash'));
+    const here = byKey(await hereOccurrences('Clash'));
+    expect((await p.site.api('post', `events/${there[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ title: 'Clash (site)' })).status).toBe(200);
+    expect((await p.here.api('post', `events/${here[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ title: 'Clash (mine)' })).status).toBe(200);
+
+    const report = await p.sync();
+    expect(report.conflicts).toBe(1);
+    const after = byKey(await hereOccurrences('Clash'));
+    expect(after[STARTS[1]].title).toBe('Clash (site)');
+    for (const k of [STARTS[0], STARTS[2], STARTS[3]]) expect(after[k].title).toBe('Clash');
+    expect(byKey(await siteOccurrences('Clash'))[STARTS[1]].title).toBe('Clash (site)');
+    const copy = (await p.here.api('get', 'sync')).body.conflicts.find((c: any) => c.title === 'Clash (mine)');
+    expect(copy).toMatchObject({ target: 'site', kind: 'event', calendar: p.calendarId });
+
+    // "Keep mine" restores that occurrence, not the series, and sends it for that occurrence only.
+    expect((await p.here.api('post', `sync/conflicts/${copy.id}/restore`)).status).toBe(200);
+    await p.sync();
+    const final = byKey(await siteOccurrences('Clash'));
+    expect(final[STARTS[1]].title).toBe('Clash (mine)');
+    for (const k of [STARTS[0], STARTS[2], STARTS[3]]) expect(final[k].title).toBe('Clash');
+  });
+});
