@@ -21,6 +21,7 @@ import { SiteError } from './errors';
 import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
+import { isOccurrenceJson, noteOccurrence, takeOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
 export const FULL_WINDOW = { start_date: '1900-01-01 00:00:00', end_date: '2200-12-31 23:59:59' };
@@ -173,6 +174,7 @@ async function pullEvents(cx: SiteRound): Promise<void> {
       cx.store.write(() => cx.store.davSync.asServer(() => goneThere(cx, o)));
     } else jsonOf(cx, answer, `GET events/${o.remote_id}`);
   }
+  await takeOccurrences(cx, yieldToRequests);
 }
 
 /** Venues, organizers and terms a page of events names that are not linked here yet: taken from the events' own copies. */
@@ -230,8 +232,8 @@ const uidOf = (cx: SiteRound, localId: number) => cx.store.events.icsUid(localId
 function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>, seen: Set<number>, embedded = false): void {
   const remoteId = idOf(json);
   if (remoteId === undefined) return;
-  // An occurrence of an Almanac site's series (a row its first event generates) is not a record of its own.
-  if (kind === 'event' && json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== remoteId) return;
+  // An occurrence of an Almanac site's series is not a record of its own: one changed on its own is taken after the listings (occurrences.ts).
+  if (kind === 'event' && isOccurrenceJson(json)) return noteOccurrence(cx, json);
   if (!embedded) seen.add(remoteId);
   const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
   const hash = recordHash(r);
@@ -270,7 +272,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         return;
       }
       const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
-      const decision = decideRecords(base, local, r);
+      const [mine, theirs] = kind === 'event' ? withExdatesMerged(base, local, r) : [local, r];
+      const decision = decideRecords(base, mine, theirs);
       switch (decision.outcome) {
         case 'same':
           dropPending(cx, kind, o);

@@ -22,6 +22,7 @@ import { SiteError } from './errors';
 import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord } from './local';
 import { jsonOf, PATHS, type SiteRound } from './round';
+import { pushOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
 import type { OutboxRow } from '../store/dav-sync';
 
@@ -221,7 +222,8 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
   const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
   // Trashed there while changed here: ours brings it back whatever the status said.
   const remoteForMerge = kind === 'event' && remote.status === 'trash' ? { ...remote, status: local.status } : remote;
-  const decision = decideRecords(base, local, remoteForMerge);
+  const [mine, theirs] = kind === 'event' ? withExdatesMerged(base, local, remoteForMerge) : [local, remoteForMerge];
+  const decision = decideRecords(base, mine, theirs);
   const saveBase = () => store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(remote), base_hash: hash });
   if (decision.outcome === 'same' && remote === remoteForMerge) {
     store.write(saveBase);
@@ -315,13 +317,8 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   }
 
   // The venue, organizers and terms it names, on the site first.
-  const ev = store.events.get(anchor.id)!;
-  const deps: Array<[Linked, number]> = [];
-  if (ev.venue_id) deps.push(['venue', ev.venue_id]);
-  for (const id of store.events.organizersFor([ev.id]).get(ev.id) ?? []) deps.push(['organizer', id]);
-  for (const t of store.terms.forEvents([ev.id]).get(ev.id) ?? []) deps.push([t.taxonomy === 'category' ? 'category' : 'tag', t.id]);
   try {
-    for (const [kind, id] of deps) await ensureThere(cx, kind, id);
+    await ensureLinksOf(cx, anchor.id);
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
     return refuse(cx, err.status, err.json, err.title, failed);
@@ -329,6 +326,19 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   const local = localRecord(cx, 'event', anchor.id) as unknown as SiteEvent & SiteRecord;
 
   if (o?.remote_id && o.remote_status !== 'creating') {
+    // Its occurrences changed on their own first (a trashed one is an EXDATE of the rule there too).
+    try {
+      const occurrences = await pushOccurrences(cx, o, anchor.id, (rowId) => ensureLinksOf(cx, rowId));
+      if (!occurrences.ok) return refuse(cx, occurrences.status, occurrences.json, occurrences.title, failed);
+    } catch (err) {
+      if (!(err instanceof Refused)) throw err;
+      return refuse(cx, err.status, err.json, err.title, failed);
+    }
+    // The series itself unchanged here: nothing of it to send (a change there comes with the pull).
+    if (o.remote_status !== 'trash' && o.base_json && same(localRecord(cx, 'event', anchor.id), JSON.parse(o.base_json))) {
+      store.write(markSent);
+      return;
+    }
     const there = await readThere(cx, 'event', o.remote_id);
     if (there === 'gone') {
       // Deleted there while changed here: created again, the change is not lost.
@@ -366,6 +376,17 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     markSent();
   });
   cx.report.sent.created++;
+}
+
+/** The venue, organizers and terms an event here names, created on the site first where it has not got them. */
+async function ensureLinksOf(cx: SiteRound, eventId: number): Promise<void> {
+  const { store } = cx;
+  const ev = store.events.get(eventId)!;
+  const deps: Array<[Linked, number]> = [];
+  if (ev.venue_id) deps.push(['venue', ev.venue_id]);
+  for (const id of store.events.organizersFor([ev.id]).get(ev.id) ?? []) deps.push(['organizer', id]);
+  for (const t of store.terms.forEvents([ev.id]).get(ev.id) ?? []) deps.push([t.taxonomy === 'category' ? 'category' : 'tag', t.id]);
+  for (const [kind, id] of deps) await ensureThere(cx, kind, id);
 }
 
 /** The site's event a lost create made, if any: same title, start and venue, in its day (drafts, hidden and trashed included). */

@@ -1,0 +1,319 @@
+/**
+ * Occurrences of an Almanac site's series changed on their own (moved, retitled, given another
+ * venue, trashed), synced one by one both ways. The same concept as CalDAV's: a series is one
+ * record (its first event and rule, `sync_objects`) plus its overrides, each known by its series
+ * and original start (RECURRENCE-ID, Almanac's `recurrence_id`), never by row ids, which differ on
+ * each side and which generated rows do not keep. Here they are stored by the series store's
+ * `importException`, as an imported RECURRENCE-ID VEVENT is; there they are written with
+ * `recurrence_scope=this`, the whole state of that occurrence each time. Occurrences that neither
+ * side changed on their own are never sent or stored as records (`sync_occurrences` holds only the
+ * others' agreed copies). When both sides changed one, the sync core decides (sync/merge.ts), and
+ * a conflict keeps ours as a conflict copy of that occurrence.
+ *
+ * Pull: the listings note the site's occurrences changed on their own, trashed, or known here; they
+ * are taken after the listings, once their series are. Push: the occurrences of a series waiting
+ * to be sent go before the series itself, so that a trashed occurrence is in the site's trash (and
+ * its EXDATE there) before the rule is compared.
+ */
+import { decideRecords, same } from '../sync/merge';
+import { serializeEvent } from '../serialize/event';
+import { apiUrl } from './http';
+import { SiteError } from './errors';
+import { identity, normEvent, payload, recordHash, recordTitle, type RefOf, type SiteEvent, type SiteRecord } from './records';
+import { eventValues, keepLocalCopy, localRefOf } from './local';
+import { jsonOf, type SiteRound } from './round';
+import type { SyncObjectRow } from '../store/sites';
+import type { SeriesRow } from '../store/series';
+
+/** A site's event JSON that is an occurrence of a series other than its first event. */
+export const isOccurrenceJson = (json: Record<string, unknown>): boolean =>
+  json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== Number(json.id) && typeof json.recurrence_id === 'string';
+
+/**
+ * An occurrence as the sync compares it: its event record without what is its series' (the rule)
+ * or its post's own (the post date, which each side's generated rows have their own).
+ */
+export function occurrenceRecord(json: Record<string, unknown>, ref: RefOf): SiteRecord {
+  const { date: _date, recurrence: _rule, ...rest } = normEvent(json, ref) as unknown as SiteRecord;
+  return rest;
+}
+
+function localOccurrence(cx: SiteRound, rowId: number): SiteRecord | undefined {
+  const row = cx.store.events.get(rowId);
+  if (!row) return undefined;
+  return occurrenceRecord(serializeEvent(row, cx.url, cx.store) as unknown as Record<string, unknown>, localRefOf(cx));
+}
+
+/** Whether the local row differs from its series (changed on its own, or trashed). */
+function isLocalException(cx: SiteRound, rowId: number): boolean {
+  const row = cx.store.events.get(rowId);
+  return !!row && (row.own_fields !== 0 || row.status === 'trash');
+}
+
+/** The key under which an occurrence's conflict copy is kept: its series' UID and original start. */
+const copyUid = (seriesUid: string, key: string) => `${seriesUid}#${key}`;
+
+/**
+ * Writes the site's version of the occurrence at `key` of series `s` here, as an override
+ * (`importException`: it owns the groups in which it differs from the series), trashing or
+ * restoring it as the site did. Returns its row. Call in a write transaction (as the site's, except
+ * for "Keep mine", which is a local change).
+ */
+function applyOccurrence(cx: SiteRound, s: SeriesRow, key: string, r: SiteRecord, rowId: number | undefined): number {
+  const { store, write } = cx;
+  const { calendar: _calendar, date: _date, status, ...values } = eventValues(cx, r as unknown as SiteEvent, 'update');
+  let row = rowId === undefined ? undefined : store.events.get(rowId);
+  const trashed = status === 'trash';
+  if (row && row.status === 'trash' && !trashed) {
+    // Restored there: an occurrence of its series again here (its EXDATE goes).
+    store.series.update(row, { status }, 'this', write);
+  }
+  const { id } = store.series.importException(s, key, trashed || !status ? values : { ...values, status }, write);
+  row = store.events.get(id)!;
+  if (trashed && row.status !== 'trash') store.series.trash(row, 'this', write);
+  return id;
+}
+
+// ---- pull
+
+/** The site's occurrences a pull's listings noted, taken after them. */
+const noted = new WeakMap<SiteRound, Array<Record<string, unknown>>>();
+/** Original starts of the occurrences known here, per series of the site, as a round first asks. */
+const knownKeys = new WeakMap<SiteRound, Map<number, Set<string>>>();
+
+function keysKnown(cx: SiteRound, seriesRemoteId: number): Set<string> {
+  let bySeries = knownKeys.get(cx);
+  if (!bySeries) knownKeys.set(cx, (bySeries = new Map()));
+  let keys = bySeries.get(seriesRemoteId);
+  if (!keys) {
+    const o = cx.store.sites.objectByRemote(cx.calendarId, 'event', seriesRemoteId);
+    keys = new Set(o ? cx.store.siteOccurrences.of(o.id).map((b) => b.recurrence_id) : []);
+    bySeries.set(seriesRemoteId, keys);
+  }
+  return keys;
+}
+
+/**
+ * An occurrence a listing gave (not a record of its own): kept for `takeOccurrences` when it was
+ * changed on its own there, is in the trash, or is known here; an unchanged generated one is not.
+ */
+export function noteOccurrence(cx: SiteRound, json: Record<string, unknown>): void {
+  if (!cx.caps.almanac) return;
+  if (!json.is_exception && json.status !== 'trash' && !keysKnown(cx, Number(json.series_id)).has(String(json.recurrence_id))) return;
+  let list = noted.get(cx);
+  if (!list) noted.set(cx, (list = []));
+  list.push(json);
+}
+
+/** Takes the occurrences noted by the listings, each in a savepoint of one transaction per batch. */
+export async function takeOccurrences(cx: SiteRound, yieldToRequests: () => Promise<void>): Promise<void> {
+  const list = noted.get(cx) ?? [];
+  noted.delete(cx);
+  knownKeys.delete(cx);
+  for (let i = 0; i < list.length; i += 50) {
+    const part = list.slice(i, i + 50);
+    cx.store.write(() => cx.store.davSync.asServer(() => part.forEach((json) => takeOne(cx, json))));
+    await yieldToRequests();
+  }
+}
+
+function takeOne(cx: SiteRound, json: Record<string, unknown>): void {
+  const { store, calendarId } = cx;
+  const o = store.sites.objectByRemote(calendarId, 'event', Number(json.series_id));
+  const s = o?.local_id != null ? store.series.get(o.local_id) : undefined;
+  if (!o || !s || !o.uid) return;
+  const key = String(json.recurrence_id);
+  const remote = occurrenceRecord(json, identity);
+  const hash = recordHash(remote);
+  const base = store.siteOccurrences.get(o.id, key);
+  const saveBase = () => store.siteOccurrences.save({ object_id: o.id, recurrence_id: key, remote_id: Number(json.id), base_json: JSON.stringify(remote), base_hash: hash });
+  if (base?.base_hash === hash) {
+    if (base.remote_id !== Number(json.id)) saveBase();
+    return;
+  }
+  try {
+    store.db.transaction(() => {
+      const rowId = store.siteOccurrences.rowAt(s.id, key);
+      const local = rowId === undefined ? undefined : localOccurrence(cx, rowId);
+      const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
+      const changedHere = local !== undefined && (baseRecord ? !same(local, baseRecord) : isLocalException(cx, rowId!));
+      const trashedNow = remote.status === 'trash' && baseRecord?.status !== 'trash';
+      if (changedHere) {
+        const decision = decideRecords(baseRecord, local, remote);
+        if (decision.outcome === 'same') return saveBase();
+        if (decision.outcome === 'merged') {
+          // Each side changed other fields: both kept; the merge goes out with the next push.
+          applyOccurrence(cx, s, key, decision.merged, rowId);
+          saveBase();
+          cx.report.merged++;
+          return;
+        }
+        keepLocalCopy(cx, 'event', { uid: copyUid(o.uid!, key) }, local!, rowId!);
+        cx.report.conflicts++;
+      }
+      applyOccurrence(cx, s, key, remote, rowId);
+      saveBase();
+      cx.report.received[trashedNow ? 'deleted' : 'changed']++;
+    })();
+  } catch (err) {
+    if (err instanceof SiteError) throw err;
+    cx.report.problems.push(`events/${json.id} "${recordTitle('event', remote)}" (${key}): ${(err as Error).message}`);
+  }
+}
+
+// ---- push
+
+/** A record of the site the push must create first (a venue, organizer, term): given its local kind and id. */
+export type EnsureThere = (rowId: number) => Promise<void>;
+
+export type OccurrencesPushed = { ok: true } | { ok: false; status: number; json: unknown; title: string };
+
+/**
+ * Sends the occurrences of the series `o` (its first event `anchorId`) changed here on their own
+ * since they were last agreed, each with `recurrence_scope=this` and its whole state. Stops at the
+ * first one the site refuses (the series' outbox row then waits, told in words).
+ */
+export async function pushOccurrences(cx: SiteRound, o: SyncObjectRow, anchorId: number, ensure: EnsureThere): Promise<OccurrencesPushed> {
+  const { store } = cx;
+  if (!cx.caps.almanac || !o.remote_id || !o.uid || !store.series.get(anchorId)) return { ok: true };
+  const keys = new Map<string, number | undefined>();
+  for (const e of store.siteOccurrences.localExceptions(anchorId)) keys.set(e.recurrence_id, e.id);
+  for (const b of store.siteOccurrences.of(o.id)) if (!keys.has(b.recurrence_id)) keys.set(b.recurrence_id, store.siteOccurrences.rowAt(anchorId, b.recurrence_id));
+  for (const [key, rowId] of keys) {
+    const base = store.siteOccurrences.get(o.id, key);
+    if (rowId === undefined) {
+      // No occurrence here at that start any more (the series moved whole, re-keying it, or it
+      // was deleted for good): nothing of it to send; the site's copy is taken again if it changes.
+      if (base) store.write(() => store.siteOccurrences.forget(o.id, key));
+      continue;
+    }
+    let local = localOccurrence(cx, rowId);
+    if (!local || (base && same(local, JSON.parse(base.base_json)))) continue;
+    await ensure(rowId);
+    local = localOccurrence(cx, rowId)!;
+    for (let attempt = 0; ; attempt++) {
+      const result = await pushOne(cx, o, key, rowId, local, attempt);
+      if (result === 'again') continue;
+      if (result !== 'done') return result;
+      break;
+    }
+  }
+  return { ok: true };
+}
+
+/** The site's row id of the occurrence of series `seriesRemoteId` at `key`, looked up around its day. */
+async function findThere(cx: SiteRound, seriesRemoteId: number, key: string): Promise<number | undefined> {
+  const day = Date.parse(`${key.slice(0, 10)}T00:00:00Z`);
+  const at = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  // A day either side: the site's list filter may read wall times in another zone than the series'.
+  const a = await cx.http.request('GET', apiUrl(cx.apiRoot, 'events', { start_date: `${at(day - 86_400_000)} 00:00:00`, end_date: `${at(day + 86_400_000)} 23:59:59`, per_page: 50 }));
+  if (a.status === 404 && a.json !== undefined) return undefined;
+  const json = jsonOf(cx, a, 'GET events');
+  const found = ((json.events as Array<Record<string, unknown>>) ?? []).find((e) => Number(e.series_id) === seriesRemoteId && e.recurrence_id === key);
+  return found ? Number(found.id) : undefined;
+}
+
+async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: number, local: SiteRecord, attempt: number): Promise<'done' | 'again' | OccurrencesPushed> {
+  const { store } = cx;
+  const host = new URL(cx.apiRoot).host;
+  const s = store.series.get(o.local_id!)!;
+  const base = store.siteOccurrences.get(o.id, key);
+  const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
+  let remoteId = base?.remote_id ?? (await findThere(cx, o.remote_id!, key));
+  let read = remoteId === undefined ? undefined : await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${remoteId}`));
+  let json = read?.status === 200 ? jsonOf(cx, read, `GET events/${remoteId}`) : undefined;
+  if (base && (!json || json.recurrence_id !== key || Number(json.series_id) !== o.remote_id)) {
+    // The id known for it names something else now: looked up again by its series and start.
+    remoteId = await findThere(cx, o.remote_id!, key);
+    read = remoteId === undefined ? undefined : await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${remoteId}`));
+    json = read?.status === 200 ? jsonOf(cx, read, `GET events/${remoteId}`) : undefined;
+  }
+  if (!json || !read || json.recurrence_id !== key) {
+    if (read && read.status !== 200 && read.status !== 404 && read.status !== 410) jsonOf(cx, read, `GET events/${remoteId}`);
+    // The site makes no occurrence there (its rule changed, or it was deleted for good): the pull takes the series as it is.
+    store.write(() => store.siteOccurrences.forget(o.id, key));
+    return 'done';
+  }
+  const remote = occurrenceRecord(json, identity);
+  const saveBase = (r: SiteRecord, id: number) => store.siteOccurrences.save({ object_id: o.id, recurrence_id: key, remote_id: id, base_json: JSON.stringify(r), base_hash: recordHash(r) });
+  const remoteChanged = baseRecord ? recordHash(remote) !== base!.base_hash : !!json.is_exception || json.status === 'trash';
+  let toSend = local;
+  if (remoteChanged) {
+    const decision = decideRecords(baseRecord, local, remote);
+    if (decision.outcome === 'same') {
+      store.write(() => saveBase(remote, remoteId!));
+      return 'done';
+    }
+    if (decision.outcome === 'merged') {
+      toSend = decision.merged;
+      store.write(() => store.davSync.asServer(() => applyOccurrence(cx, s, key, toSend, rowId)));
+      cx.report.merged++;
+    } else {
+      // The same field changed on both sides: the site's version of this occurrence wins, ours is kept.
+      store.write(() => {
+        keepLocalCopy(cx, 'event', { uid: copyUid(o.uid!, key) }, local, rowId);
+        store.davSync.asServer(() => applyOccurrence(cx, s, key, remote, rowId));
+        saveBase(remote, remoteId!);
+      });
+      cx.report.conflicts++;
+      cx.report.received.changed++;
+      return 'done';
+    }
+  }
+  const headers: Record<string, string> = cx.caps.ifMatch && read.headers.get('etag') ? { 'If-Match': read.headers.get('etag')! } : {};
+  const trash = toSend.status === 'trash';
+  if (trash && remote.status === 'trash') {
+    // In the trash on both sides: nothing to send; what it says there is the copy agreed on.
+    store.write(() => saveBase(toSend, remoteId!));
+    return 'done';
+  }
+  const a = trash
+    ? await cx.http.request('DELETE', apiUrl(cx.apiRoot, `events/${remoteId}`, { recurrence_scope: 'this' }), undefined, headers)
+    : await cx.http.request('POST', apiUrl(cx.apiRoot, `events/${remoteId}`), { ...payload('event', toSend, { almanac: true }), recurrence_scope: 'this' }, headers);
+  if (a.status === 412) {
+    if (attempt >= 2) throw new SiteError('bad_answer', { host, what: `events/${remoteId}: the site kept changing the occurrence while it was sent` }, 412);
+    return 'again';
+  }
+  if (a.status === 401) throw new SiteError('unauthorized', { host }, 401);
+  if (a.status !== 200 && a.status !== 201) return { ok: false, status: a.status, json: a.json, title: recordTitle('event', toSend) };
+  const answerJson = jsonOf(cx, a, `POST events/${remoteId}`);
+  const answer = occurrenceRecord(answerJson, identity);
+  store.write(() => {
+    // A change of an occurrence without a row there gives it one, with an id of its own from then on.
+    saveBase(answer, Number(answerJson.id));
+    if (!same(answer, toSend)) store.davSync.asServer(() => applyOccurrence(cx, s, key, answer, rowId));
+  });
+  cx.report.sent[trash ? 'deleted' : 'updated']++;
+  return 'done';
+}
+
+// ---- the series' own record
+
+/**
+ * A series' rule as both sides last agreed on it, ours and the site's, with their EXDATEs merged as
+ * a set (each side's additions and removals kept): an occurrence trashed on its own is an EXDATE of
+ * its series on either side, and it travels as that occurrence (above), so trashing one here and
+ * another there is not a conflict of the rule. Returns the two records to decide on.
+ */
+export function withExdatesMerged<R extends SiteRecord | undefined>(base: SiteRecord | undefined, local: R, remote: SiteRecord): [R, SiteRecord] {
+  type Rule = { rules?: unknown; rdates?: unknown; exdates?: unknown };
+  const rule = (r: SiteRecord | undefined) => (r && r.recurrence && typeof r.recurrence === 'object' ? (r.recurrence as Rule) : undefined);
+  const [b, l, t] = [rule(base), rule(local), rule(remote)];
+  if (!b || !l || !t || !Array.isArray(b.exdates) || !Array.isArray(l.exdates) || !Array.isArray(t.exdates)) return [local, remote];
+  const [bs, ls, ts] = [new Set(b.exdates as string[]), new Set(l.exdates as string[]), new Set(t.exdates as string[])];
+  const merged = new Set([...bs].filter((x) => ls.has(x) && ts.has(x)));
+  for (const x of [...ls, ...ts]) if (!bs.has(x)) merged.add(x);
+  const exdates = [...merged].sort();
+  return [{ ...local!, recurrence: { ...l, exdates } }, { ...remote, recurrence: { ...t, exdates } }];
+}
+
+/** "Keep mine" of an occurrence's conflict copy: the kept record is that occurrence again, as a local change. Undefined when it is not one. */
+export function restoreOccurrenceCopy(cx: SiteRound, uid: string, r: SiteRecord): number | undefined {
+  const at = uid.lastIndexOf('#');
+  if (at < 0) return undefined;
+  const anchor = cx.store.davSync.anchor(cx.calendarId, uid.slice(0, at));
+  const s = anchor ? cx.store.series.get(anchor.id) : undefined;
+  if (!s) return undefined;
+  const key = uid.slice(at + 1);
+  return applyOccurrence(cx, s, key, r, cx.store.siteOccurrences.rowAt(s.id, key));
+}
