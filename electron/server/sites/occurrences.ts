@@ -129,6 +129,14 @@ function takeOne(cx: SiteRound, json: Record<string, unknown>): void {
   const saveBase = () => store.siteOccurrences.save({ object_id: o.id, recurrence_id: key, remote_id: Number(json.id), base_json: JSON.stringify(remote), base_hash: hash });
   if (base?.base_hash === hash) {
     if (base.remote_id !== Number(json.id)) saveBase();
+    // Unchanged there, but changed here by a change of the whole series the site made (which does
+    // not reach it there: it owns those fields there) while nothing of the series waits to be sent
+    // from here: it is as the site has it.
+    if (!store.davSync.pending(calendarId, o.uid)) {
+      const rowId = store.siteOccurrences.rowAt(s.id, key);
+      const local = rowId === undefined ? undefined : localOccurrence(cx, rowId);
+      if (local && !same(local, remote)) applyOccurrence(cx, s, key, remote, rowId);
+    }
     return;
   }
   try {
@@ -173,7 +181,7 @@ export type OccurrencesPushed = { ok: true } | { ok: false; status: number; json
  * since they were last agreed, each with `recurrence_scope=this` and its whole state. Stops at the
  * first one the site refuses (the series' outbox row then waits, told in words).
  */
-export async function pushOccurrences(cx: SiteRound, o: SyncObjectRow, anchorId: number, ensure: EnsureThere): Promise<OccurrencesPushed> {
+export async function pushOccurrences(cx: SiteRound, o: SyncObjectRow, anchorId: number, pass: 'trashed' | 'others', ensure: EnsureThere): Promise<OccurrencesPushed> {
   const { store } = cx;
   if (!cx.caps.almanac || !o.remote_id || !o.uid || !store.series.get(anchorId)) return { ok: true };
   const keys = new Map<string, number | undefined>();
@@ -189,6 +197,7 @@ export async function pushOccurrences(cx: SiteRound, o: SyncObjectRow, anchorId:
     }
     let local = localOccurrence(cx, rowId);
     if (!local || (base && same(local, JSON.parse(base.base_json)))) continue;
+    if ((pass === 'trashed') !== (local.status === 'trash')) continue;
     await ensure(rowId);
     local = localOccurrence(cx, rowId)!;
     for (let attempt = 0; ; attempt++) {

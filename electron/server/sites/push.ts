@@ -326,31 +326,40 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   const local = localRecord(cx, 'event', anchor.id) as unknown as SiteEvent & SiteRecord;
 
   if (o?.remote_id && o.remote_status !== 'creating') {
-    // Its occurrences changed on their own first (a trashed one is an EXDATE of the rule there too).
-    try {
-      const occurrences = await pushOccurrences(cx, o, anchor.id, (rowId) => ensureLinksOf(cx, rowId));
-      if (!occurrences.ok) return refuse(cx, occurrences.status, occurrences.json, occurrences.title, failed);
-    } catch (err) {
-      if (!(err instanceof Refused)) throw err;
-      return refuse(cx, err.status, err.json, err.title, failed);
-    }
+    // Occurrences changed on their own go by themselves (occurrences.ts): the ones trashed here
+    // before the rule (so each is in the site's trash, not just an EXDATE there), the others after
+    // it (a change of the whole series reaches them there as here, and is not sent twice).
+    const occurrences = async (pass: 'trashed' | 'others') => {
+      try {
+        const pushed = await pushOccurrences(cx, o!, anchor.id, pass, (rowId) => ensureLinksOf(cx, rowId));
+        if (pushed.ok) return true;
+        refuse(cx, pushed.status, pushed.json, pushed.title, failed);
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        refuse(cx, err.status, err.json, err.title, failed);
+      }
+      return false;
+    };
+    if (!(await occurrences('trashed'))) return;
+    const series = localRecord(cx, 'event', anchor.id) as SiteRecord;
+    let there: Awaited<ReturnType<typeof readThere>> | undefined;
     // The series itself unchanged here: nothing of it to send (a change there comes with the pull).
-    if (o.remote_status !== 'trash' && o.base_json && same(localRecord(cx, 'event', anchor.id), JSON.parse(o.base_json))) {
-      store.write(markSent);
-      return;
-    }
-    const there = await readThere(cx, 'event', o.remote_id);
+    if (o.remote_status === 'trash' || !o.base_json || !same(series, JSON.parse(o.base_json))) there = await readThere(cx, 'event', o.remote_id);
     if (there === 'gone') {
       // Deleted there while changed here: created again, the change is not lost.
       store.write(() => store.sites.forgetObject(o!.id));
       o = undefined;
     } else {
-      const toSend = there === 'trashed' ? local : decideAgainstSite(cx, 'event', o, local, there.r, anchor.id);
-      if (!toSend) {
-        store.write(markSent);
-        return;
+      const toSend = there === undefined ? undefined : there === 'trashed' ? series : decideAgainstSite(cx, 'event', o, series, there.r, anchor.id);
+      if (toSend) {
+        let sent = false;
+        await sendUpdate(cx, 'event', o, toSend, anchor.id, () => void (sent = true), failed, there === 'trashed' ? null : there!.etag);
+        // Refused: the row waits, told in words.
+        if (!sent) return;
       }
-      return sendUpdate(cx, 'event', o, toSend, anchor.id, markSent, failed, there === 'trashed' ? null : there.etag);
+      if (!(await occurrences('others'))) return;
+      store.write(markSent);
+      return;
     }
   }
 

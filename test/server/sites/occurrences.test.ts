@@ -26,11 +26,20 @@ async function hereOccurrences(name: string, status?: string): Promise<Array<Rec
   return all.filter((e) => e.series_id === first?.id);
 }
 
+/** What a person sees of each occurrence, by original start. */
+const seen = (list: Array<Record<string, any>>) =>
+  Object.fromEntries(list.map((e) => [e.recurrence_id, { title: e.title, description: e.description, start: e.start_date, end: e.end_date, venue: e.venue?.venue ?? null, status: e.status }]));
+
+async function expectSameOnBothSides(name: string): Promise<void> {
+  expect(seen(await hereOccurrences(name))).toEqual(seen(await siteOccurrences(name)));
+  expect(seen(await hereOccurrences(name, 'trash'))).toEqual(seen(await siteOccurrences(name, 'trash')));
+}
+
 const byKey = (list: Array<Record<string, any>>) => Object.fromEntries(list.map((e) => [e.recurrence_id, e]));
 
 beforeAll(async () => {
   p = await startPair();
-  for (const name of ['Moved there', 'Edited here', 'Trashed', 'Clash']) {
+  for (const name of ['Moved there', 'Edited here', 'Trashed', 'Clash', 'First']) {
     const res = await p.site.api('post', 'events').send({ title: name, start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     series[name] = res.body.id;
@@ -95,7 +104,8 @@ describe('an occurrence changed on its own', () => {
     const here = byKey(await hereOccurrences('Trashed'));
     expect((await p.here.api('delete', `events/${here[STARTS[3]].id}`).query({ recurrence_scope: 'this' })).status).toBe(200);
 
-    await p.sync();
+    const report = await p.sync();
+    expect(report).toMatchObject({ conflicts: 0, sent: { deleted: 1 }, received: { deleted: 1 } });
     const hereTrash = byKey(await hereOccurrences('Trashed', 'trash'));
     expect(Object.keys(hereTrash).sort()).toEqual([STARTS[1], STARTS[3]]);
     const siteTrash = byKey(await siteOccurrences('Trashed', 'trash'));
@@ -129,5 +139,45 @@ describe('an occurrence changed on its own', () => {
     const final = byKey(await siteOccurrences('Clash'));
     expect(final[STARTS[1]].title).toBe('Clash (mine)');
     for (const k of [STARTS[0], STARTS[2], STARTS[3]]) expect(final[k].title).toBe('Clash');
+  });
+
+  it('changed in different fields on both sides, once known: merged, both changes on both sides', async () => {
+    const there = byKey(await siteOccurrences('Moved there'));
+    const here = byKey(await hereOccurrences('Moved there'));
+    expect((await p.site.api('post', `events/${there[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ description: 'Bring the new scores.' })).status).toBe(200);
+    expect((await p.here.api('post', `events/${here[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ title: 'Moved there, rehearsal' })).status).toBe(200);
+    const report = await p.sync();
+    expect(report.conflicts).toBe(0);
+    for (const side of [await hereOccurrences('Moved there'), await siteOccurrences('Moved there')]) {
+      expect(byKey(side)[STARTS[1]]).toMatchObject({ title: 'Moved there, rehearsal', start_date: '2031-10-15 20:00:00' });
+      expect(byKey(side)[STARTS[1]].description).toContain('Bring the new scores.');
+    }
+    await expectSameOnBothSides('Moved there');
+  });
+
+  it('a series changed whole still goes whole: each occurrence changed on its own keeps what it changed, on both sides', async () => {
+    const first = (await hereOccurrences('Moved there'))[0];
+    expect((await p.here.api('post', `events/${first.id}`).query({ recurrence_scope: 'all' }).send({ title: 'Moved there (autumn)', description: 'For everyone.' })).status).toBe(200);
+    const report = await p.sync();
+    expect(report.sent.updated).toBe(1);
+    const there = byKey(await siteOccurrences('Moved there'));
+    expect(there[STARTS[0]].title).toBe('Moved there (autumn)');
+    expect(there[STARTS[3]].title).toBe('Moved there (autumn)');
+    expect(there[STARTS[2]].title).toBe('Moved there, with guests');
+    expect(there[STARTS[1]].start_date).toBe('2031-10-15 20:00:00');
+    await expectSameOnBothSides('Moved there');
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
+  it('a series changed whole on the site reaches the occurrences changed here as it does there', async () => {
+    expect((await p.site.api('post', `events/${series['Edited here']}`).query({ recurrence_scope: 'all' }).send({ description: 'Doors at 18:30.' })).status).toBe(200);
+    await p.sync();
+    await expectSameOnBothSides('Edited here');
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+    await expectSameOnBothSides('Edited here');
   });
 });
