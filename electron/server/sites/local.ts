@@ -12,6 +12,7 @@ import type { SiteKind } from '../store/sites';
 import { normEvent, normRecord, recordTitle, type Ref, type RefOf, type SiteEvent, type SiteRecord } from './records';
 import type { SyncObjectRow } from '../store/sites';
 import type { SiteRound } from './round';
+import { applyFirstEvent, splitFirstEvent } from './occurrences';
 
 type Linked = Exclude<SiteKind, 'event'>;
 
@@ -114,17 +115,23 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
   const mode = localId === undefined ? 'create' : 'update';
   if (kind === 'event') {
     const e = r as unknown as SiteEvent;
-    const values = eventValues(cx, e, mode);
+    // A first event changed on its own there: the series' values for the series, its own for it (occurrences.ts).
+    const split = e.recurrence ? splitFirstEvent(cx, r, localId) : undefined;
+    const values = eventValues(cx, (split?.series ?? e) as unknown as SiteEvent, mode);
+    if (split?.sameTiming) for (const f of ['start_date', 'end_date', 'timezone', 'all_day']) delete values[f];
     const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
     if (localId === undefined) {
       const id = store.events.create(values, write, { calendarId: cx.calendarId });
       if (recurrence) store.series.create(id, recurrence);
+      if (split && recurrence) applyFirstEvent(cx, id, split.first);
       return id;
     }
     const row = store.events.get(localId)!;
     if (e.recurrence !== undefined && (recurrence || store.series.get(localId))) {
       // A series changed whole: its occurrences follow (a rule ended there ends it here too).
-      return store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
+      const id = store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
+      if (split && recurrence) applyFirstEvent(cx, id, split.first);
+      return id;
     }
     store.events.update(localId, values, write);
     return localId;

@@ -24,6 +24,8 @@ import { eventValues, keepLocalCopy, localRefOf } from './local';
 import { jsonOf, type SiteRound } from './round';
 import type { SyncObjectRow } from '../store/sites';
 import type { SeriesRow } from '../store/series';
+import { GROUP_OF_FIELD, OWN } from '../store/series-fields';
+import { addSeconds, wallMs } from '../store/series-record';
 
 /** A site's event JSON that is an occurrence of a series other than its first event. */
 export const isOccurrenceJson = (json: Record<string, unknown>): boolean =>
@@ -99,6 +101,7 @@ function keysKnown(cx: SiteRound, seriesRemoteId: number): Set<string> {
  */
 export function noteOccurrence(cx: SiteRound, json: Record<string, unknown>): void {
   if (!cx.caps.almanac) return;
+  noteGenerated(cx, json);
   if (!json.is_exception && json.status !== 'trash' && !keysKnown(cx, Number(json.series_id)).has(String(json.recurrence_id))) return;
   let list = noted.get(cx);
   if (!list) noted.set(cx, (list = []));
@@ -325,4 +328,107 @@ export function restoreOccurrenceCopy(cx: SiteRound, uid: string, r: SiteRecord)
   if (!s) return undefined;
   const key = uid.slice(at + 1);
   return applyOccurrence(cx, s, key, r, cx.store.siteOccurrences.rowAt(s.id, key));
+}
+
+// ---- the first event, when it changed on its own
+
+const WHEN = ['start_date', 'end_date', 'timezone', 'all_day'];
+
+/**
+ * The bodies that send a change of a series whose first event changed on its own here (it owns
+ * some field groups, as the series store keeps them): what is the series' goes to the whole
+ * series without the first event's own fields, and those go to it alone (`recurrence_scope=this`:
+ * the first event is the series' handle there too, so it must own there exactly what it owns
+ * here, or the series' later changes would not show in it). Undefined when it owns nothing: the
+ * series goes whole, in one body, as before.
+ */
+export function seriesBodies(cx: SiteRound, anchorId: number, base: SiteRecord | undefined, r: SiteRecord): Array<Record<string, unknown>> | undefined {
+  const anchor = cx.store.events.get(anchorId);
+  if (!cx.caps.almanac || !anchor || !anchor.own_fields || !base || !cx.store.series.get(anchorId)) return undefined;
+  const owned = (f: string) => {
+    const group = GROUP_OF_FIELD[f];
+    return !!group && !!(anchor.own_fields & OWN[group]);
+  };
+  const body = payload('event', r, { almanac: true });
+  const changed = Object.keys({ ...r, ...base }).filter((f) => !same(r[f], base[f]));
+  const out: Array<Record<string, unknown>> = [];
+  if (changed.some((f) => !owned(f))) out.push(Object.fromEntries(Object.entries(body).filter(([f]) => !owned(f))));
+  if (changed.some(owned)) out.push({ ...Object.fromEntries(Object.entries(body).filter(([f]) => owned(f))), recurrence_scope: 'this' });
+  return out;
+}
+
+/** A site's first event changed on its own, being taken (pull): its JSON and a generated occurrence of its series there. */
+const firstEvents = new WeakMap<SiteRound, { first: Record<string, unknown>; generated: Record<string, unknown> }>();
+/** A generated occurrence of each series of the site, as the listings gave them (its series' values). */
+const generatedOf = new WeakMap<SiteRound, Map<number, Record<string, unknown>>>();
+/** First events changed on their own there, taken after the listings (when a generated occurrence of theirs is known). */
+const deferred = new WeakMap<SiteRound, Array<Record<string, unknown>>>();
+/** Rounds taking their deferred first events (which are not deferred again). */
+const draining = new WeakSet<SiteRound>();
+
+/**
+ * Whether the listing's record is the first event of a series changed on its own there: then it is
+ * taken after the listings, with its series' values read from a generated occurrence (the API
+ * gives the first event's own values; the series' are only in what its occurrences show).
+ */
+export function deferFirstEvent(cx: SiteRound, json: Record<string, unknown>): boolean {
+  if (!cx.caps.almanac || json.is_exception !== true || Number(json.series_id) !== Number(json.id) || draining.has(cx)) return false;
+  let list = deferred.get(cx);
+  if (!list) deferred.set(cx, (list = []));
+  list.push(json);
+  return true;
+}
+
+/** Takes the first events deferred by the listings (`take`: the pull's own taking of a record). */
+export function takeFirstEvents(cx: SiteRound, take: (json: Record<string, unknown>) => void): void {
+  const list = deferred.get(cx) ?? [];
+  deferred.delete(cx);
+  draining.add(cx);
+  for (const json of list) {
+    const generated = generatedOf.get(cx)?.get(Number(json.id));
+    if (generated) firstEvents.set(cx, { first: json, generated });
+    try {
+      // Without a generated occurrence (every other one changed on its own) it goes whole, as before.
+      cx.store.write(() => cx.store.davSync.asServer(() => take(json)));
+    } finally {
+      firstEvents.delete(cx);
+    }
+  }
+  draining.delete(cx);
+}
+
+/** Notes a generated occurrence of a series as the listings give it. */
+function noteGenerated(cx: SiteRound, json: Record<string, unknown>): void {
+  if (json.is_exception || json.status === 'trash') return;
+  let map = generatedOf.get(cx);
+  if (!map) generatedOf.set(cx, (map = new Map()));
+  if (!map.has(Number(json.series_id))) map.set(Number(json.series_id), json);
+}
+
+/**
+ * While a first event changed on its own there is taken: the record `r` (the first event as the
+ * site shows it, or a merge of it) split into its series' values and its own, with what the
+ * series store needs to write them (local.ts applyLocally). The series' values are the generated
+ * occurrence's where the first event differs from it; its start is the first event's original one.
+ */
+export function splitFirstEvent(cx: SiteRound, r: SiteRecord, localId: number | undefined): { series: SiteRecord; first: SiteRecord; sameTiming: boolean } | undefined {
+  const taking = firstEvents.get(cx);
+  if (!taking) return undefined;
+  const g = occurrenceRecord(taking.generated, identity);
+  const key = String(taking.first.recurrence_id);
+  const series: SiteRecord = { ...r };
+  for (const f of Object.keys(g)) if (!WHEN.includes(f) && !same(r[f], g[f])) series[f] = g[f];
+  const length = Math.max(0, wallMs(String(g.end_date)) - wallMs(String(g.start_date))) / 1000;
+  Object.assign(series, { start_date: key, end_date: addSeconds(key, length), timezone: g.timezone, all_day: g.all_day });
+  const s = localId === undefined ? undefined : cx.store.series.get(localId);
+  const sameTiming = !!s && s.start_local === key && s.duration_s === length && s.timezone === g.timezone && !!s.all_day === !!g.all_day;
+  return { series, first: r, sameTiming };
+}
+
+/** The first event's own values written over it, as an override of its series (importException). */
+export function applyFirstEvent(cx: SiteRound, anchorId: number, first: SiteRecord): void {
+  const s = cx.store.series.get(anchorId);
+  if (!s) return;
+  const { calendar: _calendar, date: _date, ...values } = eventValues(cx, first as unknown as SiteEvent, 'update');
+  cx.store.series.importException(s, s.start_local, values, cx.write);
 }

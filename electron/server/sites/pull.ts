@@ -21,7 +21,7 @@ import { SiteError } from './errors';
 import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
-import { isOccurrenceJson, noteOccurrence, takeOccurrences, withExdatesMerged } from './occurrences';
+import { deferFirstEvent, isOccurrenceJson, noteOccurrence, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
 export const FULL_WINDOW = { start_date: '1900-01-01 00:00:00', end_date: '2200-12-31 23:59:59' };
@@ -174,6 +174,7 @@ async function pullEvents(cx: SiteRound): Promise<void> {
       cx.store.write(() => cx.store.davSync.asServer(() => goneThere(cx, o)));
     } else jsonOf(cx, answer, `GET events/${o.remote_id}`);
   }
+  takeFirstEvents(cx, (json) => takeRecord(cx, 'event', json, seen));
   await takeOccurrences(cx, yieldToRequests);
 }
 
@@ -235,6 +236,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   // An occurrence of an Almanac site's series is not a record of its own: one changed on its own is taken after the listings (occurrences.ts).
   if (kind === 'event' && isOccurrenceJson(json)) return noteOccurrence(cx, json);
   if (!embedded) seen.add(remoteId);
+  if (kind === 'event' && deferFirstEvent(cx, json)) return;
   const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
   const hash = recordHash(r);
   const { store, calendarId } = cx;

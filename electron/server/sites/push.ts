@@ -22,7 +22,7 @@ import { SiteError } from './errors';
 import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord } from './local';
 import { jsonOf, PATHS, type SiteRound } from './round';
-import { pushOccurrences, withExdatesMerged } from './occurrences';
+import { pushOccurrences, seriesBodies, withExdatesMerged } from './occurrences';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
 import type { OutboxRow } from '../store/dav-sync';
 
@@ -250,19 +250,35 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
 }
 
 /** Sends a whole record as an update; what the site answers is the new base (and what is shown here). */
-async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: SiteRecord, localId: number, done: () => void, failed: (error: string, next: string) => void, etag?: string | null): Promise<void> {
+async function sendUpdate(
+  cx: SiteRound,
+  kind: SiteKind,
+  o: SyncObjectRow,
+  r: SiteRecord,
+  localId: number,
+  done: () => void,
+  failed: (error: string, next: string) => void,
+  etag?: string | null,
+  bodies?: Array<Record<string, unknown>>,
+): Promise<void> {
   const { store, calendarId } = cx;
   // Where the site honours If-Match (another Almanac), the write is refused if the record changed
   // since it was read: no race window between the read and the write.
   const headers: Record<string, string> = cx.caps.ifMatch && etag ? { 'If-Match': etag } : {};
-  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }), headers);
-  if (a.status === 412) throw new ChangedMeanwhile();
-  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
+  // A series whose first event changed on its own goes in two bodies (occurrences.ts seriesBodies).
+  let a: Awaited<ReturnType<typeof cx.http.request>> | undefined;
+  for (const [i, body] of (bodies ?? [payload(kind, r, { almanac: cx.caps.almanac })]).entries()) {
+    a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), body, i === 0 ? headers : {});
+    if (a.status === 412) throw new ChangedMeanwhile();
+    if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed);
+  }
+  if (!a) return;
   const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity, { series: cx.caps.almanac });
   store.write(() => {
     store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, base_json: JSON.stringify(answer), base_hash: recordHash(answer), remote_status: null });
     // The site stores text its own way (entities, paragraphs): shown here as the site shows it.
-    if (!same(answer, r)) store.davSync.asServer(() => applyLocally(cx, kind, answer, localId));
+    // (Not a first event's own fields: written whole, they would become the series'.)
+    if (!same(answer, r) && !bodies) store.davSync.asServer(() => applyLocally(cx, kind, answer, localId));
     done();
   });
   cx.report.sent.updated++;
@@ -353,7 +369,8 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
       const toSend = there === undefined ? undefined : there === 'trashed' ? series : decideAgainstSite(cx, 'event', o, series, there.r, anchor.id);
       if (toSend) {
         let sent = false;
-        await sendUpdate(cx, 'event', o, toSend, anchor.id, () => void (sent = true), failed, there === 'trashed' ? null : there!.etag);
+        const bodies = seriesBodies(cx, anchor.id, o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined, toSend);
+        await sendUpdate(cx, 'event', o, toSend, anchor.id, () => void (sent = true), failed, there === 'trashed' ? null : there!.etag, bodies);
         // Refused: the row waits, told in words.
         if (!sent) return;
       }

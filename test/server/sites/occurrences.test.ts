@@ -180,4 +180,27 @@ describe('an occurrence changed on its own', () => {
     expect(again.received).toEqual({ changed: 0, deleted: 0 });
     await expectSameOnBothSides('Edited here');
   });
+
+  it('the first occurrence changed on its own here: only it changes there, not the series', async () => {
+    const first = (await hereOccurrences('First'))[0];
+    expect(first.recurrence_id).toBe(STARTS[0]);
+    expect((await p.here.api('post', `events/${first.id}`).query({ recurrence_scope: 'this' }).send({ title: 'First, opening night' })).status).toBe(200);
+    await p.sync();
+    const there = byKey(await siteOccurrences('First'));
+    expect(there[STARTS[0]].title).toBe('First, opening night');
+    for (const k of STARTS.slice(1)) expect(there[k].title).toBe('First');
+    await expectSameOnBothSides('First');
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
+  it('the first occurrence changed on its own on the site: only it changes here', async () => {
+    expect((await p.site.api('post', `events/${series['First']}`).query({ recurrence_scope: 'this' }).send({ start_date: '2031-10-08 19:00:00', end_date: '2031-10-08 21:00:00' })).status).toBe(200);
+    await p.sync();
+    const here = byKey(await hereOccurrences('First'));
+    expect(here[STARTS[0]].start_date).toBe('2031-10-08 19:00:00');
+    for (const k of STARTS.slice(1)) expect(here[k].start_date).toBe(k);
+    await expectSameOnBothSides('First');
+  });
 });
