@@ -26,6 +26,7 @@ import type { SyncObjectRow } from '../store/sites';
 import type { SeriesRow } from '../store/series';
 import { GROUP_OF_FIELD, OWN } from '../store/series-fields';
 import { addSeconds, wallMs } from '../store/series-record';
+import { virtualId } from '../store/series-virtual';
 
 /** A site's event JSON that is an occurrence of a series other than its first event. */
 export const isOccurrenceJson = (json: Record<string, unknown>): boolean =>
@@ -64,6 +65,9 @@ const copyUid = (seriesUid: string, key: string) => `${seriesUid}#${key}`;
 function applyOccurrence(cx: SiteRound, s: SeriesRow, key: string, r: SiteRecord, rowId: number | undefined): number {
   const { store, write } = cx;
   const { calendar: _calendar, date: _date, status, ...values } = eventValues(cx, r as unknown as SiteEvent, 'update');
+  // An occurrence shown without a row here (past the rows' horizon) gets its row first, as an edit of it does.
+  const far = rowId === undefined ? virtualId(s.id, key) : undefined;
+  if (far !== undefined) rowId = store.series.virtual.materialise(far);
   let row = rowId === undefined ? undefined : store.events.get(rowId);
   const trashed = status === 'trash';
   if (row && row.status === 'trash' && !trashed) {

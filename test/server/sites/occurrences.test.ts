@@ -44,6 +44,9 @@ beforeAll(async () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     series[name] = res.body.id;
   }
+  const far = await p.site.api('post', 'events').send({ title: 'Far', start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', recurrence: { rules: ['FREQ=WEEKLY;COUNT=300'] } });
+  expect(far.status, JSON.stringify(far.body)).toBe(201);
+  series['Far'] = far.body.id;
   await p.sync();
 }, 60_000);
 
@@ -202,5 +205,32 @@ describe('an occurrence changed on its own', () => {
     expect(here[STARTS[0]].start_date).toBe('2031-10-08 19:00:00');
     for (const k of STARTS.slice(1)) expect(here[k].start_date).toBe(k);
     await expectSameOnBothSides('First');
+  });
+
+  it('far beyond the rows either side has written (occurrences shown without rows): the same, both ways', async () => {
+    const window = { start_date: '2036-03-01 00:00:00', end_date: '2036-03-31 23:59:59', per_page: '50' };
+    const firstHere = (await hereOccurrences('Far'))[0];
+    const hereFar = async () => (await p.here.api('get', 'events').query({ ...window, calendar: String(p.calendarId) })).body.events.filter((e: any) => e.series_id === firstHere.id);
+    const siteFar = async () => (await p.site.api('get', 'events').query(window)).body.events.filter((e: any) => e.series_id === series['Far']);
+    const [a, b] = await hereFar();
+    expect((await p.here.api('post', `events/${a.id}`).query({ recurrence_scope: 'this' }).send({ title: 'Far, reunion' })).status).toBe(200);
+    const there = await siteFar();
+    const bThere = there.find((e: any) => e.recurrence_id === b.recurrence_id);
+    const moved = await p.site.api('post', `events/${bThere.id}`).query({ recurrence_scope: 'this' }).send({ start_date: b.start_date.slice(0, 11) + '20:00:00', end_date: b.start_date.slice(0, 11) + '22:00:00' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+
+    const report = await p.sync();
+    expect(report.sent.updated).toBe(1);
+    expect(report.received.changed).toBe(1);
+    const after = Object.fromEntries((await siteFar()).map((e: any) => [e.recurrence_id, e]));
+    expect(after[a.recurrence_id].title).toBe('Far, reunion');
+    expect(Object.values(after).filter((e: any) => e.title !== 'Far').length).toBe(1);
+    const hereAfter = Object.fromEntries((await hereFar()).map((e: any) => [e.recurrence_id, e]));
+    expect(hereAfter[b.recurrence_id].start_date).toBe(b.start_date.slice(0, 11) + '20:00:00');
+    expect(hereAfter[a.recurrence_id].title).toBe('Far, reunion');
+    expect(Object.values(hereAfter).filter((e: any) => e.start_date.endsWith('19:00:00')).length).toBe(Object.keys(hereAfter).length - 1);
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
   });
 });
