@@ -345,17 +345,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     // Occurrences changed on their own go by themselves (occurrences.ts): the ones trashed here
     // before the rule (so each is in the site's trash, not just an EXDATE there), the others after
     // it (a change of the whole series reaches them there as here, and is not sent twice).
-    const occurrences = async (pass: 'trashed' | 'others') => {
-      try {
-        const pushed = await pushOccurrences(cx, o!, anchor.id, pass, (rowId) => ensureLinksOf(cx, rowId));
-        if (pushed.ok) return true;
-        refuse(cx, pushed.status, pushed.json, pushed.title, failed);
-      } catch (err) {
-        if (!(err instanceof Refused)) throw err;
-        refuse(cx, err.status, err.json, err.title, failed);
-      }
-      return false;
-    };
+    const occurrences = (pass: 'trashed' | 'others') => occurrencesOf(cx, o!, anchor.id, pass, failed);
     if (!(await occurrences('trashed'))) return;
     const series = localRecord(cx, 'event', anchor.id) as SiteRecord;
     let there: Awaited<ReturnType<typeof readThere>> | undefined;
@@ -396,12 +386,30 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed);
   const json = jsonOf(cx, a, 'POST events');
   const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
+  // A series made here with occurrences already changed on their own: those go right after it.
+  const occurrencesToo = cx.caps.almanac && store.siteOccurrences.localExceptions(anchor.id).length > 0;
   store.write(() => {
     store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, base_json: JSON.stringify(answer), base_hash: recordHash(answer), hidden: answer.hide_from_listings ? 1 : 0 });
     if (!same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
-    markSent();
+    if (!occurrencesToo) markSent();
   });
   cx.report.sent.created++;
+  if (!occurrencesToo) return;
+  for (const pass of ['trashed', 'others'] as const) if (!(await occurrencesOf(cx, store.sites.object(o!.id)!, anchor.id, pass, failed))) return;
+  store.write(markSent);
+}
+
+/** A pass of a series' occurrences changed on their own (occurrences.ts); false when the site refused one (the series' row then waits, told in words). */
+async function occurrencesOf(cx: SiteRound, o: SyncObjectRow, anchorId: number, pass: 'trashed' | 'others', failed: (error: string, next: string) => void): Promise<boolean> {
+  try {
+    const pushed = await pushOccurrences(cx, o, anchorId, pass, (rowId) => ensureLinksOf(cx, rowId));
+    if (pushed.ok) return true;
+    refuse(cx, pushed.status, pushed.json, pushed.title, failed);
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    refuse(cx, err.status, err.json, err.title, failed);
+  }
+  return false;
 }
 
 /** The venue, organizers and terms an event here names, created on the site first where it has not got them. */

@@ -44,6 +44,11 @@ beforeAll(async () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     series[name] = res.body.id;
   }
+  // Changed on its own before the first pull.
+  const before = await p.site.api('post', 'events').send({ title: 'Before', start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] } });
+  series['Before'] = before.body.id;
+  const third = (await siteOccurrences('Before')).find((e) => e.recurrence_id === STARTS[2])!;
+  expect((await p.site.api('post', `events/${third.id}`).query({ recurrence_scope: 'this' }).send({ title: 'Before, in the garden', start_date: '2031-10-21 17:00:00', end_date: '2031-10-21 19:00:00' })).status).toBe(200);
   const far = await p.site.api('post', 'events').send({ title: 'Far', start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', recurrence: { rules: ['FREQ=WEEKLY;COUNT=300'] } });
   expect(far.status, JSON.stringify(far.body)).toBe(201);
   series['Far'] = far.body.id;
@@ -55,6 +60,32 @@ afterAll(async () => {
 });
 
 describe('an occurrence changed on its own', () => {
+  it('before the first pull: comes with its series, the others as the series makes them', async () => {
+    const here = byKey(await hereOccurrences('Before'));
+    expect(here[STARTS[2]]).toMatchObject({ title: 'Before, in the garden', start_date: '2031-10-21 17:00:00', is_exception: true });
+    for (const k of [STARTS[0], STARTS[1], STARTS[3]]) expect(here[k]).toMatchObject({ title: 'Before', start_date: k, is_exception: false });
+    await expectSameOnBothSides('Before');
+  });
+
+  it('in a series made here before it was ever sent: goes right after its series, in the same round', async () => {
+    const made = await p.here.api('post', 'events').send({ title: 'Made here', start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', calendar: p.calendarId, recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const second = byKey(await hereOccurrences('Made here'))[STARTS[1]];
+    expect((await p.here.api('post', `events/${second.id}`).query({ recurrence_scope: 'this' }).send({ title: 'Made here, cancelled', status: 'draft' })).status).toBe(200);
+    const report = await p.sync();
+    expect(report.sent).toMatchObject({ created: 1, updated: 1 });
+    const there = (await p.site.api('get', 'events').query({ ...OCT, status: 'publish,draft' })).body.events.filter((e: any) => e.title.startsWith('Made here'));
+    expect(Object.fromEntries(there.map((e: any) => [e.recurrence_id, [e.title, e.status]]))).toEqual({
+      [STARTS[0]]: ['Made here', 'publish'],
+      [STARTS[1]]: ['Made here, cancelled', 'draft'],
+      [STARTS[2]]: ['Made here', 'publish'],
+      [STARTS[3]]: ['Made here', 'publish'],
+    });
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
   it('on the site (moved, retitled): arrives here as the same change on the same occurrence, the others untouched', async () => {
     const there = byKey(await siteOccurrences('Moved there'));
     const moved = await p.site.api('post', `events/${there[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ start_date: '2031-10-15 20:00:00', end_date: '2031-10-15 22:00:00' });
