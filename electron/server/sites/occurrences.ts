@@ -134,25 +134,26 @@ function takeOne(cx: SiteRound, json: Record<string, unknown>): void {
   const hash = recordHash(remote);
   const base = store.siteOccurrences.get(o.id, key);
   const saveBase = () => store.siteOccurrences.save({ object_id: o.id, recurrence_id: key, remote_id: Number(json.id), base_json: JSON.stringify(remote), base_hash: hash });
-  if (base?.base_hash === hash) {
-    if (base.remote_id !== Number(json.id)) saveBase();
-    // Unchanged there, but changed here by a change of the whole series the site made (which does
-    // not reach it there: it owns those fields there) while nothing of the series waits to be sent
-    // from here: it is as the site has it.
-    if (!store.davSync.pending(calendarId, o.uid)) {
-      const rowId = store.siteOccurrences.rowAt(s.id, key);
-      const local = rowId === undefined ? undefined : localOccurrence(cx, rowId);
-      if (local && !same(local, remote)) applyOccurrence(cx, s, key, remote, rowId);
-    }
-    return;
-  }
   try {
     store.db.transaction(() => {
+      if (base?.base_hash === hash) {
+        if (base.remote_id !== Number(json.id)) saveBase();
+        // Unchanged there, but changed here by a change of the whole series the site made (which
+        // does not reach it there: it owns those fields there) while nothing of the series waits to
+        // be sent from here: it is as the site has it.
+        if (store.davSync.pending(calendarId, o.uid!)) return;
+        const rowId = store.siteOccurrences.rowAt(s.id, key);
+        const local = rowId === undefined ? undefined : localOccurrence(cx, rowId);
+        if (local && !same(local, remote)) applyOccurrence(cx, s, key, remote, rowId);
+        return;
+      }
       const rowId = store.siteOccurrences.rowAt(s.id, key);
       const local = rowId === undefined ? undefined : localOccurrence(cx, rowId);
       const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
       const changedHere = local !== undefined && (baseRecord ? !same(local, baseRecord) : isLocalException(cx, rowId!));
       const trashedNow = remote.status === 'trash' && baseRecord?.status !== 'trash';
+      // Trashed there while changed here: ours stays, and the push brings it back with the change.
+      if (changedHere && remote.status === 'trash' && local!.status !== 'trash') return;
       if (changedHere) {
         const decision = decideRecords(baseRecord, local, remote);
         if (decision.outcome === 'same') return saveBase();
@@ -197,9 +198,9 @@ export async function pushOccurrences(cx: SiteRound, o: SyncObjectRow, anchorId:
   for (const [key, rowId] of keys) {
     const base = store.siteOccurrences.get(o.id, key);
     if (rowId === undefined) {
-      // No occurrence here at that start any more (the series moved whole, re-keying it, or it
-      // was deleted for good): nothing of it to send; the site's copy is taken again if it changes.
-      if (base) store.write(() => store.siteOccurrences.forget(o.id, key));
+      // No occurrence here at that start any more (deleted for good, or the series moved whole,
+      // re-keying it): nothing of it to send. Its copy stays, so that the site's trash does not
+      // bring back one deleted for good here; a change of it there still does.
       continue;
     }
     let local = localOccurrence(cx, rowId);
@@ -217,16 +218,41 @@ export async function pushOccurrences(cx: SiteRound, o: SyncObjectRow, anchorId:
   return { ok: true };
 }
 
-/** The site's row id of the occurrence of series `seriesRemoteId` at `key`, looked up around its day. */
-async function findThere(cx: SiteRound, seriesRemoteId: number, key: string): Promise<number | undefined> {
+/** The site's occurrence of series `seriesRemoteId` at `key` as its lists give it, looked up around its day (and in the trash). */
+async function findThere(cx: SiteRound, seriesRemoteId: number, key: string): Promise<Record<string, unknown> | undefined> {
   const day = Date.parse(`${key.slice(0, 10)}T00:00:00Z`);
   const at = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  // A day either side: the site's list filter may read wall times in another zone than the series'.
-  const a = await cx.http.request('GET', apiUrl(cx.apiRoot, 'events', { start_date: `${at(day - 86_400_000)} 00:00:00`, end_date: `${at(day + 86_400_000)} 23:59:59`, per_page: 50 }));
-  if (a.status === 404 && a.json !== undefined) return undefined;
-  const json = jsonOf(cx, a, 'GET events');
-  const found = ((json.events as Array<Record<string, unknown>>) ?? []).find((e) => Number(e.series_id) === seriesRemoteId && e.recurrence_id === key);
-  return found ? Number(found.id) : undefined;
+  for (const status of [undefined, 'trash']) {
+    // A day either side: the site's list filter may read wall times in another zone than the series'.
+    const a = await cx.http.request('GET', apiUrl(cx.apiRoot, 'events', { start_date: `${at(day - 86_400_000)} 00:00:00`, end_date: `${at(day + 86_400_000)} 23:59:59`, per_page: 50, status }));
+    if (a.status === 404 && a.json !== undefined) continue;
+    const json = jsonOf(cx, a, 'GET events');
+    if (a.status !== 200) throw new SiteError('bad_answer', { host: new URL(cx.apiRoot).host, what: `GET events: HTTP ${a.status}` }, a.status);
+    const found = ((json.events as Array<Record<string, unknown>>) ?? []).find((e) => Number(e.series_id) === seriesRemoteId && e.recurrence_id === key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The site's copy of the occurrence at `key`: read by the id known for it (with its ETag), else
+ * (unknown, in the trash, which a read of one by id does not show, or the id names another now)
+ * from its lists.
+ */
+async function readThere(cx: SiteRound, seriesRemoteId: number, key: string, knownId: number | null | undefined): Promise<{ json: Record<string, unknown>; etag: string | null } | undefined> {
+  const host = new URL(cx.apiRoot).host;
+  if (knownId !== null && knownId !== undefined) {
+    const read = await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${knownId}`));
+    if (read.status === 200) {
+      const json = jsonOf(cx, read, `GET events/${knownId}`);
+      if (json.recurrence_id === key && Number(json.series_id) === seriesRemoteId) return { json, etag: read.headers.get('etag') };
+    } else if (!([403, 404, 410].includes(read.status) && read.json !== undefined)) {
+      jsonOf(cx, read, `GET events/${knownId}`);
+      throw new SiteError('bad_answer', { host, what: `GET events/${knownId}: HTTP ${read.status}` }, read.status);
+    }
+  }
+  const json = await findThere(cx, seriesRemoteId, key);
+  return json ? { json, etag: null } : undefined;
 }
 
 async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: number, local: SiteRecord, attempt: number): Promise<'done' | 'again' | OccurrencesPushed> {
@@ -235,29 +261,26 @@ async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: numb
   const s = store.series.get(o.local_id!)!;
   const base = store.siteOccurrences.get(o.id, key);
   const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
-  let remoteId = base?.remote_id ?? (await findThere(cx, o.remote_id!, key));
-  let read = remoteId === undefined ? undefined : await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${remoteId}`));
-  let json = read?.status === 200 ? jsonOf(cx, read, `GET events/${remoteId}`) : undefined;
-  if (base && (!json || json.recurrence_id !== key || Number(json.series_id) !== o.remote_id)) {
-    // The id known for it names something else now: looked up again by its series and start.
-    remoteId = await findThere(cx, o.remote_id!, key);
-    read = remoteId === undefined ? undefined : await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${remoteId}`));
-    json = read?.status === 200 ? jsonOf(cx, read, `GET events/${remoteId}`) : undefined;
-  }
-  if (!json || !read || json.recurrence_id !== key) {
-    if (read && read.status !== 200 && read.status !== 404 && read.status !== 410) jsonOf(cx, read, `GET events/${remoteId}`);
-    // The site makes no occurrence there (its rule changed, or it was deleted for good): the pull takes the series as it is.
+  const there = await readThere(cx, o.remote_id!, key, base?.remote_id);
+  if (!there) {
+    // The site makes no occurrence there (its rule changed, or it was deleted for good there):
+    // not sent, and said in words; the pull takes the series as the site has it.
     store.write(() => store.siteOccurrences.forget(o.id, key));
+    cx.report.problems.push(`"${recordTitle('event', local)}" (${key}): the site has no such occurrence of its series any more; the change made here was not sent`);
     return 'done';
   }
+  const { json } = there;
+  const remoteId = Number(json.id);
   const remote = occurrenceRecord(json, identity);
   const saveBase = (r: SiteRecord, id: number) => store.siteOccurrences.save({ object_id: o.id, recurrence_id: key, remote_id: id, base_json: JSON.stringify(r), base_hash: recordHash(r) });
   const remoteChanged = baseRecord ? recordHash(remote) !== base!.base_hash : !!json.is_exception || json.status === 'trash';
   let toSend = local;
-  if (remoteChanged) {
+  // Trashed there while changed here: ours is sent, which brings it back there with the change.
+  const rescue = remote.status === 'trash' && local.status !== 'trash';
+  if (remoteChanged && !rescue) {
     const decision = decideRecords(baseRecord, local, remote);
     if (decision.outcome === 'same') {
-      store.write(() => saveBase(remote, remoteId!));
+      store.write(() => saveBase(remote, remoteId));
       return 'done';
     }
     if (decision.outcome === 'merged') {
@@ -269,18 +292,18 @@ async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: numb
       store.write(() => {
         keepLocalCopy(cx, 'event', { uid: copyUid(o.uid!, key) }, local, rowId);
         store.davSync.asServer(() => applyOccurrence(cx, s, key, remote, rowId));
-        saveBase(remote, remoteId!);
+        saveBase(remote, remoteId);
       });
       cx.report.conflicts++;
       cx.report.received.changed++;
       return 'done';
     }
   }
-  const headers: Record<string, string> = cx.caps.ifMatch && read.headers.get('etag') ? { 'If-Match': read.headers.get('etag')! } : {};
+  const headers: Record<string, string> = cx.caps.ifMatch && there.etag ? { 'If-Match': there.etag } : {};
   const trash = toSend.status === 'trash';
   if (trash && remote.status === 'trash') {
     // In the trash on both sides: nothing to send; what it says there is the copy agreed on.
-    store.write(() => saveBase(toSend, remoteId!));
+    store.write(() => saveBase(toSend, remoteId));
     return 'done';
   }
   const a = trash

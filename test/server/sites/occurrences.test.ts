@@ -175,6 +175,22 @@ describe('an occurrence changed on its own', () => {
     for (const k of [STARTS[0], STARTS[2], STARTS[3]]) expect(final[k].title).toBe('Clash');
   });
 
+  it('trashed there while changed here: comes back there with the change, the others untouched', async () => {
+    const there = byKey(await siteOccurrences('Clash'));
+    const here = byKey(await hereOccurrences('Clash'));
+    expect((await p.site.api('delete', `events/${there[STARTS[2]].id}`).query({ recurrence_scope: 'this' })).status).toBe(200);
+    expect((await p.here.api('post', `events/${here[STARTS[2]].id}`).query({ recurrence_scope: 'this' }).send({ title: 'Clash, rescued' })).status).toBe(200);
+    const report = await p.sync();
+    expect(report.problems).toEqual([]);
+    const after = byKey(await siteOccurrences('Clash'));
+    expect(after[STARTS[2]]).toMatchObject({ title: 'Clash, rescued', status: 'publish' });
+    expect(await siteOccurrences('Clash', 'trash')).toEqual([]);
+    await expectSameOnBothSides('Clash');
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
   it('changed in different fields on both sides, once known: merged, both changes on both sides', async () => {
     const there = byKey(await siteOccurrences('Moved there'));
     const here = byKey(await hereOccurrences('Moved there'));
