@@ -149,8 +149,8 @@ function takeOne(cx: SiteRound, json: Record<string, unknown>): void {
       }
       const rowId = store.siteOccurrences.rowAt(s.id, key);
       const local = rowId === undefined ? undefined : localOccurrence(cx, rowId);
-      const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
-      const changedHere = local !== undefined && (baseRecord ? !same(local, baseRecord) : isLocalException(cx, rowId!));
+      const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : asTheSeriesMakesIt(cx, Number(json.series_id), key);
+      const changedHere = local !== undefined && (base ? !same(local, baseRecord) : isLocalException(cx, rowId!));
       const trashedNow = remote.status === 'trash' && baseRecord?.status !== 'trash';
       // Trashed there while changed here: ours stays, and the push brings it back with the change.
       if (changedHere && remote.status === 'trash' && local!.status !== 'trash') return;
@@ -252,7 +252,14 @@ async function readThere(cx: SiteRound, seriesRemoteId: number, key: string, kno
     }
   }
   const json = await findThere(cx, seriesRemoteId, key);
-  return json ? { json, etag: null } : undefined;
+  if (!json) return undefined;
+  if (cx.caps.ifMatch && json.status !== 'trash') {
+    // Read once more by its id for its ETag: where the site honours If-Match, no race window.
+    const read = await cx.http.request('GET', apiUrl(cx.apiRoot, `events/${json.id}`));
+    const again = read.status === 200 ? jsonOf(cx, read, `GET events/${json.id}`) : undefined;
+    if (again && again.recurrence_id === key && Number(again.series_id) === seriesRemoteId) return { json: again, etag: read.headers.get('etag') };
+  }
+  return { json, etag: null };
 }
 
 async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: number, local: SiteRecord, attempt: number): Promise<'done' | 'again' | OccurrencesPushed> {
@@ -260,7 +267,7 @@ async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: numb
   const host = new URL(cx.apiRoot).host;
   const s = store.series.get(o.local_id!)!;
   const base = store.siteOccurrences.get(o.id, key);
-  const baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
+  let baseRecord = base ? (JSON.parse(base.base_json) as SiteRecord) : undefined;
   const there = await readThere(cx, o.remote_id!, key, base?.remote_id);
   if (!there) {
     // The site makes no occurrence there (its rule changed, or it was deleted for good there):
@@ -273,7 +280,17 @@ async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: numb
   const remoteId = Number(json.id);
   const remote = occurrenceRecord(json, identity);
   const saveBase = (r: SiteRecord, id: number) => store.siteOccurrences.save({ object_id: o.id, recurrence_id: key, remote_id: id, base_json: JSON.stringify(r), base_hash: recordHash(r) });
-  const remoteChanged = baseRecord ? recordHash(remote) !== base!.base_hash : !!json.is_exception || json.status === 'trash';
+  let baseHash = base?.base_hash;
+  if (!baseRecord && !json.is_exception && json.status !== 'trash') {
+    // As its series makes it there, unchanged: the copy both sides started from. Kept, so that a
+    // change there between this read and the write (If-Match) is merged against it, not a conflict.
+    store.write(() => saveBase(remote, remoteId));
+    baseRecord = remote;
+    baseHash = recordHash(remote);
+  }
+  const remoteChanged = baseRecord ? recordHash(remote) !== baseHash : !!json.is_exception || json.status === 'trash';
+  // Changed on its own on both sides, neither known to the other yet: merged against what the series makes there.
+  baseRecord ??= asTheLocalSeriesMakesIt(cx, o.local_id!, key);
   let toSend = local;
   // Trashed there while changed here: ours is sent, which brings it back there with the change.
   const rescue = remote.status === 'trash' && local.status !== 'trash';
@@ -422,6 +439,29 @@ export function takeFirstEvents(cx: SiteRound, take: (json: Record<string, unkno
     }
   }
   draining.delete(cx);
+}
+
+/**
+ * The occurrence at `key` as the site's series makes it now (a generated occurrence of it, moved
+ * to that start): the copy both sides started from for one neither had changed on its own before.
+ * Undefined when the listings gave none.
+ */
+function asTheSeriesMakesIt(cx: SiteRound, seriesRemoteId: number, key: string): SiteRecord | undefined {
+  const g = generatedOf.get(cx)?.get(seriesRemoteId);
+  return g ? movedTo(occurrenceRecord(g, identity), key) : undefined;
+}
+
+/** The same from this side (a push, before the site's lists are read): a generated occurrence of the local series. */
+function asTheLocalSeriesMakesIt(cx: SiteRound, anchorId: number, key: string): SiteRecord | undefined {
+  const id = cx.store.siteOccurrences.generatedRow(anchorId);
+  const r = id === undefined ? undefined : localOccurrence(cx, id);
+  return r ? movedTo(r, key) : undefined;
+}
+
+/** An occurrence's record moved to start at `key`, its length kept. */
+function movedTo(r: SiteRecord, key: string): SiteRecord {
+  const length = Math.max(0, wallMs(String(r.end_date)) - wallMs(String(r.start_date))) / 1000;
+  return { ...r, start_date: key, end_date: addSeconds(key, length) };
 }
 
 /** Notes a generated occurrence of a series as the listings give it. */

@@ -26,6 +26,7 @@ export function createSiteOccurrenceStore(db: DB) {
     "SELECT id, recurrence_id FROM events WHERE parent_id = ? AND recurrence_id IS NOT NULL AND (own_fields <> 0 OR status = 'trash')",
   );
   const at = db.prepare<[number, string], { id: number }>('SELECT id FROM events WHERE parent_id = ? AND recurrence_id = ?');
+  const generated = db.prepare<[number], { id: number }>("SELECT id FROM events WHERE parent_id = ? AND recurrence_id IS NOT NULL AND own_fields = 0 AND status <> 'trash' LIMIT 1");
 
   return {
     of: (objectId: number) => ofObject.all(objectId),
@@ -36,6 +37,8 @@ export function createSiteOccurrenceStore(db: DB) {
     localExceptions: (anchorId: number) => exceptions.all(anchorId),
     /** The row of the occurrence of `anchorId` at `key` (not its first event), if it has one. */
     rowAt: (anchorId: number, key: string) => at.get(anchorId, key)?.id,
+    /** A row of the series `anchorId` as the series makes it (changed in nothing on its own), if it has one. */
+    generatedRow: (anchorId: number) => generated.get(anchorId)?.id,
   };
 }
 
