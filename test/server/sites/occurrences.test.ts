@@ -254,6 +254,34 @@ describe('an occurrence changed on its own', () => {
     await expectSameOnBothSides('First');
   });
 
+  it('a series whose first occurrence changed on its own, changed whole on the site: every occurrence takes it, the first keeps its own', async () => {
+    expect((await p.site.api('post', `events/${series['First']}`).query({ recurrence_scope: 'all' }).send({ description: 'Tickets at the door.' })).status).toBe(200);
+    await p.sync();
+    const here = byKey(await hereOccurrences('First'));
+    for (const k of STARTS) expect(here[k].description).toContain('Tickets at the door.');
+    expect(here[STARTS[0]]).toMatchObject({ title: 'First, opening night', start_date: '2031-10-08 19:00:00' });
+    for (const k of STARTS.slice(1)) expect(here[k]).toMatchObject({ title: 'First', start_date: k });
+    await expectSameOnBothSides('First');
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
+  it('the same series changed whole here: it goes whole there, the first occurrence keeping its own there too', async () => {
+    const first = byKey(await hereOccurrences('First'))[STARTS[0]];
+    expect((await p.here.api('post', `events/${first.id}`).query({ recurrence_scope: 'all' }).send({ excerpt: 'Season opener.' })).status).toBe(200);
+    const report = await p.sync();
+    expect(report.sent.updated).toBe(1);
+    const there = byKey(await siteOccurrences('First'));
+    for (const k of STARTS) expect(there[k].excerpt).toContain('Season opener.');
+    expect(there[STARTS[0]]).toMatchObject({ title: 'First, opening night', start_date: '2031-10-08 19:00:00' });
+    for (const k of STARTS.slice(1)) expect(there[k]).toMatchObject({ title: 'First', start_date: k });
+    await expectSameOnBothSides('First');
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
   it('far beyond the rows either side has written (occurrences shown without rows): the same, both ways', async () => {
     const window = { start_date: '2036-03-01 00:00:00', end_date: '2036-03-31 23:59:59', per_page: '50' };
     const firstHere = (await hereOccurrences('Far'))[0];
