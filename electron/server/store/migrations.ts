@@ -788,6 +788,14 @@ export const migrations: Migration[] = [
           base_hash TEXT NOT NULL,
           PRIMARY KEY (object_id, recurrence_id)
         ) WITHOUT ROWID;
+
+        -- Occurrences of a site's series changed here on their own before they could be sent:
+        -- their series is queued again, so the next round sends them.
+        INSERT INTO dav_outbox (calendar_id, uid)
+        SELECT e.calendar_id, e.ics_uid FROM events e JOIN sites s ON s.calendar_id = e.calendar_id
+        WHERE e.parent_id IS NULL AND e.ics_uid IS NOT NULL
+          AND EXISTS (SELECT 1 FROM events o WHERE o.parent_id = e.id AND o.recurrence_id IS NOT NULL AND (o.own_fields <> 0 OR o.status = 'trash'))
+        ${REQUEUE};
       `);
     },
   },
