@@ -401,6 +401,25 @@ export function seriesBodies(cx: SiteRound, anchorId: number, base: SiteRecord |
   return out;
 }
 
+/**
+ * A series made here whose first event changed on its own before it was ever sent: its record with
+ * the series' values where the first event has its own (read from a generated occurrence, as a
+ * pull reads the site's), to be made there; undefined when the first event owns nothing.
+ */
+export function seriesOfFirstEvent(cx: SiteRound, anchorId: number, local: SiteRecord): SiteRecord | undefined {
+  const anchor = cx.store.events.get(anchorId);
+  const s = cx.store.series.get(anchorId);
+  if (!cx.caps.almanac || !anchor || !anchor.own_fields || !s) return undefined;
+  const g = asTheLocalSeriesMakesIt(cx, anchorId, s.start_local);
+  if (!g) return undefined;
+  const series: SiteRecord = { ...local };
+  for (const f of Object.keys(g)) {
+    const group = GROUP_OF_FIELD[f];
+    if (group && anchor.own_fields & OWN[group]) series[f] = g[f];
+  }
+  return series;
+}
+
 /** A site's first event changed on its own, being taken (pull): its JSON and a generated occurrence of its series there. */
 const firstEvents = new WeakMap<SiteRound, { first: Record<string, unknown>; generated: Record<string, unknown> }>();
 /** A generated occurrence of each series of the site, as the listings gave them (its series' values). */

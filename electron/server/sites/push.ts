@@ -22,7 +22,7 @@ import { SiteError } from './errors';
 import { identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord } from './local';
 import { jsonOf, PATHS, type SiteRound } from './round';
-import { pushOccurrences, seriesBodies, withExdatesMerged } from './occurrences';
+import { pushOccurrences, seriesBodies, seriesOfFirstEvent, withExdatesMerged } from './occurrences';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
 import type { OutboxRow } from '../store/dav-sync';
 
@@ -370,9 +370,13 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     }
   }
 
+  // A series whose first event changed on its own before it was ever sent: made there with the
+  // series' values, then the first event's own go to it alone (occurrences.ts).
+  const asSeries = seriesOfFirstEvent(cx, anchor.id, local) as (SiteEvent & SiteRecord) | undefined;
+  const created = asSeries ?? local;
   if (o?.remote_status === 'creating') {
     // A create was sent before and its answer never recorded: it may be there already.
-    const found = await findCreated(cx, local);
+    const found = await findCreated(cx, created);
     if (found !== undefined) {
       store.write(() => store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: found, remote_status: null }));
       return sendUpdate(cx, 'event', store.sites.object(o.id)!, local, anchor.id, markSent, failed);
@@ -382,19 +386,24 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     const id = store.write(() => store.sites.saveObject({ calendar_id: calendarId, kind: 'event', local_id: anchor.id, uid: row.uid, remote_status: 'creating' }));
     o = store.sites.object(id);
   }
-  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', local, { almanac: cx.caps.almanac }));
+  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', created, { almanac: cx.caps.almanac }));
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed);
   const json = jsonOf(cx, a, 'POST events');
   const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
   // A series made here with occurrences already changed on their own: those go right after it.
-  const occurrencesToo = cx.caps.almanac && store.siteOccurrences.localExceptions(anchor.id).length > 0;
+  const occurrencesToo = cx.caps.almanac && (!!asSeries || store.siteOccurrences.localExceptions(anchor.id).length > 0);
   store.write(() => {
     store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, base_json: JSON.stringify(answer), base_hash: recordHash(answer), hidden: answer.hide_from_listings ? 1 : 0 });
-    if (!same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
+    if (!asSeries && !same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
     if (!occurrencesToo) markSent();
   });
   cx.report.sent.created++;
   if (!occurrencesToo) return;
+  if (asSeries) {
+    let sent = false;
+    await sendUpdate(cx, 'event', store.sites.object(o!.id)!, local, anchor.id, () => void (sent = true), failed, null, seriesBodies(cx, anchor.id, answer, local));
+    if (!sent) return;
+  }
   for (const pass of ['trashed', 'others'] as const) if (!(await occurrencesOf(cx, store.sites.object(o!.id)!, anchor.id, pass, failed))) return;
   store.write(markSent);
 }

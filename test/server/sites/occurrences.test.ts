@@ -86,6 +86,23 @@ describe('an occurrence changed on its own', () => {
     expect(again.received).toEqual({ changed: 0, deleted: 0 });
   });
 
+  it('the first occurrence of a series made here, changed on its own before it was ever sent: the series goes as the series, that one alone', async () => {
+    const made = await p.here.api('post', 'events').send({ title: 'Premiere', start_date: STARTS[0], end_date: '2031-10-07 21:00:00', timezone: 'Europe/Lisbon', calendar: p.calendarId, recurrence: { rules: ['FREQ=WEEKLY;COUNT=4'] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect((await p.here.api('post', `events/${made.body.id}`).query({ recurrence_scope: 'this' }).send({ title: 'Premiere, gala night', start_date: '2031-10-07 20:00:00', end_date: '2031-10-07 23:00:00' })).status).toBe(200);
+    await p.sync();
+    const there = (await p.site.api('get', 'events').query(OCT)).body.events.filter((e: any) => e.title.startsWith('Premiere'));
+    expect(Object.fromEntries(there.map((e: any) => [e.recurrence_id, [e.title, e.start_date]]))).toEqual({
+      [STARTS[0]]: ['Premiere, gala night', '2031-10-07 20:00:00'],
+      [STARTS[1]]: ['Premiere', STARTS[1]],
+      [STARTS[2]]: ['Premiere', STARTS[2]],
+      [STARTS[3]]: ['Premiere', STARTS[3]],
+    });
+    const again = await p.sync();
+    expect(again.sent).toEqual({ created: 0, updated: 0, deleted: 0 });
+    expect(again.received).toEqual({ changed: 0, deleted: 0 });
+  });
+
   it('on the site (moved, retitled): arrives here as the same change on the same occurrence, the others untouched', async () => {
     const there = byKey(await siteOccurrences('Moved there'));
     const moved = await p.site.api('post', `events/${there[STARTS[1]].id}`).query({ recurrence_scope: 'this' }).send({ start_date: '2031-10-15 20:00:00', end_date: '2031-10-15 22:00:00' });
