@@ -11,9 +11,18 @@
  * a conflict keeps ours as a conflict copy of that occurrence.
  *
  * Pull: the listings note the site's occurrences changed on their own, trashed, or known here; they
- * are taken after the listings, once their series are. Push: the occurrences of a series waiting
- * to be sent go before the series itself, so that a trashed occurrence is in the site's trash (and
- * its EXDATE there) before the rule is compared.
+ * are taken after the listings, once their series are. Push: the occurrences of a series trashed
+ * here go before the series itself (so each is in the site's trash, not just an EXDATE there), the
+ * others after it (a change of the whole series then reaches them there as here). An occurrence
+ * neither side had changed before is merged against what its series makes there.
+ *
+ * The first event is the series' handle on both sides (its JSON is how the series is read): when
+ * it changed on its own, its own fields go to it alone and the rest to the whole series; from the
+ * site, the series' values are read from a generated occurrence of it.
+ *
+ * Not done: an occurrence's post date is not synced (each side's rows have their own); an
+ * occurrence changed here goes with its whole state, so there it owns every field (a later change
+ * of the whole series there does not reach it; here it is then made as the site has it).
  */
 import { decideRecords, same } from '../sync/merge';
 import { serializeEvent } from '../serialize/event';
