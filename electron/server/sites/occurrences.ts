@@ -38,8 +38,10 @@ import { addSeconds, wallMs } from '../store/series-record';
 import { virtualId } from '../store/series-virtual';
 
 /** A site's event JSON that is an occurrence of a series other than its first event. */
-export const isOccurrenceJson = (json: Record<string, unknown>): boolean =>
-  json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== Number(json.id) && typeof json.recurrence_id === 'string';
+export const isOccurrenceJson = (json: Record<string, unknown>): boolean => json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== Number(json.id);
+
+/** Whether the series `anchorId` has occurrences changed here on their own (or trashed) that a push may still have to send. */
+export const occurrencesMayWait = (cx: SiteRound, anchorId: number): boolean => cx.caps.almanac && cx.store.siteOccurrences.localExceptions(anchorId).length > 0;
 
 /**
  * An occurrence as the sync compares it: its event record without what is its series' (the rule)
@@ -113,7 +115,7 @@ function keysKnown(cx: SiteRound, seriesRemoteId: number): Set<string> {
  * changed on its own there, is in the trash, or is known here; an unchanged generated one is not.
  */
 export function noteOccurrence(cx: SiteRound, json: Record<string, unknown>): void {
-  if (!cx.caps.almanac) return;
+  if (!cx.caps.almanac || typeof json.recurrence_id !== 'string') return;
   noteGenerated(cx, json);
   if (!json.is_exception && json.status !== 'trash' && !keysKnown(cx, Number(json.series_id)).has(String(json.recurrence_id))) return;
   let list = noted.get(cx);

@@ -21,7 +21,7 @@ import { SiteError } from './errors';
 import { identity, normRecord, recordHash, recordTitle, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
-import { deferFirstEvent, isOccurrenceJson, noteOccurrence, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
+import { deferFirstEvent, isOccurrenceJson, noteOccurrence, occurrencesMayWait, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
 export const FULL_WINDOW = { start_date: '1900-01-01 00:00:00', end_date: '2200-12-31 23:59:59' };
@@ -211,7 +211,8 @@ function pendingOf(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' |
 
 function dropPending(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' | 'local_id'>): void {
   if (kind === 'event') {
-    if (o.uid) cx.store.davSync.dropPending(cx.calendarId, o.uid);
+    // A series' occurrences changed here on their own may still wait: the push compares them.
+    if (o.uid && !(o.local_id !== null && occurrencesMayWait(cx, o.local_id))) cx.store.davSync.dropPending(cx.calendarId, o.uid);
   } else if (o.local_id !== null) cx.store.sites.dropPending(cx.calendarId, kind, o.local_id);
 }
 
