@@ -9,6 +9,7 @@ import type { UrlContext } from '../serialize/context';
 import type { SiteKind } from '../store/sites';
 import { capabilitiesOf } from './sync';
 import { applyLocally } from './local';
+import { restoreOccurrenceCopy } from './occurrences';
 import { newReport, type SiteRound } from './round';
 import type { SiteRecord } from './records';
 
@@ -18,6 +19,11 @@ export function restoreSiteCopy(store: Store, row: ConflictRow, write: WriteCont
   if (!site) return undefined;
   const kind = row.kind as SiteKind;
   const cx = { store, site, calendarId: site.calendar_id, http: undefined, apiRoot: site.api_root, caps: capabilitiesOf(site), write, url, report: newReport(site) } as unknown as SiteRound;
+  // An occurrence's copy (kept under its series' UID and original start) is that occurrence again.
+  if (kind === 'event' && row.uid.includes('#')) {
+    const id = restoreOccurrenceCopy(cx, row.uid, JSON.parse(row.local_ical) as SiteRecord);
+    if (id !== undefined) return id;
+  }
   const localId = kind === 'event' ? store.davSync.anchor(site.calendar_id, row.uid)?.id : Number(row.uid.split(':')[1]) || undefined;
   return applyLocally(cx, kind, JSON.parse(row.local_ical) as SiteRecord, localId);
 }

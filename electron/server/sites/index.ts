@@ -8,7 +8,8 @@
  * discovery by Link header, /wp-json/ and ?rest_route=; the proof of the login; pull of the five
  * kinds with drafts, past, hidden and trashed events; linking instead of duplicating; hashes that
  * see no change when nothing changed; whole-event updates; dependency order; term_exists; the
- * lost create; If-Match 412; the conflict cases; kill -9 while pulling and pushing; the CLI.
+ * lost create; If-Match 412; the conflict cases; kill -9 while pulling and pushing; the CLI;
+ * occurrences of a series changed on their own both ways (occurrences.ts), far ones shown without rows.
  *
  * NOT TESTED without a real WordPress site (what the research in site-sync.md says, unverified here):
  *   - application passwords themselves (only over https or a `local` environment), the authorize

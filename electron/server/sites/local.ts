@@ -13,6 +13,7 @@ import type { SiteKind } from '../store/sites';
 import { normEvent, normRecord, recordTitle, type Ref, type RefOf, type SiteEvent, type SiteRecord } from './records';
 import type { SyncObjectRow } from '../store/sites';
 import type { SiteRound } from './round';
+import { applyFirstEvent, splitFirstEvent } from './occurrences';
 
 type Linked = Exclude<SiteKind, 'event'>;
 
@@ -91,6 +92,38 @@ export function localRecord(cx: SiteRound, kind: SiteKind, localId: number): Sit
 
 const ids = (cx: SiteRound, kind: Linked, refs: Ref[]) => refs.map((r) => localIdOf(cx, kind, r)).filter((n): n is number => n !== undefined);
 
+/** An event record of the site as the values the event store takes (links as local ids). */
+export function eventValues(cx: SiteRound, e: SiteEvent, mode: 'create' | 'update'): Record<string, unknown> {
+  const venue = e.venue === null ? undefined : localIdOf(cx, 'venue', e.venue);
+  const body: Record<string, unknown> = {
+    title: e.title,
+    description: e.description,
+    excerpt: e.excerpt,
+    status: e.status,
+    start_date: e.start_date,
+    end_date: e.end_date,
+    all_day: e.all_day,
+    timezone: e.timezone || undefined,
+    cost: e.cost,
+    website: e.website,
+    featured: e.featured,
+    sticky: e.sticky,
+    show_map: e.show_map,
+    show_map_link: e.show_map_link,
+    hide_from_listings: e.hide_from_listings,
+    venue: venue ?? 0,
+    organizer: ids(cx, 'organizer', e.organizer),
+    categories: ids(cx, 'category', e.categories),
+    tags: ids(cx, 'tag', e.tags),
+    calendar: cx.calendarId,
+  };
+  if (e.date) body.date = e.date;
+  if (mode === 'create' && body.venue === 0) delete body.venue;
+  const values = validateFields(eventFields, body, mode);
+  if (values.venue === undefined && mode === 'update') values.venue = 0;
+  return values;
+}
+
 /**
  * Writes a record of the site here: updates `localId`, or creates one. Returns the local id. Call
  * in a write transaction, as the site's (store.davSync.asServer): no outbox row comes of it.
@@ -100,43 +133,23 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
   const mode = localId === undefined ? 'create' : 'update';
   if (kind === 'event') {
     const e = r as unknown as SiteEvent;
-    const venue = e.venue === null ? undefined : localIdOf(cx, 'venue', e.venue);
-    const body: Record<string, unknown> = {
-      title: e.title,
-      description: e.description,
-      excerpt: e.excerpt,
-      status: e.status,
-      start_date: e.start_date,
-      end_date: e.end_date,
-      all_day: e.all_day,
-      timezone: e.timezone || undefined,
-      cost: e.cost,
-      website: e.website,
-      featured: e.featured,
-      sticky: e.sticky,
-      show_map: e.show_map,
-      show_map_link: e.show_map_link,
-      hide_from_listings: e.hide_from_listings,
-      venue: venue ?? 0,
-      organizer: ids(cx, 'organizer', e.organizer),
-      categories: ids(cx, 'category', e.categories),
-      tags: ids(cx, 'tag', e.tags),
-      calendar: cx.calendarId,
-    };
-    if (e.date) body.date = e.date;
-    if (mode === 'create' && body.venue === 0) delete body.venue;
-    const values = validateFields(eventFields, body, mode);
-    if (values.venue === undefined && mode === 'update') values.venue = 0;
+    // A first event changed on its own there: the series' values for the series, its own for it (occurrences.ts).
+    const split = e.recurrence ? splitFirstEvent(cx, r, localId) : undefined;
+    const values = eventValues(cx, (split?.series ?? e) as unknown as SiteEvent, mode);
+    if (split?.sameTiming) for (const f of ['start_date', 'end_date', 'timezone', 'all_day']) delete values[f];
     const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
     if (localId === undefined) {
       const id = store.events.create(values, write, { calendarId: cx.calendarId, memo: batchMemos.get(cx) });
       if (recurrence) store.series.create(id, recurrence);
+      if (split && recurrence) applyFirstEvent(cx, id, split.first);
       return id;
     }
     const row = store.events.get(localId)!;
     if (e.recurrence !== undefined && (recurrence || store.series.get(localId))) {
       // A series changed whole: its occurrences follow (a rule ended there ends it here too).
-      return store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
+      const id = store.series.update(row, { ...values, recurrence: recurrence ?? null }, 'all', write);
+      if (split && recurrence) applyFirstEvent(cx, id, split.first);
+      return id;
     }
     store.events.update(localId, values, write, { memo: batchMemos.get(cx) });
     return localId;

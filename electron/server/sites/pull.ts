@@ -23,6 +23,7 @@ import { storedError } from '../caldav/errors';
 import { ApiError } from '../errors';
 import { applyLocally, keepLocalCopy, localRecord, withLinkMemo, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
+import { deferFirstEvent, isOccurrenceJson, noteOccurrence, occurrencesMayWait, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
 export const FULL_WINDOW = { start_date: '1900-01-01 00:00:00', end_date: '2200-12-31 23:59:59' };
@@ -206,6 +207,8 @@ async function pullEvents(cx: SiteRound): Promise<void> {
       cx.store.write(() => cx.store.davSync.asServer(() => goneThere(cx, o)));
     } else jsonOf(cx, answer, `GET events/${o.remote_id}`);
   }
+  takeFirstEvents(cx, (json) => takeRecord(cx, 'event', json, seen));
+  await takeOccurrences(cx, yieldToRequests);
 }
 
 /** Venues, organizers and terms a page of events names that are not linked here yet: taken from the events' own copies. */
@@ -245,8 +248,23 @@ async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>
  * import does: row by row it was a quarter of the storing. Only then: the deferred index must see
  * no event's text changed, nor part of the work rolled back, but through the events store.
  */
-function storeBatch(cx: SiteRound, kind: SiteKind, records: Array<Record<string, unknown>>, seen: Set<number>): void {
+function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, unknown>>, seen: Set<number>): void {
   const { store, calendarId } = cx;
+  // Occurrences of an Almanac site's series and first events changed on their own are taken after
+  // the listings (occurrences.ts): noted once here, not again if the batch is stored twice.
+  const records =
+    kind !== 'event'
+      ? listed
+      : listed.filter((json) => {
+          if (isOccurrenceJson(json)) {
+            noteOccurrence(cx, json);
+            return false;
+          }
+          if (!deferFirstEvent(cx, json)) return true;
+          const id = idOf(json);
+          if (id !== undefined) seen.add(id);
+          return false;
+        });
   const each = (careful: boolean) => () => records.forEach((json) => takeRecord(cx, kind, json, seen, false, careful));
   const allNew =
     kind === 'event' &&
@@ -282,7 +300,8 @@ function pendingOf(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' |
 
 function dropPending(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' | 'local_id'>): void {
   if (kind === 'event') {
-    if (o.uid) cx.store.davSync.dropPending(cx.calendarId, o.uid);
+    // A series' occurrences changed here on their own may still wait: the push compares them.
+    if (o.uid && !(o.local_id !== null && occurrencesMayWait(cx, o.local_id))) cx.store.davSync.dropPending(cx.calendarId, o.uid);
   } else if (o.local_id !== null) cx.store.sites.dropPending(cx.calendarId, kind, o.local_id);
 }
 
@@ -304,9 +323,10 @@ const uidOf = (cx: SiteRound, localId: number) => cx.store.events.icsUid(localId
 function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>, seen: Set<number>, embedded = false, careful = true): void {
   const remoteId = idOf(json);
   if (remoteId === undefined) return;
-  // An occurrence of an Almanac site's series (a row its first event generates) is not a record of its own.
-  if (kind === 'event' && json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== remoteId) return;
+  // An occurrence of an Almanac site's series is not a record of its own: one changed on its own is taken after the listings (occurrences.ts).
+  if (kind === 'event' && isOccurrenceJson(json)) return noteOccurrence(cx, json);
   if (!embedded) seen.add(remoteId);
+  if (kind === 'event' && deferFirstEvent(cx, json)) return;
   const r = normRecord(kind, json, identity, { series: cx.caps.almanac });
   const base = baseOf(r);
   const hash = base.base_hash;
@@ -350,7 +370,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         return;
       }
       const agreed = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
-      const decision = decideRecords(agreed, local, r);
+      const [mine, theirs] = kind === 'event' ? withExdatesMerged(agreed, local, r) : [local, r];
+      const decision = decideRecords(agreed, mine, theirs);
       switch (decision.outcome) {
         case 'same':
           dropPending(cx, kind, o);

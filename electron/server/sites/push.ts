@@ -22,6 +22,7 @@ import { SiteError } from './errors';
 import { baseOf, identity, normRecord, payload, recordHash, recordTitle, type SiteEvent, type SiteRecord } from './records';
 import { applyLocally, keepLocalCopy, localRecord } from './local';
 import { jsonOf, PATHS, type SiteRound } from './round';
+import { pushOccurrences, seriesBodies, seriesOfFirstEvent, withExdatesMerged } from './occurrences';
 import type { SiteKind, SiteOutboxRow, SyncObjectRow } from '../store/sites';
 import type { OutboxRow } from '../store/dav-sync';
 
@@ -267,7 +268,8 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
   const base = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
   // Trashed there while changed here: ours brings it back whatever the status said.
   const remoteForMerge = kind === 'event' && remote.status === 'trash' ? { ...remote, status: local.status } : remote;
-  const decision = decideRecords(base, local, remoteForMerge);
+  const [mine, theirs] = kind === 'event' ? withExdatesMerged(base, local, remoteForMerge) : [local, remoteForMerge];
+  const decision = decideRecords(base, mine, theirs);
   const saveBase = () => store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, ...remoteBase });
   if (decision.outcome === 'same' && remote === remoteForMerge) {
     store.write(saveBase);
@@ -294,20 +296,36 @@ function decideAgainstSite(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, loca
 }
 
 /** Sends a whole record as an update; what the site answers is the new base (and what is shown here). */
-async function sendUpdate(cx: SiteRound, kind: SiteKind, o: SyncObjectRow, r: SiteRecord, localId: number, done: () => void, failed: (error: string, next: string) => void, etag?: string | null): Promise<void> {
+async function sendUpdate(
+  cx: SiteRound,
+  kind: SiteKind,
+  o: SyncObjectRow,
+  r: SiteRecord,
+  localId: number,
+  done: () => void,
+  failed: (error: string, next: string) => void,
+  etag?: string | null,
+  bodies?: Array<Record<string, unknown>>,
+): Promise<void> {
   const who: Who = { kind, key: kind === 'event' ? (o.uid ?? String(localId)) : String(localId), localId, remoteId: o.remote_id, title: recordTitle(kind, r) };
   const { store, calendarId } = cx;
   // Where the site honours If-Match (another Almanac), the write is refused if the record changed
   // since it was read: no race window between the read and the write.
   const headers: Record<string, string> = cx.caps.ifMatch && etag ? { 'If-Match': etag } : {};
-  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), payload(kind, r, { almanac: cx.caps.almanac }), headers);
-  if (a.status === 412) throw new ChangedMeanwhile();
-  if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed, who);
+  // A series whose first event changed on its own goes in two bodies (occurrences.ts seriesBodies).
+  let a: Awaited<ReturnType<typeof cx.http.request>> | undefined;
+  for (const [i, body] of (bodies ?? [payload(kind, r, { almanac: cx.caps.almanac })]).entries()) {
+    a = await cx.http.request('POST', apiUrl(cx.apiRoot, path(kind, o.remote_id!)), body, i === 0 ? headers : {});
+    if (a.status === 412) throw new ChangedMeanwhile();
+    if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, recordTitle(kind, r), failed, who);
+  }
+  if (!a) return;
   const answer = normRecord(kind, jsonOf(cx, a, `POST ${path(kind, o.remote_id!)}`), identity, { series: cx.caps.almanac });
   store.write(() => {
     store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, ...baseOf(answer), remote_status: null });
     // The site stores text its own way (entities, paragraphs): shown here as the site shows it.
-    if (!same(answer, r)) store.davSync.asServer(() => applyLocally(cx, kind, answer, localId));
+    // (Not a first event's own fields: written whole, they would become the series'.)
+    if (!same(answer, r) && !bodies) store.davSync.asServer(() => applyLocally(cx, kind, answer, localId));
     done();
   });
   cx.report.sent.updated++;
@@ -370,38 +388,50 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
   }
 
   // The venue, organizers and terms it names, on the site first.
-  const ev = store.events.get(anchor.id)!;
-  const deps: Array<[Linked, number]> = [];
-  if (ev.venue_id) deps.push(['venue', ev.venue_id]);
-  for (const id of store.events.organizersFor([ev.id]).get(ev.id) ?? []) deps.push(['organizer', id]);
-  for (const t of store.terms.forEvents([ev.id]).get(ev.id) ?? []) deps.push([t.taxonomy === 'category' ? 'category' : 'tag', t.id]);
   try {
-    for (const [kind, id] of deps) await ensureThere(cx, kind, id);
+    await ensureLinksOf(cx, anchor.id);
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
-    return refuse(cx, err.status, err.json, err.title, failed, whoEvent(row, anchor.id, o?.remote_id, ev.title));
+    return refuse(cx, err.status, err.json, err.title, failed, whoEvent(row, anchor.id, o?.remote_id, store.events.get(anchor.id)?.title ?? row.uid));
   }
   const local = localRecord(cx, 'event', anchor.id) as unknown as SiteEvent & SiteRecord;
 
   if (o?.remote_id && o.remote_status !== 'creating') {
-    const there = await readThere(cx, 'event', o.remote_id);
+    // Occurrences changed on their own go by themselves (occurrences.ts): the ones trashed here
+    // before the rule (so each is in the site's trash, not just an EXDATE there), the others after
+    // it (a change of the whole series reaches them there as here, and is not sent twice).
+    const occurrences = (pass: 'trashed' | 'others') => occurrencesOf(cx, o!, anchor.id, pass, failed);
+    if (!(await occurrences('trashed'))) return;
+    const series = localRecord(cx, 'event', anchor.id) as SiteRecord;
+    let there: Awaited<ReturnType<typeof readThere>> | undefined;
+    // The series itself unchanged here: nothing of it to send (a change there comes with the pull).
+    if (o.remote_status === 'trash' || !o.base_json || !same(series, JSON.parse(o.base_json))) there = await readThere(cx, 'event', o.remote_id);
     if (there === 'gone') {
       // Deleted there while changed here: created again, the change is not lost.
       store.write(() => store.sites.forgetObject(o!.id));
       o = undefined;
     } else {
-      const toSend = there === 'trashed' ? local : decideAgainstSite(cx, 'event', o, local, there.r, anchor.id);
-      if (!toSend) {
-        store.write(markSent);
-        return;
+      const toSend = there === undefined ? undefined : there === 'trashed' ? series : decideAgainstSite(cx, 'event', o, series, there.r, anchor.id);
+      if (toSend) {
+        let sent = false;
+        const bodies = seriesBodies(cx, anchor.id, o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined, toSend);
+        await sendUpdate(cx, 'event', o, toSend, anchor.id, () => void (sent = true), failed, there === 'trashed' ? null : there!.etag, bodies);
+        // Refused: the row waits, told in words.
+        if (!sent) return;
       }
-      return sendUpdate(cx, 'event', o, toSend, anchor.id, markSent, failed, there === 'trashed' ? null : there.etag);
+      if (!(await occurrences('others'))) return;
+      store.write(markSent);
+      return;
     }
   }
 
+  // A series whose first event changed on its own before it was ever sent: made there with the
+  // series' values, then the first event's own go to it alone (occurrences.ts).
+  const asSeries = seriesOfFirstEvent(cx, anchor.id, local) as (SiteEvent & SiteRecord) | undefined;
+  const created = asSeries ?? local;
   if (o?.remote_status === 'creating') {
     // A create was sent before and its answer never recorded: it may be there already.
-    const found = await findCreated(cx, local);
+    const found = await findCreated(cx, created);
     if (found !== undefined) {
       store.write(() => store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: found, remote_status: null }));
       return sendUpdate(cx, 'event', store.sites.object(o.id)!, local, anchor.id, markSent, failed);
@@ -411,16 +441,52 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
     const id = store.write(() => store.sites.saveObject({ calendar_id: calendarId, kind: 'event', local_id: anchor.id, uid: row.uid, remote_status: 'creating' }));
     o = store.sites.object(id);
   }
-  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', local, { almanac: cx.caps.almanac }));
+  const a = await cx.http.request('POST', apiUrl(cx.apiRoot, 'events'), payload('event', created, { almanac: cx.caps.almanac }));
   if (a.status !== 200 && a.status !== 201) return refuse(cx, a.status, a.json, local.title, failed, whoEvent(row, anchor.id, null, local.title));
   const json = jsonOf(cx, a, 'POST events');
   const answer = normRecord('event', json, identity, { series: cx.caps.almanac });
+  // A series made here with occurrences already changed on their own: those go right after it.
+  const occurrencesToo = cx.caps.almanac && (!!asSeries || store.siteOccurrences.localExceptions(anchor.id).length > 0);
   store.write(() => {
     store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', remote_id: Number(json.id), remote_status: null, ...baseOf(answer), hidden: answer.hide_from_listings ? 1 : 0 });
-    if (!same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
-    markSent();
+    if (!asSeries && !same(answer, local)) store.davSync.asServer(() => applyLocally(cx, 'event', answer, anchor.id));
+    if (!occurrencesToo) markSent();
   });
   cx.report.sent.created++;
+  if (!occurrencesToo) return;
+  if (asSeries) {
+    let sent = false;
+    await sendUpdate(cx, 'event', store.sites.object(o!.id)!, local, anchor.id, () => void (sent = true), failed, null, seriesBodies(cx, anchor.id, answer, local));
+    if (!sent) return;
+  }
+  for (const pass of ['trashed', 'others'] as const) if (!(await occurrencesOf(cx, store.sites.object(o!.id)!, anchor.id, pass, failed))) return;
+  store.write(markSent);
+}
+
+/** A pass of a series' occurrences changed on their own (occurrences.ts); false when the site refused one (the series' row then waits, told in words). */
+async function occurrencesOf(cx: SiteRound, o: SyncObjectRow, anchorId: number, pass: 'trashed' | 'others', failed: (error: string, next: string) => void): Promise<boolean> {
+  // Refused, the series waits (its UID is the outbox's key), told as its own refusal.
+  const who = (title: string): Who => ({ kind: 'event', key: o.uid ?? String(anchorId), localId: anchorId, remoteId: o.remote_id, title });
+  try {
+    const pushed = await pushOccurrences(cx, o, anchorId, pass, (rowId) => ensureLinksOf(cx, rowId));
+    if (pushed.ok) return true;
+    refuse(cx, pushed.status, pushed.json, pushed.title, failed, who(pushed.title));
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    refuse(cx, err.status, err.json, err.title, failed, who(err.title));
+  }
+  return false;
+}
+
+/** The venue, organizers and terms an event here names, created on the site first where it has not got them. */
+async function ensureLinksOf(cx: SiteRound, eventId: number): Promise<void> {
+  const { store } = cx;
+  const ev = store.events.get(eventId)!;
+  const deps: Array<[Linked, number]> = [];
+  if (ev.venue_id) deps.push(['venue', ev.venue_id]);
+  for (const id of store.events.organizersFor([ev.id]).get(ev.id) ?? []) deps.push(['organizer', id]);
+  for (const t of store.terms.forEvents([ev.id]).get(ev.id) ?? []) deps.push([t.taxonomy === 'category' ? 'category' : 'tag', t.id]);
+  for (const [kind, id] of deps) await ensureThere(cx, kind, id);
 }
 
 /** The site's event a lost create made, if any: same title, start and venue, in its day (drafts, hidden and trashed included). */

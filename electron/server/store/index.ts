@@ -17,6 +17,7 @@ import { createReminderStore } from './reminders';
 import { createDavSyncStore } from './dav-sync';
 import { createSubscriptionStore } from './subscriptions';
 import { createSiteStore } from './sites';
+import { createSiteOccurrenceStore } from './site-occurrences';
 import { fold } from './search-text';
 import type { Organizer, Venue } from '../../../shared/api/records';
 import { createDataStamps, createDerivedCache, type DataStamps } from './derived-cache';
@@ -75,6 +76,8 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     subscriptions,
     /** Websites synced both ways, their records' copies and outbox (issue 26). */
     sites,
+    /** Occurrences of a site's series changed on their own, by series and original start (migration 16). */
+    siteOccurrences: createSiteOccurrenceStore(db),
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A
      * list page or a read then costs the query for its ids and little else while the calendar is

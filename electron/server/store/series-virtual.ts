@@ -33,7 +33,7 @@ const MAX_SERIES = 2 ** 24;
 export const isVirtualId = (id: number): boolean => Number.isSafeInteger(id) && id >= VIRTUAL_BASE;
 
 /** The id of the occurrence of `seriesId` starting at `start` (a wall time), or undefined when it has none. */
-function virtualId(seriesId: number, start: string): number | undefined {
+export function virtualId(seriesId: number, start: string): number | undefined {
   const minutes = (wallMs(start) - SINCE) / 60_000;
   if (seriesId >= MAX_SERIES || !Number.isInteger(minutes) || minutes < 0 || minutes >= MINUTES) return undefined;
   return VIRTUAL_BASE + seriesId * MINUTES + minutes;
