@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { startProxy, type Proxy } from './_proxy';
-import { startHere } from './_sites';
+import { connect, startHere } from './_sites';
 
 let site: TestServer;
 let here: TestServer;
@@ -45,11 +45,7 @@ beforeAll(async () => {
     series[title] = res.body.id;
   }
   here = await startHere();
-  const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Hall' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  siteId = res.body.id;
-  calendar = res.body.calendar_id;
-  await here.server.sync.siteSettled(siteId);
+  ({ siteId, calendarId: calendar } = await connect(here, site, { name: 'Hall' }, proxy.url));
 }, 60_000);
 
 afterAll(async () => {

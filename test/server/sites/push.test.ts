@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { startHere, FULL } from './_sites';
+import { connect, startHere, FULL } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
 let site: TestServer;
@@ -58,11 +58,7 @@ beforeAll(async () => {
     })
   ).body;
   here = await startHere();
-  const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Harbour' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  siteId = res.body.id;
-  calendar = res.body.calendar_id;
-  await here.server.sync.siteSettled(siteId);
+  ({ siteId, calendarId: calendar } = await connect(here, site, { name: 'Harbour' }, proxy.url));
 }, 60_000);
 
 afterAll(async () => {

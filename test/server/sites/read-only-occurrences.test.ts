@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { startHere, FULL } from './_sites';
+import { connect, startHere, FULL } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
 const BASE = 10_000_000;
@@ -44,11 +44,7 @@ beforeAll(async () => {
     path: (p) => p.replace(/\/events\/(\d+)$/, (m, id) => (Number(id) >= BASE ? `/events/${Number(id) - BASE}` : m)),
   };
   here = await startHere();
-  const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Studio' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  siteId = res.body.id;
-  calendar = res.body.calendar_id;
-  await here.server.sync.siteSettled(siteId);
+  ({ siteId, calendarId: calendar } = await connect(here, site, { name: 'Studio' }, proxy.url));
 }, 60_000);
 
 afterAll(async () => {

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { startHere, FULL } from './_sites';
+import { connect, startHere, FULL } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 import { describeSites } from '../../../electron/cli/sync';
 
@@ -50,11 +50,7 @@ beforeAll(async () => {
   }
   proxy = await startProxy(site.server.url);
   here = await startHere();
-  const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Parish' });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  siteId = res.body.id;
-  calendar = res.body.calendar_id;
-  await here.server.sync.siteSettled(siteId);
+  ({ siteId, calendarId: calendar } = await connect(here, site, { name: 'Parish' }, proxy.url));
 }, 60_000);
 
 afterAll(async () => {
