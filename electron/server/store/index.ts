@@ -53,6 +53,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
       return db.transaction(fn).immediate();
     } catch (err) {
       stamps.rolledBack();
+      registry.rolledBack();
       throw err;
     }
   }
@@ -76,7 +77,7 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
     subscriptions,
     /** Websites synced both ways, their records' copies and outbox (issue 26). */
     sites,
-    /** Occurrences of a site's series changed on their own, by series and original start (migration 16). */
+    /** Occurrences of a site's series changed on their own, by series and original start (migration 17). */
     siteOccurrences: createSiteOccurrenceStore(db),
     /**
      * Records' JSON (UTF-8) as last served, by kind, id and API root, until the data changes. A

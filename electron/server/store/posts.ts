@@ -110,6 +110,10 @@ export function createPostRegistry(db: DB) {
   const HIGHEST_KEPT = 10_000;
 
   return {
+    /** A transaction rolled back: the slugs it handed out are free again, and the hints no longer say so. */
+    rolledBack(): void {
+      highest.clear();
+    },
     allocate(kind: PostKind | 'image'): number {
       return Number(insertPost.run(kind).lastInsertRowid);
     },

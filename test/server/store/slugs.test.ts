@@ -80,4 +80,18 @@ describe('uniqueSlug', () => {
     const id = create('Retro');
     expect(store.db.prepare('SELECT slug FROM events WHERE id = ?').pluck().get(id)).toBe('retro-5');
   });
+
+  it('numbers again from where it was after a write is rolled back (a batch of a site stored a second time)', () => {
+    const { store } = countingStore();
+    const ctx = { lang: 'en' as const, now: new Date(), siteZone: 'UTC' };
+    const yoga = () => store.events.create({ title: 'Yoga', start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 11:00:00' }, ctx);
+    expect(() =>
+      store.write(() => {
+        for (let i = 0; i < 5; i++) yoga();
+        throw new Error('a record of the batch cannot be stored');
+      }),
+    ).toThrow();
+    const ids = store.write(() => [yoga(), yoga()]);
+    expect(ids.map((id) => store.db.prepare('SELECT slug FROM events WHERE id = ?').pluck().get(id))).toEqual(['yoga', 'yoga-2']);
+  });
 });
