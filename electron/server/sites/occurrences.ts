@@ -31,6 +31,7 @@ import { SiteError } from './errors';
 import { identity, normEvent, payload, recordHash, recordTitle, type RefOf, type SiteEvent, type SiteRecord } from './records';
 import { eventValues, keepLocalCopy, localRefOf } from './local';
 import { jsonOf, type SiteRound } from './round';
+import { refusedHere } from './refusals';
 import type { SyncObjectRow } from '../store/sites';
 import type { SeriesRow } from '../store/series';
 import { GROUP_OF_FIELD, OWN } from '../store/series-fields';
@@ -184,7 +185,7 @@ function takeOne(cx: SiteRound, json: Record<string, unknown>): void {
     })();
   } catch (err) {
     if (err instanceof SiteError) throw err;
-    cx.report.problems.push(`events/${json.id} "${recordTitle('event', remote)}" (${key}): ${(err as Error).message}`);
+    refusedHere(cx, 'event', Number(json.id), recordTitle('event', remote), err, key);
   }
 }
 

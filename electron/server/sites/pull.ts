@@ -19,8 +19,7 @@ import { decideRecords } from '../sync/merge';
 import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { baseOf, identity, normRecord, recordTitle, siteOccurrence, type SiteRecord } from './records';
-import { storedError } from '../caldav/errors';
-import { ApiError } from '../errors';
+import { refusedHere } from './refusals';
 import { applyLocally, keepLocalCopy, localRecord, withLinkMemo, withLinksRemembered } from './local';
 import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
 import { deferFirstEvent, isOccurrenceJson, noteOccurrence, occurrencesMayWait, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
@@ -298,11 +297,17 @@ function pendingOf(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' |
   return o.local_id !== null && !!cx.store.sites.pending(cx.calendarId, kind, o.local_id);
 }
 
+/** The change here is settled by the pull (the same, or the site's kept): nothing waits, nor a refusal of it. */
 function dropPending(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid' | 'local_id'>): void {
   if (kind === 'event') {
     // A series' occurrences changed here on their own may still wait: the push compares them.
-    if (o.uid && !(o.local_id !== null && occurrencesMayWait(cx, o.local_id))) cx.store.davSync.dropPending(cx.calendarId, o.uid);
-  } else if (o.local_id !== null) cx.store.sites.dropPending(cx.calendarId, kind, o.local_id);
+    if (!o.uid || (o.local_id !== null && occurrencesMayWait(cx, o.local_id))) return;
+    cx.store.davSync.dropPending(cx.calendarId, o.uid);
+    cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, o.uid);
+  } else if (o.local_id !== null) {
+    cx.store.sites.dropPending(cx.calendarId, kind, o.local_id);
+    cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, String(o.local_id));
+  }
 }
 
 /** One record's writes as a savepoint of the page's transaction: a record that cannot be stored leaves nothing behind. Made once per database. */
@@ -397,10 +402,7 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
     });
   } catch (err) {
     if (err instanceof SiteError || !careful) throw err;
-    cx.report.problems.push(`${PATHS[kind]}/${remoteId} "${recordTitle(kind, r)}": ${(err as Error).message}`);
-    // Kept for the user (GET /sync, the sidebar) until a whole pull stores it.
-    const reason = err instanceof ApiError ? storedError({ key: err.messageKey, vars: err.vars }) : storedError(err as Error);
-    store.sites.refuse({ calendar_id: calendarId, direction: 'pull', kind, record_key: String(remoteId), local_id: null, remote_id: remoteId, title: recordTitle(kind, r).slice(0, 200), reason, status: null, at_utc: new Date().toISOString() });
+    refusedHere(cx, kind, remoteId, recordTitle(kind, r), err);
   }
 }
 

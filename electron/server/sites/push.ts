@@ -371,6 +371,7 @@ async function pushEvent(cx: SiteRound, row: OutboxRow): Promise<void> {
         const uid = store.events.get(id)?.ics_uid ?? null;
         store.sites.saveObject({ id: o!.id, calendar_id: calendarId, kind: 'event', local_id: id, uid, ...baseOf(there.r) });
         store.davSync.dropPending(calendarId, row.uid);
+        store.sites.clearRefusal(calendarId, 'push', 'event', row.uid);
       });
       cx.report.received.changed++;
       return;

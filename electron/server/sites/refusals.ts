@@ -4,7 +4,21 @@
  * record goes through (push.ts) or is stored (pull.ts).
  */
 import type { Store } from '../store';
-import type { SiteRefusalRow } from '../store/sites';
+import type { SiteKind, SiteRefusalRow } from '../store/sites';
+import { PATHS, type SiteRound } from './round';
+import { storedError } from '../caldav/errors';
+import { ApiError } from '../errors';
+
+/**
+ * A record of the site that cannot be stored here (its `err`): told in the round's report and
+ * kept for the user (GET /sync, the sidebar) until a whole pull stores it. Call in the pull's
+ * write transaction. `what`: which part of the record, when it is not all of it (an occurrence).
+ */
+export function refusedHere(cx: SiteRound, kind: SiteKind, remoteId: number, title: string, err: unknown, what = ''): void {
+  cx.report.problems.push(`${PATHS[kind]}/${remoteId} "${title}"${what ? ` (${what})` : ''}: ${(err as Error).message}`);
+  const reason = err instanceof ApiError ? storedError({ key: err.messageKey, vars: err.vars }) : storedError(err as Error);
+  cx.store.sites.refuse({ calendar_id: cx.calendarId, direction: 'pull', kind, record_key: String(remoteId), local_id: null, remote_id: remoteId, title: title.slice(0, 200), reason, status: null, at_utc: new Date().toISOString() });
+}
 
 /** The change waits no longer: the next round sends it. Call in a write transaction. */
 export function retryRefusal(store: Store, r: SiteRefusalRow): void {

@@ -1,5 +1,5 @@
 /**
- * Occurrences of a site's series changed on their own (migration 16): per series record
+ * Occurrences of a site's series changed on their own (migration 17): per series record
  * (sync_objects), the copy of each such occurrence both sides last agreed on, keyed by its
  * original start (RECURRENCE-ID), and the site's row id for it.
  */
