@@ -2,7 +2,7 @@
  * A data directory's calendar file, opened for one CLI command that does its work here (no app
  * runs on it): the store and the owner-only secrets file, closed again however the work ends, and
  * the contexts the sync and subscription services take for work done outside a server. One place
- * for what the accounts, sites, subscriptions and sync commands each opened by hand.
+ * for what the accounts, sites, subscriptions, sync and import commands each opened by hand.
  */
 import { join } from 'node:path';
 import { DB_FILE, ensureDataDir } from '../server/data-dir';

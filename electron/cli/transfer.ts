@@ -7,15 +7,14 @@
  * an import by calling the importer directly, which lets it draw a real progress bar.
  */
 import { createWriteStream, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SingleBar, Presets } from 'cli-progress';
 import { createServer, silentLogger } from '../server';
-import { defaultDataDir, DB_FILE, ensureDataDir } from '../server/data-dir';
+import { defaultDataDir } from '../server/data-dir';
 import { runningApp } from './common';
-import { openDatabase, closeDatabase } from '../server/store/db';
-import { createStore } from '../server/store';
+import { withCalendarFile } from './calendar-file';
 import { importFile, type ImportFormat } from '../server/import-export/import-file';
 import { IMPORT_LIMIT_BYTES, IMPORT_LIMIT_LABEL } from '../../shared/api/import-limit';
 import type { ImportKind, ImportReport } from '../server/import-export/import-records';
@@ -194,28 +193,25 @@ export async function importCommand(argv: string[]): Promise<void> {
     return;
   }
 
-  ensureDataDir(dataDir);
-  const db = openDatabase(join(dataDir, DB_FILE));
-  const store = createStore(db);
-  try {
-    const report = importFile(store, bytes, {
-      format,
-      name: basename(file),
-      kind,
-      dryRun,
-      skipInvalid,
-      ctx: { lang, now: new Date(), siteZone: store.settings.get().timezone },
-      onProgress: phases.show,
-    });
-    phases.stop();
-    printReport(report);
-  } catch (err) {
-    phases.stop();
-    if (err instanceof ApiError) {
-      throw failure(errorBody(err, lang));
+  await withCalendarFile(dataDir, (store) => {
+    try {
+      const report = importFile(store, bytes, {
+        format,
+        name: basename(file),
+        kind,
+        dryRun,
+        skipInvalid,
+        ctx: { lang, now: new Date(), siteZone: store.settings.get().timezone },
+        onProgress: phases.show,
+      });
+      phases.stop();
+      printReport(report);
+    } catch (err) {
+      phases.stop();
+      if (err instanceof ApiError) {
+        throw failure(errorBody(err, lang));
+      }
+      throw err;
     }
-    throw err;
-  } finally {
-    closeDatabase(db);
-  }
+  });
 }

@@ -95,7 +95,7 @@ export function createEventConflicts(db: DB, events: EventStore, series: SeriesS
         if (s.id === excludedSeries) continue;
         const from = addSeconds(utcToLocal(q.startUtc, s.timezone), -s.duration_s);
         const to = utcToLocal(q.endUtc, s.timezone);
-        if (!series.virtual.isVirtual(s)) {
+        if (!series.virtual.isVirtual(s.id)) {
           series.ensureWindow(from, to, write, undefined, s.id);
           continue;
         }

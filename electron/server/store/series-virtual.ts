@@ -20,7 +20,7 @@ import type { CacheView } from './derived-cache';
 import type { EventListQuery, EventRow, EventStore } from './events';
 import { addSeconds, recurrenceOf, timingOf, wallMs, wallOfMs, type SeriesRecords, type SeriesRow } from './series-record';
 import type { SeriesRows } from './series-rows';
-import { isHidden } from './series-fields';
+import { HIDDEN_STATUS } from './series-fields';
 
 /** Ids from here on are occurrences without rows: no post id comes near (2^52). */
 const VIRTUAL_BASE = 2 ** 52;
@@ -29,6 +29,16 @@ const MINUTES = 2 ** 28;
 const SINCE = Date.UTC(1900, 0, 1);
 /** Series ids that fit beside the minutes under 2^53 (a calendar has far fewer posts). */
 const MAX_SERIES = 2 ** 24;
+
+/**
+ * The rule of which series show occurrences without rows, written once for the list's query and
+ * the check of one series (`isVirtual`): a condition on `event_series s` joined to its first event
+ * `a`, with `@maxId` bound to MAX_SERIES. Their occurrences are all alike (no template of series
+ * values, a first event neither trashed nor hidden on its own), and each has an id: the series'
+ * fits beside the minutes, and it starts on a whole minute (an id counts minutes).
+ */
+const SHOWN_WITHOUT_ROWS = `s.trashed = 0 AND s.template = '{}' AND s.id < @maxId
+  AND a.status NOT IN ('trash', '${HIDDEN_STATUS}') AND substr(s.start_local, 18, 2) = '00'`;
 
 export const isVirtualId = (id: number): boolean => Number.isSafeInteger(id) && id >= VIRTUAL_BASE;
 
@@ -60,14 +70,16 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
   const { byId } = records;
   /**
    * Series that may show occurrences without rows in [from, to): rows stop before `to`, they do
-   * not end before `from`, and their occurrences are all alike (see the module's comment).
+   * not end before `from`, and the rule lets them (SHOWN_WITHOUT_ROWS).
    */
   const candidates = db.prepare<{ from: string; to: string; maxId: number }, SeriesRow>(
     `SELECT s.* FROM event_series s JOIN events a ON a.id = s.id
-     WHERE s.trashed = 0 AND (s.last_start IS NULL OR s.last_start >= s.generated_until) AND s.generated_until < @to
-       AND (s.last_start IS NULL OR s.last_start >= @from) AND s.template = '{}' AND s.id < @maxId
-       AND a.status NOT IN ('trash', 'inherit') AND substr(s.start_local, 18, 2) = '00'`,
+     WHERE (s.last_start IS NULL OR s.last_start >= s.generated_until) AND s.generated_until < @to
+       AND (s.last_start IS NULL OR s.last_start >= @from) AND ${SHOWN_WITHOUT_ROWS}`,
   );
+  const shownWithoutRows = db.prepare<{ id: number; maxId: number }, number>(
+    `SELECT 1 FROM event_series s JOIN events a ON a.id = s.id WHERE s.id = @id AND ${SHOWN_WITHOUT_ROWS}`,
+  ).pluck();
   /** Its rows' original starts in a window (the first event's own row among them). */
   const keysIn = db.prepare<{ id: number; from: string; to: string }, { recurrence_id: string }>(
     `SELECT recurrence_id FROM events WHERE parent_id = @id AND recurrence_id >= @from AND recurrence_id < @to
@@ -83,11 +95,9 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
   const makes = (s: SeriesRow, start: string) => expand(recurrenceOf(s), timingOf(s), start, addSeconds(start, 1)).starts.includes(start);
 
   return {
-    /** Whether `s` shows occurrences without rows past where its rows reach (see `candidates`). */
-    isVirtual(s: SeriesRow): boolean {
-      if (s.trashed || s.template !== '{}' || s.id >= MAX_SERIES || s.start_local.slice(17, 19) !== '00') return false;
-      const status = events.statusOf.get(s.id)?.status;
-      return status !== undefined && status !== 'trash' && !isHidden(status);
+    /** Whether the series shows occurrences without rows past where its rows reach (SHOWN_WITHOUT_ROWS). */
+    isVirtual(seriesId: number): boolean {
+      return shownWithoutRows.get({ id: seriesId, maxId: MAX_SERIES }) !== undefined;
     },
     /** The series a list of [from, to) shows without rows (a list leaves their rows unwritten). */
     seriesFor(from: string, to: string): SeriesRow[] {

@@ -212,7 +212,7 @@ export function createTermStore(db: DB, stamp: DataStamp) {
           }
           id = ref;
         } else {
-          // A bulk write's memory (LinkMemo in events.ts): a name resolves the same way until a
+          // A bulk write's memory (LinkMemo in event-links.ts): a name resolves the same way until a
           // term is created, so creating one forgets them all.
           const key = memo && `${taxonomy}\u0000${ctx.lang}\u0000${ref}`;
           id = key === undefined ? undefined : memo!.get(key);

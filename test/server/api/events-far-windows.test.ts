@@ -141,3 +141,42 @@ describe('a far month', () => {
     expect((await t.api('get', `events/${occ.id + 1}`)).status).toBe(404);
   });
 });
+
+describe('series the rule keeps to rows', () => {
+  // One rule (series-virtual.ts, SHOWN_WITHOUT_ROWS) says which series show occurrences without
+  // rows, for a list and for a double-booking check alike: a series it keeps to rows is given from
+  // rows written for the window by both, beside one it lets through, which both give without.
+  it('a far list and a far double-booking check give them from rows, the others without', async () => {
+    const tag = uniq('Rows').replace(/\W/g, '');
+    const venue = (await mkVenue(t, { venue: `${tag} hall` })).id;
+    const daily = { end_date: '2027-01-04 23:00:00', timezone: 'UTC', venue, recurrence: 'FREQ=DAILY' };
+    // Half a minute past the minute: an occurrence's id counts whole minutes.
+    const offMinute = await mkSeries({ ...daily, title: `${tag} off-minute`, start_date: '2027-01-04 07:00:30', end_date: '2027-01-04 07:30:00' });
+    // Its first event deleted alone (to the trash): no longer like the other occurrences.
+    const trashedFirst = await mkSeries({ ...daily, title: `${tag} trashed first`, start_date: '2027-01-04 09:00:00', end_date: '2027-01-04 09:30:00' });
+    expect((await t.api('delete', `events/${trashedFirst.id}`).query({ recurrence_scope: 'this' })).status).toBe(200);
+    const alike = await mkSeries({ ...daily, title: `${tag} alike`, start_date: '2027-01-04 11:00:00', end_date: '2027-01-04 11:30:00' });
+    const kept = [offMinute.id, trashedFirst.id];
+    const virtualIn = (events: Array<{ id: number }>) => events.map((e) => e.id > 2 ** 52);
+    const rowsOf = (from: string, to: string) =>
+      t.server.store.db.prepare(`SELECT count(*) FROM events WHERE parent_id IN (${kept.join(',')}) AND start_local >= ? AND start_local < ?`).pluck().get(from, to) as number;
+
+    expect(rowsOf('2093-06-01', '2093-06-11')).toBe(0);
+    const june = (await month({ venue, start_date: '2093-06-01', end_date: '2093-06-10' })).events;
+    for (const id of [...kept, alike.id]) expect(june.filter((e) => e.series_id === id), `series ${id}`).toHaveLength(10);
+    expect(virtualIn(june.filter((e) => kept.includes(e.series_id!)))).toEqual(Array(20).fill(false));
+    expect(virtualIn(june.filter((e) => e.series_id === alike.id))).toEqual(Array(10).fill(true));
+    expect(rowsOf('2093-06-01', '2093-06-11')).toBe(20);
+
+    expect(rowsOf('2094-02-10', '2094-02-11')).toBe(0);
+    const res = await t.api('get', 'events/conflicts').query({ start_date: '2094-02-10T07:00:00Z', end_date: '2094-02-10T12:00:00Z', venue });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const found: Array<{ id: number; title: string }> = res.body.events;
+    expect(found.map((e) => [e.title, e.id > 2 ** 52])).toEqual([
+      [`${tag} off-minute`, false],
+      [`${tag} trashed first`, false],
+      [`${tag} alike`, true],
+    ]);
+    expect(rowsOf('2094-02-10', '2094-02-11')).toBe(2);
+  });
+});
