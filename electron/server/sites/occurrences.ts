@@ -194,7 +194,11 @@ function takeOne(cx: SiteRound, json: Record<string, unknown>): void {
 /** A record of the site the push must create first (a venue, organizer, term): given its local kind and id. */
 export type EnsureThere = (rowId: number) => Promise<void>;
 
-export type OccurrencesPushed = { ok: true } | { ok: false; status: number; json: unknown; title: string };
+export type OccurrencesPushed =
+  | { ok: true }
+  | { ok: false; status: number; json: unknown; title: string }
+  /** The site makes no occurrence at `key` any more: the change here (row `rowId`) cannot be sent there. */
+  | { ok: false; gone: true; title: string; key: string; rowId: number };
 
 /**
  * Sends the occurrences of the series `o` (its first event `anchorId`) changed here on their own
@@ -283,10 +287,10 @@ async function pushOne(cx: SiteRound, o: SyncObjectRow, key: string, rowId: numb
   const there = await readThere(cx, o.remote_id!, key, base?.remote_id);
   if (!there) {
     // The site makes no occurrence there (its rule changed, or it was deleted for good there):
-    // not sent, and said in words; the pull takes the series as the site has it.
+    // the change here cannot be sent. It stays here, kept as a refusal the user sees (Discard
+    // brings the site's series back), never dropped in silence.
     store.write(() => store.siteOccurrences.forget(o.id, key));
-    cx.report.problems.push(`"${recordTitle('event', local)}" (${key}): the site has no such occurrence of its series any more; the change made here was not sent`);
-    return 'done';
+    return { ok: false, gone: true, title: recordTitle('event', local), key, rowId };
   }
   const { json } = there;
   const remoteId = Number(json.id);

@@ -471,7 +471,9 @@ async function occurrencesOf(cx: SiteRound, o: SyncObjectRow, anchorId: number, 
   try {
     const pushed = await pushOccurrences(cx, o, anchorId, pass, (rowId) => ensureLinksOf(cx, rowId));
     if (pushed.ok) return true;
-    refuse(cx, pushed.status, pushed.json, pushed.title, failed, who(pushed.title));
+    // Its row is the refusal's local record: discarding the change removes it, as the site has it.
+    if ('gone' in pushed) keepRefusal(cx, { ...who(pushed.title), localId: pushed.rowId }, storedError({ key: 'site_occurrence_gone', vars: { title: pushed.title, when: pushed.key } }), null, failed);
+    else refuse(cx, pushed.status, pushed.json, pushed.title, failed, who(pushed.title));
   } catch (err) {
     if (!(err instanceof Refused)) throw err;
     refuse(cx, err.status, err.json, err.title, failed, who(err.title));

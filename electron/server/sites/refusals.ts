@@ -40,6 +40,9 @@ export function discardRefusal(store: Store, r: SiteRefusalRow): void {
     else store.sites.dropPending(calendarId, r.kind, Number(r.record_key));
     if (o && o.remote_id === null) store.sites.forgetObject(o.id);
     else if (o) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind: o.kind, base_hash: null });
+    // An occurrence changed here that the site's series no longer makes: as the site has it, gone.
+    const row = r.kind === 'event' && r.local_id !== null ? store.events.get(r.local_id) : undefined;
+    if (row && row.calendar_id === calendarId && row.parent_id !== null && row.recurrence_id !== null) store.davSync.asServer(() => store.series.deleteForever(row));
   }
   store.sites.dropRefusal(r.id);
 }
