@@ -136,7 +136,7 @@ export function createEventStore(
   const stmt = statementCache(db);
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
   const uidById = db.prepare<[number], string | null>('SELECT ics_uid FROM events WHERE id = ?').pluck();
-  const trashedIn = db.prepare<[string], number>("SELECT id FROM events WHERE lang = ? AND status = 'trash' ORDER BY parent_id IS NOT NULL, id").pluck();
+  const trashedIn = db.prepare<[string, string], number>("SELECT id FROM events WHERE lang IN (?, ?) AND status = 'trash' ORDER BY parent_id IS NOT NULL, id").pluck();
   const bySlug = db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?');
   // A file imported into no calendar in particular never updates an event of a read-only calendar
   // (a subscription's, whose copy follows the feed, or a server's the account may only read, as
@@ -335,8 +335,10 @@ export function createEventStore(
       return uidById.get(id) ?? null;
     },
     /** The trash of one language: series' first events before their occurrences (Empty trash). */
+    /** The trash as the records language lists it: its own events and those without a language (synced, subscribed, imported). */
     trashedIds(lang: Language): number[] {
-      return trashedIn.all(lang);
+      const [own, other = own] = listLanguages({ lang });
+      return trashedIn.all(own, other);
     },
     /** Slugs are stored lower-case, so `Spring-Concert` finds `spring-concert`. */
     getBySlug(slug: string): EventRow | undefined {

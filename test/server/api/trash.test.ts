@@ -41,6 +41,18 @@ describe('DELETE /trash', () => {
     expect((await t.api('delete', 'trash').query({ kind: 'events' })).body).toEqual({ kind: 'events', deleted: 0 });
   });
 
+  it('takes the events without a language of their own (those of an imported file) with the trash they show in', async () => {
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'BEGIN:VEVENT', 'UID:trash-languageless@example.org', 'DTSTAMP:20310101T000000Z', 'DTSTART:20310420T100000Z', 'DTEND:20310420T110000Z', 'SUMMARY:Imported and trashed', 'END:VEVENT', 'END:VCALENDAR', ''];
+    expect((await t.api('post', 'import').query({ format: 'ics' }).set('Content-Type', 'text/calendar').send(ics.join('\r\n'))).status).toBe(200);
+    const id = count("SELECT id AS n FROM events WHERE title = 'Imported and trashed'");
+    expect(count("SELECT count(*) AS n FROM events WHERE id = ? AND lang = ''", id)).toBe(1);
+    expect((await t.api('delete', `events/${id}`)).status).toBe(200);
+    const listed = await t.api('get', 'events').query({ status: 'trash', start_date: '2031-04-01', end_date: '2031-04-30' });
+    expect(listed.body.events.map((e: { title: string }) => e.title)).toContain('Imported and trashed');
+    await t.api('delete', 'trash').query({ kind: 'events' });
+    expect(count('SELECT count(*) AS n FROM events WHERE id = ?', id)).toBe(0);
+  });
+
   it('venues and organizers too; a kind it does not know is refused', async () => {
     const gone = await mkVenue(t, { venue: 'Closed hall' });
     const stays = await mkVenue(t, { venue: 'Open hall' });
