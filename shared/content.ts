@@ -16,3 +16,41 @@ export function renderContent(text: string): string {
     .map((para) => (BLOCK.test(para) ? para : `<p>${para.replace(/\n/g, '<br />\n')}</p>`))
     .join('\n');
 }
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  ndash: '\u2013',
+  mdash: '\u2014',
+  hellip: '\u2026',
+  lsquo: '\u2018',
+  rsquo: '\u2019',
+  ldquo: '\u201c',
+  rdquo: '\u201d',
+  euro: '\u20ac',
+  pound: '\u00a3',
+  copy: '\u00a9',
+  reg: '\u00ae',
+  trade: '\u2122',
+  laquo: '\u00ab',
+  raquo: '\u00bb',
+};
+
+/**
+ * HTML entities as the characters a reader sees (`&#038;` → `&`, `&#8217;` → `’`): what a
+ * website renders in its text and what Outlook and others put in iCalendar text.
+ */
+export function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+    }
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+  });
+}

@@ -10,7 +10,7 @@
  */
 import type { DueJson, ReminderMessage } from '../../shared/api/due-reminders';
 import type { Language } from '../../shared/i18n/languages';
-import { decodeEntities } from '../server/icalendar/text';
+import { decodeEntities } from '../../shared/content';
 
 export interface NotificationLike {
   show(): void;

@@ -7,6 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { zoneFor } from '../../../shared/dates/zones';
+import { slugify } from '../store/posts';
 import type { Language } from '../../../shared/i18n/languages';
 import { namespaceIndex, NAMESPACE } from './describe';
 import type { ApiLocation } from './dispatch';
@@ -162,7 +163,7 @@ export function ownerRecord(origin: string, siteRoot: string, name: string) {
   };
 }
 
-const slugOf = (name: string) => name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'owner';
+const slugOf = (name: string) => slugify(name) || 'owner';
 
 /** Hours from UTC now, as WordPress's `gmt_offset` option. */
 function gmtOffset(zone: string): number {

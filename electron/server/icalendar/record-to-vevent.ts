@@ -4,7 +4,8 @@
  * importing the file again (import.ts) gives back the same events.
  */
 import type { Event, Organizer, Venue } from '../../../shared/api/records';
-import { contentLine, decodeEntities, describeHtml, escapeText, foldLine, paramValue, textDigest, type Params } from './text';
+import { contentLine, describeHtml, escapeText, foldLine, paramValue, textDigest, type Params } from './text';
+import { decodeEntities } from '../../../shared/content';
 import { exportZone } from './zone-times';
 import { valarmText } from './valarm';
 import type { StoredReminder } from '../store/reminders';

@@ -2,6 +2,8 @@
  * Text: escaping, folding, HTML
  * ---------------------------------------------------------------------------------------------- */
 
+import { decodeEntities } from '../../../shared/content';
+
 export type Params = Record<string, string | undefined>;
 
 const TEXT_SPECIALS = /\\|;|,|\r\n|\r|\n/g;
@@ -98,36 +100,6 @@ export function foldLine(line: string): string {
 
 export function joinLines(lines: string[]): string {
   return lines.map(foldLine).join('\r\n') + '\r\n';
-}
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  ndash: '\u2013',
-  mdash: '\u2014',
-  hellip: '\u2026',
-  lsquo: '\u2018',
-  rsquo: '\u2019',
-  ldquo: '\u201c',
-  rdquo: '\u201d',
-  euro: '\u20ac',
-  pound: '\u00a3',
-  copy: '\u00a9',
-};
-
-export function decodeEntities(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
-    }
-    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
-  });
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonical } from '../sync/merge';
+import { decodeEntities } from '../../../shared/content';
 import type { SiteKind } from '../store/sites';
 
 export type Ref = number | string;
@@ -40,22 +41,6 @@ export interface SiteEvent {
 }
 
 export type SiteRecord = Record<string, unknown>;
-
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', hellip: '…', ndash: '–', mdash: '—',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', copy: '©', reg: '®', trade: '™', euro: '€',
-};
-
-/** HTML entities as the characters a reader sees (`&#038;` → `&`, `&#8217;` → `’`). */
-export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (m, e: string) => {
-    if (e[0] === '#') {
-      const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-    }
-    return NAMED[e.toLowerCase()] ?? m;
-  });
-}
 
 /**
  * Rendered content as the text a person typed to get it: paragraphs wrapped in `<p>` with single

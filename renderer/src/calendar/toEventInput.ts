@@ -5,6 +5,7 @@
  * event kept in another zone shows at the right time here. All-day events are dates, not instants:
  * they keep their own calendar days whatever the viewer's zone, so their local dates are used.
  */
+import { decodeEntities } from '@shared/content';
 import type { EventInput } from '@fullcalendar/react';
 import type { Event, Term } from '@shared/api/records';
 import { addDaysIso } from '../lib/dates';
@@ -94,20 +95,6 @@ export function toEventInput(e: Event): EventInput {
   return input;
 }
 
-const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#039': "'" };
-
-/** Titles come back HTML-escaped as in the original API; show them as text. */
-export function decodeEntities(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, code: string) => {
-    if (code[0] === '#') {
-      const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
-      return Number.isFinite(n) ? String.fromCodePoint(n) : m;
-    }
-    return ENTITY[code.toLowerCase()] ?? m;
-  });
-}
-
 /**
  * For lists that paint events with `colourFor` (search results, a day's list): draws them again
  * when a category's or a calendar's colour changes, as the calendar views do.
@@ -116,3 +103,6 @@ export function useEventColours(): void {
   useLookups((s) => s.categories);
   useCalendars((s) => s.calendars);
 }
+
+/** Titles come back HTML-escaped as in the original API; shown as text (one decoder with the server's). */
+export { decodeEntities };

@@ -5,7 +5,8 @@
  * the body sent carries the whole event.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeEntities, identity, normEvent, normTerm, payload, recordHash, siteOccurrence, visibleText } from '../../../electron/server/sites/records';
+import { identity, normEvent, normTerm, payload, recordHash, siteOccurrence, visibleText } from '../../../electron/server/sites/records';
+import { decodeEntities } from '../../../shared/content';
 import { apiLink, eventsNamespace, normalizeSiteUrl } from '../../../electron/server/sites/discovery';
 import { apiUrl, retryAfterMs } from '../../../electron/server/sites/http';
 import { SiteError } from '../../../electron/server/sites/errors';
