@@ -275,7 +275,8 @@ function organizerText(o: Organizer): { organizer: string; almanac: string } {
   return text;
 }
 
-function icalStatus(status: string): string {
+/** STATUS as Almanac writes it for each status (CLASS says private); the import reads it back (vevent-to-record.ts). */
+export function icalStatus(status: string): string {
   if (status === 'trash') return 'CANCELLED';
   if (status === 'draft' || status === 'pending') return 'TENTATIVE';
   return 'CONFIRMED';

@@ -7,7 +7,7 @@
 import ICAL from 'ical.js';
 import { wallAsUtc } from '../../../shared/dates/format';
 import type { RuleParts, SeriesTiming } from './recurrence';
-import { addWall, icalTime, pad, ruleForIcal, wall, wallOf } from './rule-time';
+import { addWall, dayNumber, icalTime, pad, ruleForIcal, wall, wallOf, weekdayIndex, WEEK_DAYS } from './rule-time';
 
 /*
  * Rule shapes ical.js 2.2.1 expands wrong (found by test/server/api/recurrence-oracle.test.ts
@@ -35,10 +35,7 @@ export function needsSelection(r: RuleParts): boolean {
   return (r.parts.has('BYMONTH') && r.freq !== 'YEARLY') || (r.parts.has('BYHOUR') && r.freq === 'HOURLY');
 }
 
-const DAY_MS = 86_400_000;
-const dayNumber = (local: string) => Math.floor(wallAsUtc(wall(local)) / DAY_MS);
-const WEEK_DAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
-const weekdayOf = (local: string) => WEEK_DAYS[((dayNumber(local) % 7) + 7 + 4) % 7]; // day 0 was a Thursday
+const weekdayOf = (local: string): string => WEEK_DAYS[weekdayIndex(dayNumber(local))];
 
 /** Which period of the rule's frequency a wall time is in, as a number that grows by one a period. */
 function periodOf(r: RuleParts, local: string): number {

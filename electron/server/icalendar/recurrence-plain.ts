@@ -10,16 +10,10 @@
  * of day, whatever the zone's daylight-saving changes do to the instant.
  */
 import type { RuleParts, SeriesTiming } from './recurrence';
-import { pad } from './rule-time';
+import { DAY_MS, dayNumber, pad, weekdayIndex as weekdayOf } from './rule-time';
 
 const DAY_INDEX: Record<string, number> = { SU: 0, MO: 1, TU: 2, WE: 3, TH: 4, FR: 5, SA: 6 };
 const PLAIN_DAYS = /^(MO|TU|WE|TH|FR|SA|SU)(,(MO|TU|WE|TH|FR|SA|SU))*$/;
-const DAY_MS = 86_400_000;
-
-/** Days since 1970-01-01 of a `Y-m-d…` wall time. */
-const dayNumber = (local: string) => Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)) / DAY_MS;
-/** 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday). */
-const weekdayOf = (n: number) => (((n + 4) % 7) + 7) % 7;
 function dateOf(n: number): string {
   const d = new Date(n * DAY_MS);
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;

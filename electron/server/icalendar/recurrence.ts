@@ -17,7 +17,7 @@ import ICAL from 'ical.js';
 import { localToUtc, utcToLocal, wallAsUtc, wallToMillis } from '../../../shared/dates/format';
 import { needsSelection, selectedStarts } from './recurrence-periods';
 import { isPlainRule, plainStarts } from './recurrence-plain';
-import { addWall, icalTime, pad, ruleForIcal, wall, wallOf } from './rule-time';
+import { addWall, dayNumber, icalTime, pad, ruleForIcal, wall, wallOf, WEEK_DAYS } from './rule-time';
 // Also bounds ical.js's own search for each next occurrence (it loops for ever on some rules).
 import { RuleTooSparse } from './rule-steps';
 
@@ -505,9 +505,8 @@ export function shiftRecurrence(rec: Recurrence, timing: SeriesTiming, deltaMs: 
   const dates = (values: string[]) => values.map((v) => icalValue(shiftWall(wallOfValue(v, timing)!), timing.allDay));
   // Weekdays and month days follow the calendar date of the start, not whole 24-hour steps: a
   // Tuesday 18:00 moved to Wednesday 20:00, or a Tuesday 22:00 moved past midnight, is on Wednesdays now.
-  const dayNumber = (local: string) => Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)) / 86_400_000;
   const days = dayNumber(moved.start) - dayNumber(timing.start);
-  const names = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+  const names = WEEK_DAYS;
   const rules = rec.rules.map((text) => {
     const r = readRule(text, timing);
     const parts = new Map(r.parts);

@@ -11,6 +11,14 @@ export const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 export const wall = (s: string) => ({ year: +s.slice(0, 4), month: +s.slice(5, 7), day: +s.slice(8, 10), hour: +s.slice(11, 13) || 0, minute: +s.slice(14, 16) || 0, second: +s.slice(17, 19) || 0 });
 
+export const DAY_MS = 86_400_000;
+/** Days since 1970-01-01 of a `Y-m-d…` wall time (its date only). */
+export const dayNumber = (local: string) => Date.UTC(+local.slice(0, 4), +local.slice(5, 7) - 1, +local.slice(8, 10)) / DAY_MS;
+/** 0 = Sunday … 6 = Saturday of a day number (1970-01-01 was a Thursday). */
+export const weekdayIndex = (day: number) => (((day + 4) % 7) + 7) % 7;
+/** Weekday codes by weekdayIndex. */
+export const WEEK_DAYS: readonly string[] = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
+
 /** The rule as ical.js iterates it: UNTIL is applied here, in the series' wall time. */
 export function ruleForIcal(freq: Freq, interval: number, count: number | undefined, parts: Map<string, string>): string {
   const out = [`FREQ=${freq}`];

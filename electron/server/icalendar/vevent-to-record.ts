@@ -3,7 +3,7 @@
  * description, status, venue, organizers, categories and tags, Almanac's own X- properties).
  */
 import ICAL from 'ical.js';
-import { X, venueAddressLine } from './record-to-vevent';
+import { X, icalStatus, venueAddressLine } from './record-to-vevent';
 import { describeHtml, sameWords, textDigest, textToHtml, unescapeText } from './text';
 import type { EventBody, IcsImportOptions, OrganizerBody, VenueBody } from './import-types';
 import { EventProblem, NO_START } from './problems';
@@ -208,9 +208,6 @@ export function isCancelled(c: IcalComponent): boolean {
   return stringProperty(c, 'status')?.toUpperCase() === 'CANCELLED' && stringProperty(c, `${X}STATUS`)?.trim().toLowerCase() !== 'trash';
 }
 
-/** STATUS and CLASS as Almanac writes them for each status (record-to-vevent.ts). */
-const ICAL_STATUS: Record<string, string> = { publish: 'CONFIRMED', future: 'CONFIRMED', private: 'CONFIRMED', draft: 'TENTATIVE', pending: 'TENTATIVE', trash: 'CANCELLED' };
-
 /**
  * X-ALMANAC-STATUS says what STATUS cannot (draft or pending, future, trash), so it is used
  * while STATUS and CLASS still say what it was written with; a status changed elsewhere wins.
@@ -221,7 +218,8 @@ function statusOf(c: IcalComponent): string | undefined {
   const isPrivate = access === 'PRIVATE' || access === 'CONFIDENTIAL';
   if (own && STATUSES.has(own) && (own === 'private') === isPrivate) {
     const standard = stringProperty(c, 'status')?.trim().toUpperCase() ?? 'CONFIRMED';
-    if (ICAL_STATUS[own] === standard) return own;
+    // STATUS as Almanac writes it for that status (record-to-vevent.ts): unchanged elsewhere.
+    if (icalStatus(own) === standard) return own;
   }
   return isPrivate ? 'private' : undefined;
 }
