@@ -13,11 +13,6 @@ import { serializeEvent } from '../serialize/event';
 import { insertEvent } from './events';
 import { route, type ApiRequest, type ApiResponse, type RouteDef } from '../http/route-table';
 
-/** Thrown inside the write to roll a dry run back, carrying the record it made. */
-class DryRun {
-  constructor(readonly record: unknown) {}
-}
-
 function quickAdd(req: ApiRequest): ApiResponse {
   const parsed = parseQuickAdd(req.values.text as string, {
     lang: req.lang,
@@ -33,15 +28,7 @@ function quickAdd(req: ApiRequest): ApiResponse {
   const record = () => serializeEvent(req.store.events.get(insertEvent(req, values))!, req.url, req.store);
   if (!req.values.dry_run) return { status: 201, body: req.store.write(record) };
   // The record exactly as it would be (its series, reminders and venue too), then nothing kept.
-  try {
-    req.store.write(() => {
-      throw new DryRun(record());
-    });
-  } catch (err) {
-    if (err instanceof DryRun) return { body: err.record };
-    throw err;
-  }
-  throw new Error('a dry run always rolls back');
+  return { body: req.store.dryRun(record) };
 }
 
 export const quickAddRoutes: RouteDef[] = [

@@ -57,9 +57,29 @@ export function createStore(db: DB, opts: StoreOptions = {}) {
       throw err;
     }
   }
+  /** Class of the throw that rolls a dry run back (`dryRun`). */
+  class RolledBack {
+    constructor(readonly value: unknown) {}
+  }
+  /**
+   * Runs `fn` as one write transaction and rolls it back whatever it did: what a write would make
+   * (a dry run's answer), with nothing kept. Its errors are thrown as `write`'s are.
+   */
+  function dryRun<T>(fn: () => T): T {
+    try {
+      write(() => {
+        throw new RolledBack(fn());
+      });
+    } catch (err) {
+      if (err instanceof RolledBack) return err.value as T;
+      throw err;
+    }
+    throw new Error('unreachable: a dry run always rolls back');
+  }
   return {
     db,
     registry,
+    dryRun,
     images,
     venues,
     organizers,
