@@ -226,16 +226,7 @@ function findEvent(req: ApiRequest, lookup: EventLookup<EventStatusRow> = req.st
 }
 
 function readEvent(req: ApiRequest): ApiResponse {
-  const asked = Number(req.path.id);
-  if (req.path.slug === undefined && isVirtualId(asked)) {
-    // Read from its series while it has no row: reading writes nothing.
-    const { row, exists } = req.store.series.virtual.resolve(asked);
-    if (row === undefined && exists) {
-      const [e] = req.store.series.virtual.rowsFor([asked]).values();
-      if (e.status !== 'publish' && !req.viewer.canEdit) throw new ApiError('event-not-accessible', 403, 'event-not-accessible');
-      return { json: eventsJson([asked], req.url, req.store, { jsonLd: true })[0] };
-    }
-  }
+  // An occurrence shown without a row is found as the row it stands for (findEvent): reading writes nothing.
   const row = findEvent(req, req.store.events.statusOf);
   // The first event of a series whose own date was deleted for good: gone, for clients.
   if (isHidden(row.status)) throw new ApiError('rest-event-not-found', 404, 'rest-event-not-found', { id: row.id });
