@@ -54,3 +54,8 @@ export function decodeEntities(s: string): string {
     return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
   });
 }
+
+/** Text as HTML that says exactly that text: `&`, `<` and `>` escaped, so nothing in it is ever taken for markup (the API renders its lines). */
+export function textToHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -2,7 +2,7 @@
  * Text: escaping, folding, HTML
  * ---------------------------------------------------------------------------------------------- */
 
-import { decodeEntities } from '../../../shared/content';
+import { decodeEntities, textToHtml } from '../../../shared/content';
 
 export type Params = Record<string, string | undefined>;
 
@@ -145,17 +145,12 @@ export function describeHtml(html: string): { text: string; plain: boolean } {
   return { text: decodeEntities(text), plain: false };
 }
 
-/** Plain text for DESCRIPTION (see describeHtml). */
-export function htmlToText(html: string): string {
-  return describeHtml(html).text;
-}
-
 /**
- * Plain text (another client's DESCRIPTION) as the HTML content the API stores: `<`, `>` and `&`
- * escaped so that nothing in it is ever taken for markup; the API renders its lines and paragraphs.
+ * Plain text (another client's DESCRIPTION) as the HTML content the API stores: its line ends
+ * made one, then escaped so that nothing in it is ever taken for markup (shared/content.ts).
  */
-export function textToHtml(text: string): string {
-  return text.replace(/\r\n?/g, '\n').trim().replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export function descriptionToHtml(text: string): string {
+  return textToHtml(text.replace(/\r\n?/g, '\n').trim());
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import ICAL from 'ical.js';
 import { X, icalStatus, venueAddressLine } from './record-to-vevent';
-import { describeHtml, sameWords, textDigest, textToHtml, unescapeText } from './text';
+import { describeHtml, descriptionToHtml, sameWords, textDigest, unescapeText } from './text';
 import type { EventBody, IcsImportOptions, OrganizerBody, VenueBody } from './import-types';
 import { EventProblem, NO_START } from './problems';
 import { periodEnd, periodKey } from './fixups';
@@ -241,7 +241,7 @@ function descriptionOf(c: IcalComponent, root: IcalComponent): string | undefine
   }
   if (!plain.trim()) return undefined;
   if (HTML_TAG.test(plain) && writesHtmlDescriptions(root)) return plain.trim();
-  return textToHtml(plain);
+  return descriptionToHtml(plain);
 }
 
 const HTML_TAG = /<\/?(p|br|a|b|i|u|em|strong|ul|ol|li|div|span|h[1-6])\b[^>]*>/i;

@@ -8,7 +8,7 @@
  */
 import type { Event, Organizer, Venue, Term } from '@shared/api/records';
 import { organizerFields, venueFields, type FieldDef, type FieldSet } from '@shared/schema/resources';
-import { renderContent } from '@shared/content';
+import { renderContent, textToHtml } from '@shared/content';
 import { DateTime } from 'luxon';
 import type { ApiError } from '../api/client';
 import { decodeEntities } from '../calendar/toEventInput';
@@ -122,10 +122,7 @@ export function htmlToText(html: string | undefined): string {
   return decodeEntities(text).trim();
 }
 
-/** Text as the HTML the API stores: nothing in it is ever taken for markup; the API renders its lines. */
-export function textToHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+export { textToHtml };
 
 /** What a textarea shows of `html`, and whether that is its source (see above). */
 export function readHtml(html: string | undefined): { value: string; source: boolean } {

@@ -12,7 +12,7 @@ import { createStore, type Store } from '../../../electron/server/store';
 import type { EventListQuery } from '../../../electron/server/store/events';
 import { importFile } from '../../../electron/server/import-export/import-file';
 import { exportIcs } from '../../../electron/server/icalendar/export';
-import { htmlToText, textToHtml } from '../../../electron/server/icalendar/text';
+import { describeHtml, descriptionToHtml } from '../../../electron/server/icalendar/text';
 import { renderContent } from '../../../electron/server/serialize/content';
 import { createBatchWriter, createLinkLoader } from '../../../electron/server/icalendar/export-rows';
 import { icsExportChunks, type ExportWorkerData, type ExportWorkerInput, type ExportWorkerOutput } from '../../../electron/server/icalendar/export-threaded';
@@ -156,7 +156,7 @@ describe('the database export', () => {
   });
 });
 
-describe('htmlToText', () => {
+describe('describeHtml', () => {
   it('reads plain text as the API renders it back exactly, spaces and line breaks as typed', () => {
     const pieces = ['a', ' ', '  ', 'é', '\u00a0', '\u2003', 'x y', ';', '\\', '日本', '\n', '\n\n', '&', '<', '>'];
     for (let i = 0; i < 500; i++) {
@@ -165,7 +165,7 @@ describe('htmlToText', () => {
       // What an import stores of a plain DESCRIPTION, shown as the API shows it: paragraphs
       // trimmed, blank lines between them one (renderContent), the rest as typed.
       const paragraphs = text.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean).join('\n\n');
-      expect(htmlToText(renderContent(textToHtml(text)))).toBe(paragraphs);
+      expect(describeHtml(renderContent(descriptionToHtml(text))).text).toBe(paragraphs);
     }
   });
 });
