@@ -67,6 +67,16 @@ describe('calendars store', () => {
     expect(useFilters.getState().calendars).toBeNull();
   });
 
+  it('a calendar made while another is hidden is asked for at once, as its ticked box says', async () => {
+    mockApi({ 'POST calendars': (c) => ({ status: 201, body: cal(5, { ...(c.body as object), account: null, account_id: null, synced: false }) }) });
+    useCalendars.setState({ calendars: [cal(1), cal(2, { visible: false })] });
+    useFilters.setState({ calendars: [1] });
+    const made = await useCalendars.getState().createCalendar({ name: 'Gigs' });
+    expect(made.visible).toBe(true);
+    expect(useFilters.getState().calendars).toEqual([1, 5]);
+    expect(rangeQuery(range, useFilters.getState()).calendar).toEqual([1, 5]);
+  });
+
   it('visibleCalendarIds', () => {
     expect(visibleCalendarIds([cal(1), cal(2)])).toBeNull();
     expect(visibleCalendarIds([cal(1, { visible: false }), cal(2)])).toEqual([2]);

@@ -108,7 +108,10 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
   },
   async createCalendar(body) {
     const made = await api().post<CalendarJson>('calendars', body, inUiLanguage());
-    set({ calendars: [...get().calendars, made] });
+    const calendars = [...get().calendars, made];
+    set({ calendars });
+    // While another calendar is hidden the lists ask for the shown ones by id: the new one too.
+    publish(calendars);
     return made;
   },
   async removeCalendar(id, moveTo) {
