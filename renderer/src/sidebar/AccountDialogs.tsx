@@ -12,7 +12,7 @@ import { FieldFormFields, placeRefusal, useFieldForm } from '../components/Field
 import { FieldControl } from '../editor/FieldControl';
 import { formFields, type FieldErrors } from '../editor/form';
 import { calendarLabel, useCalendars } from '../state/calendars';
-import { useEvents } from '../state/events';
+import { reloadEvents } from '../state/events';
 
 const ACCOUNT_FORM = formFields(accountFields);
 
@@ -71,10 +71,7 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
     setBusy(true);
     try {
       await useCalendars.getState().removeCalendar(calendar.id, moveTo === 'delete' ? null : moveTo);
-      await useEvents
-        .getState()
-        .reload()
-        .catch(() => {});
+      await reloadEvents();
       onClose();
     } catch (err) {
       setFormError((err as Error).message);
