@@ -24,7 +24,7 @@ import { linkParts, videoCallLink } from '../lib/links';
 import './details.css';
 
 /** Text with its web and mail addresses as links that open outside the app. */
-export function LinkedText({ text }: { text: string }) {
+function LinkedText({ text }: { text: string }) {
   return (
     <>
       {linkParts(text).map((part, i) =>

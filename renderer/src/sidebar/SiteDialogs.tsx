@@ -19,7 +19,7 @@ import { useSites, type SiteJson } from '../state/sites';
  * is chosen afterwards on the site's calendar; the API root is found by the server, and only
  * scripts for a site that hides its index name it.
  */
-export const SITE_FORM = formFields(siteFields).filter(([name]) => name !== 'color' && name !== 'api_root');
+const SITE_FORM = formFields(siteFields).filter(([name]) => name !== 'color' && name !== 'api_root');
 
 export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; onConnected(site: SiteJson): void }) {
   const { t } = useTranslation();

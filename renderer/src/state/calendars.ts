@@ -142,7 +142,7 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
 }));
 
 /** The name the server gives the calendar kept on this computer until the user renames it. */
-export const LOCAL_DEFAULT_NAME = 'On this computer';
+const LOCAL_DEFAULT_NAME = 'On this computer';
 
 /**
  * A calendar's name as the user reads it: the local calendar's default name is the server's
