@@ -20,7 +20,7 @@ import { useSettings } from '../state/settings';
 import { useUi, type EventDraft } from '../state/ui';
 import { viewerZone } from '../lib/dates';
 import { decodeEntities } from './toEventInput';
-import { describeSpan } from './QuickCreate';
+import { describeSpan } from '../lib/format';
 import { fromRecurrence } from '../recurrence/rule';
 import { summarise } from '../recurrence/summary';
 import { useDescribe } from '../reminders/NotificationsControl';

@@ -17,11 +17,9 @@ import { ConnectSite, Sites, isSiteCalendar } from './Sites';
 import { siteOf, useSites } from '../state/sites';
 import { ConfirmRemove } from './ConfirmRemove';
 import { SyncStatusLines } from './SyncStatusLines';
-import { timeAgo } from './timeAgo';
+import { timeAgo } from '../lib/format';
 import { useBusyAction } from './useBusyAction';
 import './calendars.css';
-
-export { timeAgo };
 
 const swatchOf = (c: CalendarJson) => c.color ?? 'var(--accent)';
 

@@ -18,7 +18,7 @@ import { localeTag } from '../i18n';
 import { ConnectSiteDialog } from './SiteDialogs';
 import { ConfirmRemove } from './ConfirmRemove';
 import { SyncStatusLines } from './SyncStatusLines';
-import { timeAgo } from './timeAgo';
+import { timeAgo } from '../lib/format';
 import { useBusyAction } from './useBusyAction';
 
 /** Is this calendar the site's? Listed under it (its `site`, or the calendar the site was given). */

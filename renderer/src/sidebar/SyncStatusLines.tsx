@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../state/settings';
 import { localeTag } from '../i18n';
-import { timeAgo } from './timeAgo';
+import { timeAgo } from '../lib/format';
 import { useBusyAction } from './useBusyAction';
 
 interface SyncStatusLinesProps {
