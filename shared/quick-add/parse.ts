@@ -12,6 +12,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Language } from '../i18n/languages';
+import type { Recurrence } from '../api/records';
 import { zoneFor } from '../dates/zones';
 import { formatDuration, type Reminder } from '../reminders';
 import { B, E, L, Sentence, WEEKDAY_CODES, amountOf, clockMinutes, compareDay, dayTime, grammarOf, indexIn, iso, nextWeekday, re, rx, toDay, unitAny, unitOf, type Clock, type Day } from './grammar';
@@ -29,12 +30,6 @@ export interface QuickAddContext {
   venues: ReadonlyArray<{ id: number; name: string }>;
 }
 
-export interface QuickAddRecurrence {
-  rules: string[];
-  rdates: string[];
-  exdates: string[];
-}
-
 /** The event body, as POST /events takes it (less `calendar`, which the caller adds). */
 export interface QuickAddBody {
   title: string;
@@ -45,7 +40,7 @@ export interface QuickAddBody {
   status: 'publish';
   venue?: number;
   categories?: string[];
-  recurrence?: QuickAddRecurrence;
+  recurrence?: Recurrence;
   /** Only when the sentence asks for one: otherwise the Settings' defaults apply. */
   reminders?: Reminder[];
 }

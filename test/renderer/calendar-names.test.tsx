@@ -5,9 +5,9 @@
  * calendar dialog saves no rename the user did not type.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18n from '../../renderer/src/i18n';
-import type { CalendarJson } from '@shared/schema/accounts';
+import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
 import type { Language } from '@shared/i18n/languages';
 import { Calendars } from '../../renderer/src/sidebar/Calendars';
 import { useCalendars } from '../../renderer/src/state/calendars';
@@ -74,6 +74,29 @@ describe('calendars of this computer (issue 27)', () => {
     expect(screen.getByText('Family')).toBeTruthy();
   });
 
+  it('a rename pressed twice before the first answer is sent once', async () => {
+    await as('en');
+    let answer: (r: { status: number; body: unknown }) => void = () => {};
+    const api = mockApi({ 'PATCH calendars/:id': () => new Promise((ok) => (answer = ok)) });
+    useCalendars.setState({ calendars: [local('On this computer'), cal(6, 'Work')], accounts: [], loaded: true });
+    render(<Calendars />);
+    fireEvent.click(screen.getByRole('button', { name: /Settings of Work/ }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Name' }), { target: { value: 'Office' } });
+    // Two Enters in a row, the second before the dialog is drawn again.
+    const form = within(dialog).getByRole('button', { name: 'Save' }).closest('form')!;
+    act(() => {
+      form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+      form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    });
+    await waitFor(() => expect(api.to('PATCH', 'calendars/6')).toHaveLength(1));
+    answer({ status: 200, body: cal(6, 'Office') });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.to('PATCH', 'calendars/6')).toHaveLength(1);
+    expect(api.to('PATCH', 'calendars/6')[0].body).toEqual({ name: 'Office' });
+    expect(screen.getByText('Office')).toBeTruthy();
+  });
+
   it('deletes one, its events moved to the calendar chosen or deleted; "On this computer" has no Delete', async () => {
     await as('en');
     const api = mockApi({
@@ -100,5 +123,37 @@ describe('calendars of this computer (issue 27)', () => {
     const q = api.to('DELETE', 'calendars/6')[0].url.searchParams;
     expect([q.get('events'), q.get('move_to')]).toEqual(['move', '5']);
     await waitFor(() => expect(screen.queryByText('Work')).toBeNull());
+  });
+});
+
+describe('a calendar’s settings', () => {
+  const work: CalendarJson = { ...local('Work'), id: 5, account: 'Home', account_id: 2, synced: true };
+
+  it('a server’s calendar unticked from Synced sends that alone; an emptied name is told on it and nothing is sent', async () => {
+    await as('en');
+    const api = mockApi({ 'PATCH calendars/:id': (c) => ({ body: { ...work, ...(c.body as object) } }) });
+    const home: AccountJson = { id: 2, name: 'Home', server_url: 'https://dav.example.org/', username: 'ana', created: '2031-03-01T00:00:00Z', last_sync: null, last_error: null, calendars: [work] };
+    useCalendars.setState({ calendars: [local('On this computer'), work], accounts: [home], loaded: true });
+    render(<Calendars />);
+    fireEvent.click(screen.getByRole('button', { name: /Settings of Work/ }));
+    let dialog = screen.getByRole('dialog');
+    const name = within(dialog).getByRole('textbox', { name: 'Name' });
+    fireEvent.change(name, { target: { value: '  ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+    expect(dialog.textContent).toContain('This field is required.');
+    expect(api.to('PATCH', 'calendars/5')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    fireEvent.click(screen.getByRole('button', { name: /Settings of Work/ }));
+    dialog = screen.getByRole('dialog');
+    const synced = within(dialog).getByRole('checkbox', { name: 'Synced' }) as HTMLInputElement;
+    expect(synced.checked).toBe(true);
+    fireEvent.click(synced);
+    expect(synced.checked).toBe(false);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.to('PATCH', 'calendars/5').map((c) => c.body)).toEqual([{ synced: false }]);
+    expect(screen.getByText('not synced')).toBeTruthy();
   });
 });

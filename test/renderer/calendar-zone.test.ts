@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { dayOf, intlZone, midnightOf, plusDays, setViewerZone, systemZone, todayIso, viewerZone } from '../../renderer/src/lib/dates';
-import { formatDay, formatInstant, offsetMinutes, shortTime, shownDay } from '../../renderer/src/lib/format';
+import { describeSpan, formatDay, formatInstant, offsetMinutes, shortTime, shownDay, timeAgo } from '../../renderer/src/lib/format';
 import { localDayNumber, layoutMonth, dayNumberOf } from '../../renderer/src/calendar/monthCollapse';
 import { rangeQuery } from '../../renderer/src/api/client';
 import { chosenZoneOf } from '../../renderer/src/state/calendarSettings';
@@ -90,5 +90,26 @@ describe('the calendar zone', () => {
     setViewerZone('UTC+5.5');
     expect(formatInstant('2031-01-15 00:00:00', 'en-US-u-hc-h23')).toBe('05:30');
     expect(DateTime.local().zoneName).toBe('UTC+5:30');
+  });
+});
+
+describe('the last sync in words', () => {
+  const now = Date.parse('2031-03-12T12:00:00Z');
+  it('in the interface language', () => {
+    expect(timeAgo('2031-03-12T11:59:58Z', 'en', now)).toBe('now');
+    expect(timeAgo('2031-03-12T11:55:00Z', 'en', now)).toBe('5 minutes ago');
+    expect(timeAgo('2031-03-11T12:00:00Z', 'en', now)).toBe('yesterday');
+    expect(timeAgo('2031-03-12T09:00:00Z', 'pt-BR', now)).toBe('há 3 horas');
+    expect(timeAgo('2031-03-12T11:55:00Z', 'es', now)).toBe('hace 5 minutos');
+  });
+});
+
+describe('a span in words (quick create, quick add, the details card)', () => {
+  it('times on the chosen clock whatever zone the span is kept in; all-day dates as they are', () => {
+    setViewerZone('Europe/Madrid');
+    expect(describeSpan({ start_date: '2031-03-12 08:00:00', end_date: '2031-03-12 09:00:00', all_day: false, timezone: 'UTC' }, 'en', 'All day')).toMatch(/^Wednesday, March 12, 2031 · 9:00\sAM – 10:00\sAM$/);
+    expect(describeSpan({ start_date: '2031-03-12 23:00:00', end_date: '2031-03-13 01:00:00', all_day: false, timezone: 'Europe/Madrid' }, 'en', 'All day')).toMatch(/^Mar 12, 2031, 11:00\s?PM – Mar 13, 2031, 1:00\s?AM$/);
+    expect(describeSpan({ start_date: '2031-03-12 00:00:00', end_date: '2031-03-12 23:59:59', all_day: true, timezone: 'Pacific/Auckland' }, 'es', 'Todo el día')).toBe('miércoles, 12 de marzo de 2031 · Todo el día');
+    expect(describeSpan({ start_date: '2031-03-12 00:00:00', end_date: '2031-03-14 23:59:59', all_day: true, timezone: 'UTC' }, 'en', 'All day')).toBe('Wednesday, March 12, 2031 – Friday, March 14, 2031 · All day');
   });
 });

@@ -16,7 +16,7 @@ import './booking.css';
 const ASK_AFTER_MS = 250;
 
 /** Asks about `placement` as it changes; the latest answer wins. */
-export function useConflicts(placement: Placement | null): Conflict[] {
+function useConflicts(placement: Placement | null): Conflict[] {
   const [found, setFound] = useState<Conflict[]>([]);
   const key = placement ? JSON.stringify(placement) : '';
   useEffect(() => {

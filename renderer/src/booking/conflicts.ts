@@ -76,7 +76,7 @@ export async function findConflicts(p: Placement, signal?: AbortSignal): Promise
 }
 
 /** "19:00–21:00"; "Fri, Mar 14 19:00 – Sat, Mar 15 01:00" across days; a date for an all-day event. */
-export function conflictWhen(e: Event, locale = currentLocale()): string {
+function conflictWhen(e: Event, locale = currentLocale()): string {
   if (e.all_day) {
     const first = e.start_date.slice(0, 10);
     const last = e.end_date.slice(0, 10);

@@ -13,7 +13,7 @@ import { normaliseZone } from '../lib/dates';
 import { scopeFor, trashEvent } from '../state/eventActions';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
-import { describeSpan } from './QuickCreate';
+import { describeSpan } from '../lib/format';
 import { categoryColour, colourFor, decodeEntities } from './toEventInput';
 import { Icon } from '../components/Icon';
 import { useDescribe } from '../reminders/NotificationsControl';
@@ -24,7 +24,7 @@ import { linkParts, videoCallLink } from '../lib/links';
 import './details.css';
 
 /** Text with its web and mail addresses as links that open outside the app. */
-export function LinkedText({ text }: { text: string }) {
+function LinkedText({ text }: { text: string }) {
   return (
     <>
       {linkParts(text).map((part, i) =>

@@ -20,7 +20,7 @@ import { useSettings } from '../state/settings';
 import { useUi, type EventDraft } from '../state/ui';
 import { viewerZone } from '../lib/dates';
 import { decodeEntities } from './toEventInput';
-import { describeSpan } from './QuickCreate';
+import { describeSpan } from '../lib/format';
 import { fromRecurrence } from '../recurrence/rule';
 import { summarise } from '../recurrence/summary';
 import { useDescribe } from '../reminders/NotificationsControl';
@@ -237,6 +237,6 @@ function Whole({ text }: { text: string }) {
 function lengthWords(minutes: number, t: (key: string, opts?: Record<string, unknown>) => string): string {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
-  const parts = [h ? t('quick_add.hours', { count: h }) : '', m || !h ? t('quick_add.minutes', { count: m }) : ''].filter(Boolean);
+  const parts = [h ? t('notify.unit.hours', { count: h }) : '', m || !h ? t('notify.unit.minutes', { count: m }) : ''].filter(Boolean);
   return parts.join(' ');
 }

@@ -8,8 +8,7 @@ import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
 import { defaultRemindersFor, useLocale } from '../state/calendarSettings';
-import { fromApi } from '../lib/dates';
-import { formatDay, formatInstant, shownDay, timeRangeText } from '../lib/format';
+import { describeSpan } from '../lib/format';
 import { LOCAL_CALENDAR_ID } from '@shared/schema/accounts';
 import { newEventCalendar, useCalendars } from '../state/calendars';
 import { createEvent } from '../state/eventActions';
@@ -19,21 +18,6 @@ import { RepeatControl } from '../recurrence/RepeatControl';
 import { fromRecurrence, toRecurrence, validateRepeat, type RepeatErrors, type RepeatValue } from '../recurrence/rule';
 import { NotificationsControl } from '../reminders/NotificationsControl';
 import { rowsOf, rowsToReminders, type Row, type RowErrors } from '../reminders/choices';
-
-/**
- * A span in words: all-day dates as they are, times on the calendar's clock whatever zone the
- * draft is kept in ("Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM").
- */
-export function describeSpan(d: EventDraft, locale: string, allDayText: string): string {
-  if (d.all_day) {
-    const first = formatDay(d.start_date, locale);
-    return d.start_date.slice(0, 10) === d.end_date.slice(0, 10) ? `${first} · ${allDayText}` : `${first} – ${formatDay(d.end_date, locale)} · ${allDayText}`;
-  }
-  const s = fromApi(d.start_date, d.timezone).toJSDate();
-  const e = fromApi(d.end_date, d.timezone).toJSDate();
-  if (shownDay(s) === shownDay(e)) return `${formatDay(shownDay(s), locale)} · ${timeRangeText(s, e, locale)}`;
-  return `${formatInstant(s, locale, 'dateTime')} – ${formatInstant(e, locale, 'dateTime')}`;
-}
 
 export function QuickCreate({ draft }: { draft: EventDraft }) {
   const { t } = useTranslation();

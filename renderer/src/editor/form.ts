@@ -81,7 +81,7 @@ const TEXT_TAGS = /<\/?p>|<br\s*\/?>/gi;
 const OPENS_TAG = /<[a-z!?/]/i;
 
 /** Whether the HTML is only rendered text (the "text" case above). */
-export function isRenderedText(html: string): boolean {
+function isRenderedText(html: string): boolean {
   return !OPENS_TAG.test(html.replace(TEXT_TAGS, ''));
 }
 
@@ -125,7 +125,7 @@ export function htmlToText(html: string | undefined): string {
 export { textToHtml };
 
 /** What a textarea shows of `html`, and whether that is its source (see above). */
-export function readHtml(html: string | undefined): { value: string; source: boolean } {
+function readHtml(html: string | undefined): { value: string; source: boolean } {
   if (!html) return { value: '', source: false };
   return isRenderedText(html) ? { value: htmlToText(html), source: false } : { value: unrender(html), source: true };
 }

@@ -10,7 +10,7 @@ type Part = 'day' | 'month' | 'year';
 
 const orders = new Map<string, Part[]>();
 /** The order of day, month and year in the language's numeric dates (`en`: month, day, year). */
-export function dateOrder(locale: string): Part[] {
+function dateOrder(locale: string): Part[] {
   let order = orders.get(locale);
   if (!order) {
     const parts = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }).formatToParts(Date.UTC(2031, 11, 3));

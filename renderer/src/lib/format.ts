@@ -6,7 +6,7 @@
  * through here cannot disagree with the calendar grid about the hour.
  */
 import { DateTime, type DateTimeFormatOptions } from 'luxon';
-import { intlZone, viewerZone } from './dates';
+import { fromApi, intlZone, viewerZone } from './dates';
 
 /** An instant: the API's UTC copy (`Y-m-d H:i:s`), an ISO string with its offset, epoch ms or a Date. */
 export type Instant = string | number | Date;
@@ -81,6 +81,50 @@ export function formatDay(day: string, locale: string, style: keyof typeof DAY_S
 /** The calendar day (`YYYY-MM-DD`) an instant falls on, on the calendar's clock. */
 export function shownDay(at: Instant): string {
   return shownAt(at).toISODate()!;
+}
+
+/** A span as an event or a draft keeps it: API dates in `timezone`, or all-day dates. */
+export interface Span {
+  start_date: string;
+  end_date: string;
+  all_day: boolean;
+  timezone: string;
+}
+
+/**
+ * A span in words: all-day dates as they are, times on the calendar's clock whatever zone the
+ * span is kept in ("Wednesday, March 12, 2031 · 9:00 AM – 10:00 AM").
+ */
+export function describeSpan(d: Span, locale: string, allDayText: string): string {
+  if (d.all_day) {
+    const first = formatDay(d.start_date, locale);
+    return d.start_date.slice(0, 10) === d.end_date.slice(0, 10) ? `${first} · ${allDayText}` : `${first} – ${formatDay(d.end_date, locale)} · ${allDayText}`;
+  }
+  const s = fromApi(d.start_date, d.timezone).toJSDate();
+  const e = fromApi(d.end_date, d.timezone).toJSDate();
+  if (shownDay(s) === shownDay(e)) return `${formatDay(shownDay(s), locale)} · ${timeRangeText(s, e, locale)}`;
+  return `${formatInstant(s, locale, 'dateTime')} – ${formatInstant(e, locale, 'dateTime')}`;
+}
+
+/** "5 minutes ago", "yesterday", in the interface's language: the sync state of accounts and sites. */
+export function timeAgo(iso: string, locale: string, now = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['second', 60],
+    ['minute', 60],
+    ['hour', 24],
+    ['day', 7],
+    ['week', 4.35],
+    ['month', 12],
+    ['year', Infinity],
+  ];
+  let value = seconds;
+  for (const [unit, size] of steps) {
+    if (Math.abs(value) < size) return rtf.format(unit === 'second' && Math.abs(value) < 10 ? 0 : Math.round(value), unit);
+    value /= size;
+  }
+  return rtf.format(Math.round(value), 'year');
 }
 
 const shortFormats = new Map<string, Intl.DateTimeFormat>();

@@ -114,7 +114,7 @@ const ABBREVIATIONS: Record<string, string[]> = {
  * `GMT+1`, `UTC-3`, `utc+05:30`, `GMT+0530`, `+01:00` → the fixed offset as the API names it
  * (`UTC+1`, `UTC-3`, `UTC+5:30`); null for anything else.
  */
-export function fixedOffsetZone(text: string): string | null {
+function fixedOffsetZone(text: string): string | null {
   const m = /^(?:UTC|GMT)?\s*([+-])\s*(\d{1,2})(?:[:.]?(\d{2}))?$/i.exec(text.trim());
   if (!m || (!/^(utc|gmt)/i.test(text.trim()) && !m[3])) return null;
   const hours = Number(m[2]);

@@ -12,7 +12,7 @@ import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { useUndo } from '../state/undo';
 import { undoLast } from '../state/eventActions';
-import { useEvents } from '../state/events';
+import { reloadEvents } from '../state/events';
 import { useUi } from '../state/ui';
 import { useNewestOnly } from '../lib/newestOnly';
 import { CONFIGS, nameOf, type ManagedKind, type ManagedRecord } from './configs';
@@ -80,7 +80,7 @@ export function ManageScreen({ kind }: { kind: ManagedKind }) {
     void load();
     void useLookups.getState().reload(kind).catch(() => {});
     // Events embed these records: the calendar's copies are now stale.
-    void useEvents.getState().reload().catch(() => {});
+    void reloadEvents();
   };
 
   async function remove(r: ManagedRecord) {

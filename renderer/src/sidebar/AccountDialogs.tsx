@@ -4,15 +4,15 @@
  * of the error: the address, the password, the name). The password field starts empty every time
  * and nothing ever fills it from the server.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { accountFields, calendarFields, LOCAL_CALENDAR_ID, newCalendarFields, type AccountJson, type CalendarJson } from '@shared/schema/accounts';
+import type { FieldDef } from '@shared/schema/resources';
 import { Dialog } from '../components/Dialog';
-import { FieldFormFields, placeRefusal, useFieldForm } from '../components/FieldForm';
-import { FieldControl } from '../editor/FieldControl';
-import { formFields, type FieldErrors } from '../editor/form';
+import { FieldFormFields, FieldFormFooter, useFieldForm } from '../components/FieldForm';
+import { formFields } from '../editor/form';
 import { calendarLabel, useCalendars } from '../state/calendars';
-import { useEvents } from '../state/events';
+import { reloadEvents } from '../state/events';
 
 const ACCOUNT_FORM = formFields(accountFields);
 
@@ -36,29 +36,26 @@ export function AddAccountDialog({ onClose, onAdded }: { onClose(): void; onAdde
       <form onSubmit={submit} noValidate>
         <p className="field-hint">{t('calendars.add_hint')}</p>
         <FieldFormFields form={form} />
-        <footer className="dialog-footer">
-          <span className="spacer" />
-          <button type="button" className="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-          <button type="submit" className="button button-primary" disabled={form.busy} aria-busy={form.busy}>
-            {form.busy ? t('calendars.looking') : t('calendars.add')}
-          </button>
-        </footer>
+        <FieldFormFooter form={form} onCancel={onClose} submitLabel={t('calendars.add')} busyLabel={t('calendars.looking')} />
       </form>
     </Dialog>
   );
 }
 
+/**
+ * A calendar's settings: its name (which cannot be left empty, as a new one's), its colour and, for
+ * a server's calendar, whether it is synced ("On this computer" has no server to sync with).
+ */
+const CALENDAR_FORM: Array<[string, FieldDef]> = [
+  ['name', newCalendarFields.name],
+  ['color', calendarFields.color],
+];
+const SERVER_CALENDAR_FORM: Array<[string, FieldDef]> = [...CALENDAR_FORM, ['synced', calendarFields.synced]];
+
 export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; onClose(): void }) {
   const { t } = useTranslation();
   const shownName = calendarLabel(calendar, t);
-  const [values, setValues] = useState({ name: shownName, color: calendar.color ?? '', synced: calendar.synced });
-  // "On this computer" has no server to sync with.
-  const shown = calendar.account_id === null ? (['name', 'color'] as const) : (['name', 'color', 'synced'] as const);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useFieldForm(calendar.account_id === null ? CALENDAR_FORM : SERVER_CALENDAR_FORM, { name: shownName, color: calendar.color ?? '', synced: calendar.synced });
   // Another calendar of this computer's own can go, its events moved to another one or deleted.
   const calendars = useCalendars((s) => s.calendars);
   const removable = calendar.id !== LOCAL_CALENDAR_ID && calendar.account_id === null && calendar.subscription === null;
@@ -66,70 +63,29 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
   const [removing, setRemoving] = useState(false);
   const [moveTo, setMoveTo] = useState<number | 'delete'>(LOCAL_CALENDAR_ID);
 
-  async function remove() {
-    if (busy) return;
-    setBusy(true);
-    try {
+  const remove = () =>
+    form.run(async () => {
       await useCalendars.getState().removeCalendar(calendar.id, moveTo === 'delete' ? null : moveTo);
-      await useEvents
-        .getState()
-        .reload()
-        .catch(() => {});
+      await reloadEvents();
       onClose();
-    } catch (err) {
-      setFormError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    if (!values.name.trim()) {
-      setErrors({ name: t('errors.required') });
-      return;
-    }
+  const submit = form.onSubmit(async (values) => {
     const changes: { name?: string; color?: string; synced?: boolean } = {};
     if (values.name.trim() !== shownName) changes.name = values.name.trim();
     if (values.color !== (calendar.color ?? '')) changes.color = values.color;
     if (values.synced !== calendar.synced) changes.synced = values.synced;
     // Nothing changed: nothing is saved.
     if (Object.keys(changes).length === 0) return onClose();
-    setBusy(true);
-    try {
-      await useCalendars.getState().updateCalendar(calendar.id, changes);
-      // Every view, the search results and a day's list draw colours from the calendars store.
-      onClose();
-    } catch (err) {
-      const placed = placeRefusal(err, [...shown]);
-      setErrors(placed.fields);
-      setFormError(placed.form);
-    } finally {
-      setBusy(false);
-    }
-  }
+    await useCalendars.getState().updateCalendar(calendar.id, changes);
+    // Every view, the search results and a day's list draw colours from the calendars store.
+    onClose();
+  });
 
   return (
     <Dialog title={t('calendars.edit_title', { name: shownName })} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
       <form onSubmit={submit} noValidate>
-        {formError && (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        )}
-        {shown.map((name, i) => (
-          <FieldControl
-            key={name}
-            name={name}
-            def={calendarFields[name]}
-            value={values[name]}
-            error={errors[name]}
-            selfId={calendar.id}
-            autoFocus={i === 0}
-            onChange={(v) => setValues((cur) => ({ ...cur, [name]: name === 'synced' ? !!v : String(v ?? '') }))}
-          />
-        ))}
+        <FieldFormFields form={form} selfId={calendar.id} />
         {removing && (
           <fieldset className="calendar-remove">
             <legend>{t('calendars.delete_title', { name: shownName })}</legend>
@@ -146,27 +102,18 @@ export function CalendarDialog({ calendar, onClose }: { calendar: CalendarJson; 
             </select>
           </fieldset>
         )}
-        <footer className="dialog-footer">
+        <FieldFormFooter form={form} onCancel={removing ? () => setRemoving(false) : onClose} submitLabel={removing ? null : t('action.save')}>
           {removable && !removing && (
             <button type="button" className="button button-danger-quiet" onClick={() => setRemoving(true)}>
               {t('calendars.delete')}
             </button>
           )}
           {removing && (
-            <button type="button" className="button button-danger" disabled={busy} onClick={() => void remove()}>
+            <button type="button" className="button button-danger" disabled={form.busy} onClick={() => void remove()}>
               {t('calendars.delete_confirm')}
             </button>
           )}
-          <span className="spacer" />
-          <button type="button" className="button" onClick={removing ? () => setRemoving(false) : onClose}>
-            {t('action.cancel')}
-          </button>
-          {!removing && (
-            <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
-              {t('action.save')}
-            </button>
-          )}
-        </footer>
+        </FieldFormFooter>
       </form>
     </Dialog>
   );
@@ -188,15 +135,7 @@ export function NewCalendarDialog({ onClose }: { onClose(): void }) {
     <Dialog title={t('calendars.new_title')} onRequestClose={onClose} closeLabel={t('action.close')} className="account-dialog">
       <form onSubmit={submit} noValidate>
         <FieldFormFields form={form} />
-        <footer className="dialog-footer">
-          <span className="spacer" />
-          <button type="button" className="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-          <button type="submit" className="button button-primary" disabled={form.busy} aria-busy={form.busy}>
-            {t('calendars.new_create')}
-          </button>
-        </footer>
+        <FieldFormFooter form={form} onCancel={onClose} submitLabel={t('calendars.new_create')} />
       </form>
     </Dialog>
   );

@@ -7,24 +7,21 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccountJson, CalendarJson } from '@shared/schema/accounts';
 import { calendarLabel, useCalendars, type AccountSyncState } from '../state/calendars';
-import { useEvents } from '../state/events';
+import { reloadEvents } from '../state/events';
 import { useSyncPolling, useSyncStatus } from '../state/syncStatus';
 import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { localeTag } from '../i18n';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { AddAccountDialog, CalendarDialog, NewCalendarDialog } from './AccountDialogs';
 import { ConnectSite, Sites, isSiteCalendar } from './Sites';
 import { siteOf, useSites } from '../state/sites';
-import { timeAgo } from './timeAgo';
+import { ConfirmRemove } from './ConfirmRemove';
+import { SyncStatusLines } from './SyncStatusLines';
+import { timeAgo } from '../lib/format';
+import { useBusyAction } from './useBusyAction';
 import './calendars.css';
 
-export { timeAgo };
-
 const swatchOf = (c: CalendarJson) => c.color ?? 'var(--accent)';
-
-/** After a round: the events it brought, drawn. */
-const reloadEvents = () => useEvents.getState().reload().catch(() => {});
 
 function CalendarRow({ calendar, onEdit }: { calendar: CalendarJson; onEdit(): void }) {
   const { t } = useTranslation();
@@ -47,39 +44,19 @@ function CalendarRow({ calendar, onEdit }: { calendar: CalendarJson; onEdit(): v
 
 function AccountStatus({ account, state }: { account: AccountJson; state: AccountSyncState | undefined }) {
   const { t } = useTranslation();
-  const locale = localeTag(useSettings((s) => s.uiLanguage));
   const syncNow = useCalendars((s) => s.syncNow);
-  const [busy, setBusy] = useState(false);
-  const syncing = busy || !!state?.syncing;
-  const lastSync = state?.last_sync ?? account.last_sync;
-  const error = state ? state.last_error : account.last_error;
-  const pending = state?.pending ?? 0;
   return (
-    <div className="account-status" role="group" aria-label={t('calendars.status_of', { name: account.name })}>
-      <p className="account-line">{syncing ? t('calendars.syncing') : lastSync ? t('calendars.last_sync', { when: timeAgo(lastSync, locale) }) : t('calendars.never_synced')}</p>
-      {pending > 0 && <p className="account-line">{t('calendars.pending', { count: pending })}</p>}
-      {error && !syncing && <p className="account-line account-error">{error}</p>}
+    <SyncStatusLines
+      label={t('calendars.status_of', { name: account.name })}
+      name={account.name}
+      syncing={!!state?.syncing}
+      lastSync={state?.last_sync ?? account.last_sync}
+      pending={state?.pending ?? 0}
+      errors={[state ? state.last_error : account.last_error]}
+      sync={() => syncNow(account.name)}
+    >
       {state?.calendars.filter((c) => c.held_deletes).map((c) => <HeldDeletes key={c.id} account={account.name} calendar={c} />)}
-      <button
-        type="button"
-        className="button button-small"
-        disabled={syncing}
-        aria-label={t('calendars.sync_now_named', { name: account.name })}
-        onClick={async () => {
-          setBusy(true);
-          try {
-            await syncNow(account.name);
-            await reloadEvents();
-          } catch (err) {
-            toastError((err as Error).message);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        {syncing ? t('calendars.syncing') : t('calendars.sync_now')}
-      </button>
-    </div>
+    </SyncStatusLines>
   );
 }
 
@@ -89,19 +66,9 @@ function AccountStatus({ account, state }: { account: AccountJson; state: Accoun
  */
 function HeldDeletes({ account, calendar }: { account: string; calendar: AccountSyncState['calendars'][number] }) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
+  const [busy, run] = useBusyAction();
   const held = calendar.held_deletes!;
-  const decide = (allow: boolean) => async () => {
-    setBusy(true);
-    try {
-      await useCalendars.getState().decideDeletions(calendar.id, account, allow);
-      await reloadEvents();
-    } catch (err) {
-      toastError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const decide = (allow: boolean) => () => run(() => useCalendars.getState().decideDeletions(calendar.id, account, allow));
   return (
     <div className="held-deletes" role="group" aria-label={t('calendars.held_of', { name: calendar.name })}>
       <p className="account-line account-error">{t('calendars.held', { name: calendar.name, count: held.count, total: held.total })}</p>
@@ -233,23 +200,13 @@ export function Calendars() {
       )}
       {editing && <CalendarDialog calendar={editing} onClose={() => setEditing(null)} />}
       {removing && (
-        <ConfirmDialog
+        <ConfirmRemove
           title={t('calendars.remove_title', { name: removing.name })}
           text={t('calendars.remove_text', { name: removing.name })}
           confirmLabel={t('calendars.remove')}
-          onCancel={() => setRemoving(null)}
-          onConfirm={() => {
-            const account = removing;
-            setRemoving(null);
-            useCalendars
-              .getState()
-              .removeAccount(account.id)
-              .then(() => {
-                toastInfo(t('calendars.removed', { name: account.name }));
-                return reloadEvents();
-              })
-              .catch((err: Error) => toastError(err.message));
-          }}
+          removed={t('calendars.removed', { name: removing.name })}
+          remove={() => useCalendars.getState().removeAccount(removing.id)}
+          onClose={() => setRemoving(null)}
         />
       )}
     </section>

@@ -10,7 +10,7 @@ import type { SiteAuthorizeResult } from '@shared/desktop-bridge';
 import { useTranslation } from 'react-i18next';
 import { siteFields } from '@shared/schema/sites';
 import { Dialog } from '../components/Dialog';
-import { FieldFormFields, useFieldForm } from '../components/FieldForm';
+import { FieldFormFields, FieldFormFooter, useFieldForm } from '../components/FieldForm';
 import { formFields } from '../editor/form';
 import { useSites, type SiteJson } from '../state/sites';
 
@@ -19,7 +19,7 @@ import { useSites, type SiteJson } from '../state/sites';
  * is chosen afterwards on the site's calendar; the API root is found by the server, and only
  * scripts for a site that hides its index name it.
  */
-export const SITE_FORM = formFields(siteFields).filter(([name]) => name !== 'color' && name !== 'api_root');
+const SITE_FORM = formFields(siteFields).filter(([name]) => name !== 'color' && name !== 'api_root');
 
 export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; onConnected(site: SiteJson): void }) {
   const { t } = useTranslation();
@@ -85,15 +85,7 @@ export function ConnectSiteDialog({ onClose, onConnected }: { onClose(): void; o
             {notice}
           </p>
         )}
-        <footer className="dialog-footer">
-          <span className="spacer" />
-          <button type="button" className="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-          <button type="submit" className="button button-primary" disabled={form.busy} aria-busy={form.busy}>
-            {form.busy ? t('sites.connecting') : t('sites.connect_button')}
-          </button>
-        </footer>
+        <FieldFormFooter form={form} onCancel={onClose} submitLabel={t('sites.connect_button')} busyLabel={t('sites.connecting')} />
       </form>
     </Dialog>
   );

@@ -11,55 +11,44 @@ import type { CalendarJson } from '@shared/schema/accounts';
 import type { SiteRefusalJson } from '@shared/schema/sites';
 import { useSites, siteOf, siteStatus, type SiteJson } from '../state/sites';
 import { useSyncStatus } from '../state/syncStatus';
-import { useEvents } from '../state/events';
+import { reloadEvents } from '../state/events';
 import { useSettings } from '../state/settings';
 import { toastError, toastInfo } from '../state/toasts';
 import { localeTag } from '../i18n';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ConnectSiteDialog } from './SiteDialogs';
-import { timeAgo } from './timeAgo';
+import { ConfirmRemove } from './ConfirmRemove';
+import { SyncStatusLines } from './SyncStatusLines';
+import { timeAgo } from '../lib/format';
+import { useBusyAction } from './useBusyAction';
 
-const reloadEvents = () => useEvents.getState().reload().catch(() => {});
+/** Is this calendar the site's? Listed under it (its `site`, or the calendar the site was given). */
+const ofSite = (c: CalendarJson, site: SiteJson) => siteOf(c)?.id === site.id || c.id === site.calendar_id;
 
 /** Is this calendar a site's? Those are listed under their site, not with this computer's. */
 export function isSiteCalendar(c: CalendarJson, sites: SiteJson[]): boolean {
-  return siteOf(c) !== null || sites.some((s) => s.calendar_id === c.id);
+  return siteOf(c) !== null || sites.some((s) => ofSite(c, s));
 }
 
 function SiteStatus({ site }: { site: SiteJson }) {
   const { t } = useTranslation();
-  const locale = localeTag(useSettings((s) => s.uiLanguage));
   const status = siteStatus(site, useSyncStatus((s) => s.status));
-  const [busy, setBusy] = useState(false);
-  const syncing = busy || status.state === 'syncing';
+  const refused = status.refused ?? [];
   return (
-    <div className="account-status" role="group" aria-label={t('sites.status_of', { name: site.name })}>
-      <p className="account-line">{syncing ? t('calendars.syncing') : status.last_sync ? t('calendars.last_sync', { when: timeAgo(status.last_sync, locale) }) : t('calendars.never_synced')}</p>
-      {status.pending > 0 && <p className="account-line">{t('calendars.pending', { count: status.pending })}</p>}
-      {status.conflicts > 0 && <p className="account-line">{t('calendars.conflicts', { count: status.conflicts })}</p>}
-      {(status.refused ?? []).length > 0 && <Refused site={site} refused={status.refused ?? []} />}
-      {!syncing && status.state === 'password' && <p className="account-line account-error">{t('sites.password_refused')}</p>}
-      {!syncing && status.last_error && <p className="account-line account-error">{status.last_error}</p>}
-      <button
-        type="button"
-        className="button button-small"
-        disabled={syncing}
-        aria-label={t('calendars.sync_now_named', { name: site.name })}
-        onClick={async () => {
-          setBusy(true);
-          try {
-            await useSites.getState().syncNow(site.name);
-            await reloadEvents();
-          } catch (err) {
-            toastError((err as Error).message);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        {syncing ? t('calendars.syncing') : t('calendars.sync_now')}
-      </button>
-    </div>
+    <SyncStatusLines
+      label={t('sites.status_of', { name: site.name })}
+      name={site.name}
+      syncing={status.state === 'syncing'}
+      lastSync={status.last_sync}
+      pending={status.pending}
+      notes={
+        <>
+          {status.conflicts > 0 && <p className="account-line">{t('calendars.conflicts', { count: status.conflicts })}</p>}
+          {refused.length > 0 && <Refused site={site} refused={refused} />}
+        </>
+      }
+      errors={[status.state === 'password' && t('sites.password_refused'), status.last_error]}
+      sync={() => useSites.getState().syncNow(site.name)}
+    />
   );
 }
 
@@ -73,19 +62,8 @@ function Refused({ site, refused }: { site: SiteJson; refused: SiteRefusalJson[]
   const { t } = useTranslation();
   const locale = localeTag(useSettings((s) => s.uiLanguage));
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [busy, act] = useBusyAction();
   const listId = `site-refused-${site.id}`;
-  const act = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await fn();
-      await reloadEvents();
-    } catch (err) {
-      toastError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <div className="site-refused">
       <button
@@ -148,28 +126,18 @@ export function Sites({ calendars, row }: { calendars: CalendarJson[]; row(c: Ca
               ×
             </button>
           </div>
-          <ul className="calendar-list">{calendars.filter((c) => siteOf(c)?.id === s.id || c.id === s.calendar_id).map(row)}</ul>
+          <ul className="calendar-list">{calendars.filter((c) => ofSite(c, s)).map(row)}</ul>
           <SiteStatus site={s} />
         </section>
       ))}
       {removing && (
-        <ConfirmDialog
+        <ConfirmRemove
           title={t('sites.remove_title', { name: removing.name })}
           text={t('sites.remove_text', { name: removing.name })}
           confirmLabel={t('sites.remove')}
-          onCancel={() => setRemoving(null)}
-          onConfirm={() => {
-            const site = removing;
-            setRemoving(null);
-            useSites
-              .getState()
-              .remove(site.id)
-              .then(() => {
-                toastInfo(t('sites.removed', { name: site.name }));
-                return reloadEvents();
-              })
-              .catch((err: Error) => toastError(err.message));
-          }}
+          removed={t('sites.removed', { name: removing.name })}
+          remove={() => useSites.getState().remove(removing.id)}
+          onClose={() => setRemoving(null)}
         />
       )}
     </>

@@ -108,7 +108,10 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
   },
   async createCalendar(body) {
     const made = await api().post<CalendarJson>('calendars', body, inUiLanguage());
-    set({ calendars: [...get().calendars, made] });
+    const calendars = [...get().calendars, made];
+    set({ calendars });
+    // While another calendar is hidden the lists ask for the shown ones by id: the new one too.
+    publish(calendars);
     return made;
   },
   async removeCalendar(id, moveTo) {
@@ -139,7 +142,7 @@ export const useCalendars = create<CalendarsState>()((set, get) => ({
 }));
 
 /** The name the server gives the calendar kept on this computer until the user renames it. */
-export const LOCAL_DEFAULT_NAME = 'On this computer';
+const LOCAL_DEFAULT_NAME = 'On this computer';
 
 /**
  * A calendar's name as the user reads it: the local calendar's default name is the server's

@@ -20,7 +20,7 @@ import { useSettings } from './settings';
 import { wallTime, addDaysIso } from '../lib/dates';
 import { formatDay, formatInstant } from '../lib/format';
 import { api } from './api';
-import { useEvents } from './events';
+import { reloadEvents, useEvents } from './events';
 import { useLookups } from './lookups';
 import { toastError, toastInfo, useToasts } from './toasts';
 import { useUndo } from './undo';
@@ -86,7 +86,7 @@ export async function createEvent(body: Record<string, unknown>): Promise<Event>
     undo: async () => {
       await api().trash('events', created.id, series ? 'all' : undefined);
       useEvents.getState().remove(created.id);
-      if (series) void useEvents.getState().reload().catch(() => {});
+      if (series) void reloadEvents();
     },
   });
   // Records belong to one language: when it is not the one the interface speaks, say where the event went.
@@ -239,7 +239,7 @@ async function restoreFollowing(e: Event, first: number) {
   for (const r of trashed) {
     if (r.recurrence_id && e.recurrence_id && r.recurrence_id >= e.recurrence_id && !deletedBefore.has(icalKey(r))) await api().restore('events', r.id);
   }
-  await useEvents.getState().reload().catch(() => {});
+  await reloadEvents();
 }
 
 export interface MoveTarget {
@@ -328,7 +328,7 @@ export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
     return;
   }
   useEvents.getState().remove(e.id);
-  if (widens({}, scope)) void useEvents.getState().reload().catch(() => {});
+  if (widens({}, scope)) void reloadEvents();
   const ui = useUi.getState();
   if (ui.selectedEventId === e.id) ui.select(null);
   const label = t('undo.trash', { title: titleOf(e) });
@@ -340,7 +340,7 @@ export async function trashEvent(e: Event, answered?: Scope): Promise<void> {
       if (wholeSeries) {
         // Through the occurrence deleted, for all: the first event may be gone for good already.
         showAndRevalidate(await api().updateEvent(e.id, { status: 'publish' }, 'all'));
-        await useEvents.getState().reload().catch(() => {});
+        await reloadEvents();
       } else if (scope === 'following') await restoreFollowing(e, first);
       else await restoreEvent(e.id, { quiet: true });
     },

@@ -119,6 +119,12 @@ export const useEvents = create<EventsState>()((set, get) => ({
   },
 }));
 
+/**
+ * After something changed the events under the lists (a sync round, an account or a site gone): the
+ * range on screen fetched again. A failed fetch is already shown by the views, not thrown here.
+ */
+export const reloadEvents = (): Promise<void> => useEvents.getState().reload().catch(() => {});
+
 /** An event on screen by its id (as DOM data attributes and FullCalendar hold it). */
 export function eventById(id: string | number | undefined): Event | undefined {
   const n = Number(id);

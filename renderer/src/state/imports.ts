@@ -8,7 +8,7 @@ import type { ImportJob } from '@shared/api/import-report';
 import type { ImportRequest } from '../api/client';
 import { ApiError, isAbort } from '../api/client';
 import { api } from './api';
-import { useEvents } from './events';
+import { reloadEvents } from './events';
 import { useLookups } from './lookups';
 
 /** How often a running job is asked for its progress. */
@@ -67,7 +67,7 @@ export const useImports = create<ImportState>()((set, get) => ({
     if (mine !== generation) return;
     if (job.state === 'failed') set({ error: job.error?.message ?? null });
     if (job.state === 'done' && !job.report?.dry_run) {
-      void useEvents.getState().reload().catch(() => {});
+      void reloadEvents();
       void useLookups.getState().loadAll().catch(() => {});
     }
   },

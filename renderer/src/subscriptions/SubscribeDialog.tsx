@@ -9,7 +9,7 @@ import { ApiError } from '../api/client';
 import { Dialog } from '../components/Dialog';
 import { Icon } from '../components/Icon';
 import { api } from '../state/api';
-import { useEvents } from '../state/events';
+import { reloadEvents } from '../state/events';
 import { toastInfo } from '../state/toasts';
 import { MAX_FEED_URL } from '@shared/schema/subscriptions';
 import type { CalendarJson } from '@shared/schema/accounts';
@@ -34,7 +34,7 @@ export function SubscribeDialog({ onClose }: { onClose(): void }) {
       if (name.trim()) body.name = name.trim();
       const made = await api().post<CalendarJson & { events: number }>('subscriptions', body);
       await useCalendars.getState().load().catch(() => {});
-      void useEvents.getState().reload().catch(() => {});
+      void reloadEvents();
       toastInfo(t('subscribe.done', { name: made.name, count: made.events }));
       onClose();
     } catch (err) {

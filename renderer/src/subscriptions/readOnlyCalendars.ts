@@ -9,7 +9,7 @@ import type { CalendarJson } from '@shared/schema/accounts';
 import { useCalendars } from '../state/calendars';
 
 /** The read-only calendar's name, by id, or undefined when the calendar may be changed. */
-export function readOnlyName(calendars: readonly CalendarJson[], id: number | undefined): string | undefined {
+function readOnlyName(calendars: readonly CalendarJson[], id: number | undefined): string | undefined {
   if (id === undefined) return undefined;
   const c = calendars.find((x) => x.id === id);
   return c?.read_only ? c.name : undefined;
