@@ -63,7 +63,7 @@ export async function quickAddCommand(argv: string[]): Promise<void> {
 }
 
 /** The event in lines a person reads. */
-export function describeMade(e: MadeEvent, dryRun: boolean): string[] {
+function describeMade(e: MadeEvent, dryRun: boolean): string[] {
   const day = (s: string) => s.slice(0, 10);
   const time = (s: string) => s.slice(11, 16);
   const when = e.all_day
