@@ -208,7 +208,7 @@ export function createSyncService(opts: SyncServiceOptions) {
           calendars,
         };
       });
-      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc, target: c.target, kind: c.kind }));
+      const conflicts = store.davSync.conflicts().map((c) => ({ id: c.id, calendar: c.calendar_id, uid: c.uid, title: c.title, kept: c.created_utc, target: c.format === 'json' ? ('site' as const) : ('caldav' as const), kind: c.kind }));
       const siteList = store.sites.list().map((site) => ({ ...api.siteStatus(site.id, lang)!, last_round: sites.lastRound(site.id) }));
       return { accounts: accountList, sites: siteList, conflicts };
     },

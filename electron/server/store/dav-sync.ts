@@ -32,8 +32,6 @@ export interface ConflictRow {
   /** The kept copy: iCalendar text (`format` 'ical', CalDAV) or the site's normalized JSON record ('json'). */
   local_ical: string;
   created_utc: string;
-  /** Which sync kept it: 'caldav' or 'site'. */
-  target: 'caldav' | 'site';
   /** What kind of record the copy is (sync_objects kinds: 'event' for every CalDAV one). */
   kind: string;
   format: 'ical' | 'json';
@@ -60,8 +58,8 @@ export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForev
   const anyPending = db.prepare<[], number>('SELECT 1 FROM dav_outbox LIMIT 1').pluck();
   const outboxErrors = db.prepare<[number], { uid: string; error: string }>('SELECT uid, error FROM dav_outbox WHERE calendar_id = ? AND error IS NOT NULL');
   const setGuard = db.prepare<[number]>('UPDATE sync_guard SET applying = ?');
-  const addConflict = db.prepare<[number, string, string, string, string, string, string, string]>(
-    'INSERT INTO sync_conflicts (calendar_id, uid, title, local_ical, created_utc, kind, format, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  const addConflict = db.prepare<[number, string, string, string, string, string, string]>(
+    'INSERT INTO sync_conflicts (calendar_id, uid, title, local_ical, created_utc, kind, format) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const conflicts = db.prepare<[], ConflictRow>('SELECT * FROM sync_conflicts ORDER BY id');
   const conflictById = db.prepare<[number], ConflictRow>('SELECT * FROM sync_conflicts WHERE id = ?');
@@ -114,7 +112,7 @@ export function createDavSyncStore(db: DB, events: Pick<EventStore, 'deleteForev
     },
     /** Keeps a local version that lost to the other side's (any sync: CalDAV's iCalendar, a site's JSON). */
     keepConflict: (calendarId: number, uid: string, title: string, localCopy: string, nowUtc: string, format: ConflictRow['format'] = 'ical', kind = 'event') =>
-      Number(addConflict.run(calendarId, uid, title, localCopy, nowUtc, kind, format, format === 'json' ? 'site' : 'caldav').lastInsertRowid),
+      Number(addConflict.run(calendarId, uid, title, localCopy, nowUtc, kind, format).lastInsertRowid),
     conflicts: () => conflicts.all(),
     conflict: (id: number) => conflictById.get(id),
     dropConflict: (id: number) => deleteConflict.run(id).changes > 0,

@@ -83,4 +83,16 @@ describe('schema migrations', () => {
     expect(db.prepare('SELECT kind, remote_id, base_hash FROM sync_objects').all()).toEqual([{ kind: 'venue', remote_id: 7, base_hash: 'h1' }]);
     closeDatabase(db);
   });
+
+  it('18: a conflict copy keeps its format and loses the target that restated it', () => {
+    const file = fileIn();
+    const before = openDatabase(file, { migrations: migrations.filter((m) => m.version < 18) });
+    before.prepare("INSERT INTO sync_conflicts (calendar_id, uid, title, local_ical, created_utc, kind, format, target) VALUES (1, 'u1', 'Mine', '{}', '2031-01-01T00:00:00Z', 'event', 'json', 'site')").run();
+    closeDatabase(before);
+    const db = openDatabase(file);
+    const columns = (db.prepare('PRAGMA table_info(sync_conflicts)').all() as Array<{ name: string }>).map((c) => c.name);
+    expect(columns).not.toContain('target');
+    expect(db.prepare('SELECT uid, title, format FROM sync_conflicts').all()).toEqual([{ uid: 'u1', title: 'Mine', format: 'json' }]);
+    closeDatabase(db);
+  });
 });

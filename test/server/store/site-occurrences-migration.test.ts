@@ -29,8 +29,9 @@ describe('migration 17', () => {
       const untouched = make('Untouched');
       return { changed: store.events.icsUid(changed), untouched: store.events.icsUid(untouched) };
     });
-    // As a file from before: the old sync had marked everything sent, and had no table for occurrences.
-    db.exec('DELETE FROM dav_outbox; DROP TABLE sync_occurrences; PRAGMA user_version = 16;');
+    // As a file from before (16): the old sync had marked everything sent, it had no table for
+    // occurrences, and its conflict copies a target column (dropped by 18).
+    db.exec("DELETE FROM dav_outbox; DROP TABLE sync_occurrences; ALTER TABLE sync_conflicts ADD COLUMN target TEXT NOT NULL DEFAULT 'caldav'; PRAGMA user_version = 16;");
     closeDatabase(db);
 
     db = openDatabase(file);

@@ -28,6 +28,7 @@ import { termSeriesCount } from './14-term-series-count';
 import { siteReadOnlyRefusals } from './15-site-read-only-refusals';
 import { noSiteVersion } from './16-no-site-version';
 import { siteOccurrences } from './17-site-occurrences';
+import { noConflictTarget } from './18-no-conflict-target';
 
 export type { Migration } from './migration';
 
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   siteReadOnlyRefusals,
   noSiteVersion,
   siteOccurrences,
+  noConflictTarget,
 ];
