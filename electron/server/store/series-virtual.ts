@@ -146,10 +146,16 @@ export function createSeriesVirtual(db: DB, events: EventStore, records: SeriesR
     /** Rows standing for occurrences by their ids, made from their series' first events. */
     rowsFor(ids: number[]): Map<number, EventRow> {
       const out = new Map<number, EventRow>();
+      // A page's occurrences are mostly of a few series: each series and first event read once.
+      const read = new Map<number, { s?: SeriesRow; anchor?: EventRow }>();
       for (const id of ids) {
         const { seriesId, start } = decode(id);
-        const s = byId.get(seriesId);
-        const anchor = s && events.get(seriesId);
+        let known = read.get(seriesId);
+        if (!known) {
+          const s = byId.get(seriesId);
+          read.set(seriesId, (known = { s, anchor: s && events.get(seriesId) }));
+        }
+        const { s, anchor } = known;
         if (!s || !anchor) continue;
         const end = addSeconds(start, s.duration_s);
         out.set(id, {
