@@ -47,6 +47,13 @@ export async function syncSite(deps: SiteSyncDeps, site: SiteRow, password: stri
     await pullSite(cx);
   } catch (err) {
     report.ok = false;
+    if (deps.http?.signal?.aborted) {
+      // Stopped here (the site removed, the app quitting): not the site's fault, so no error is
+      // kept (an abort reads as a timeout to the HTTP client); the next round resumes.
+      report.error = 'The round was stopped.';
+      report.transient = true;
+      return report;
+    }
     if (err instanceof SiteError) {
       report.error = err.message;
       report.transient = err.transient;
