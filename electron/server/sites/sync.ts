@@ -54,16 +54,10 @@ export async function syncSite(deps: SiteSyncDeps, site: SiteRow, password: stri
       report.transient = true;
       return report;
     }
-    if (err instanceof SiteError) {
-      report.error = err.message;
-      report.transient = err.transient;
-      report.retryAfterMs = err.retryAfterMs;
-      error = storedError({ key: err.messageKey, vars: err.vars });
-    } else {
-      report.error = (err as Error).message;
-      report.transient = false;
-      error = report.error;
-    }
+    report.error = (err as Error).message;
+    report.transient = err instanceof SiteError && err.transient;
+    if (err instanceof SiteError) report.retryAfterMs = err.retryAfterMs;
+    error = storedError(err);
   } finally {
     report.requests = http.requests;
     report.pending = store.sites.pendingCount(site.calendar_id);
