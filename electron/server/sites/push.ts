@@ -69,10 +69,8 @@ const refusedThisRound = new WeakMap<SiteRound, Set<string>>();
  */
 async function tracked(cx: SiteRound, kind: SiteKind, key: string, send: () => Promise<void>): Promise<void> {
   await send();
-  // Most rounds have no refusal at all: no write then.
-  if (!refusedThisRound.get(cx)?.has(`${kind}:${key}`) && cx.store.sites.refusalCount(cx.calendarId) > 0) {
-    cx.store.write(() => cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, key));
-  }
+  // clearRefusal itself looks first whether the site has any refusal (most have none): one query.
+  if (!refusedThisRound.get(cx)?.has(`${kind}:${key}`)) cx.store.write(() => cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, key));
 }
 
 /** The record a refusal is about: what the user is shown in GET /sync and the sidebar. */

@@ -164,7 +164,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   ).pluck();
 
   const refusalsOf = db.prepare<[number], SiteRefusalRow>('SELECT * FROM site_refusals WHERE calendar_id = ? ORDER BY at_utc DESC, id DESC LIMIT 200');
-  const refusalCount = db.prepare<[number], number>('SELECT count(*) FROM site_refusals WHERE calendar_id = ?').pluck();
   const refusalById = db.prepare<[number], SiteRefusalRow>('SELECT * FROM site_refusals WHERE id = ?');
   const putRefusal = db.prepare(
     `INSERT INTO site_refusals (calendar_id, direction, kind, record_key, local_id, remote_id, title, reason, status, at_utc)
@@ -291,7 +290,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
 
     /** Records of the site's calendar it refused, newest first (at most 200). */
     refusals: (calendarId: number): SiteRefusalRow[] => refusalsOf.all(calendarId),
-    refusalCount: (calendarId: number): number => refusalCount.get(calendarId) as number,
     refusal: (id: number) => refusalById.get(id),
     /** Records (or replaces) the refusal of a record. Call in a write transaction. */
     refuse: (r: Omit<SiteRefusalRow, 'id'>) => void putRefusal.run(r),
