@@ -264,7 +264,10 @@ function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, 
           if (id !== undefined) seen.add(id);
           return false;
         });
-  const each = (careful: boolean) => () => records.forEach((json) => takeRecord(cx, kind, json, seen, false, careful));
+  const each = (careful: boolean) => () => {
+    const known = knownObjects(cx, kind, records);
+    records.forEach((json) => takeRecord(cx, kind, json, seen, false, careful, known));
+  };
   const allNew =
     kind === 'event' &&
     records.every((json) => json.recurrence === undefined || json.recurrence === null) &&
@@ -321,11 +324,24 @@ function savepoint(store: SiteRound['store']): (fn: () => void) => void {
 const uidOf = (cx: SiteRound, localId: number) => cx.store.events.icsUid(localId);
 
 /**
+ * A batch's objects by the site's id, without their base copies (read only for a record whose
+ * hash differs), in one query inside the batch's transaction; null: not linked here. A record
+ * saved is dropped from it, so a later copy of it in the batch (or a batch stored again) reads it.
+ */
+type KnownObjects = Map<number, Omit<SyncObjectRow, 'base_json'> | null>;
+function knownObjects(cx: SiteRound, kind: SiteKind, records: Array<Record<string, unknown>>): KnownObjects {
+  const ids = records.map(idOf).filter((id): id is number => id !== undefined);
+  const known: KnownObjects = new Map(ids.map((id) => [id, null]));
+  for (const o of cx.store.sites.objectsByRemote(cx.calendarId, kind, ids)) known.set(o.remote_id!, o);
+  return known;
+}
+
+/**
  * One record of the site, as listed: new → created here (or linked to the same record here),
  * unchanged → nothing, changed → applied, or decided with the local change. Call in a write
  * transaction, as the site's. A record that cannot be stored here is reported, not fatal.
  */
-function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>, seen: Set<number>, embedded = false, careful = true): void {
+function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>, seen: Set<number>, embedded = false, careful = true, known?: KnownObjects): void {
   const remoteId = idOf(json);
   if (remoteId === undefined) return;
   // An occurrence of an Almanac site's series is not a record of its own: one changed on its own is taken after the listings (occurrences.ts).
@@ -343,7 +359,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   const guarded = careful ? savepoint(store) : (fn: () => void) => fn();
   try {
     guarded(() => {
-      const o = store.sites.objectByRemote(calendarId, kind, remoteId);
+      const o = known?.has(remoteId) ? (known.get(remoteId) ?? undefined) : store.sites.objectByRemote(calendarId, kind, remoteId);
+      known?.delete(remoteId);
       const hidden = kind === 'event' && r.hide_from_listings ? 1 : 0;
       if (!o) {
         const linked = kind === 'event' ? undefined : store.sites.sameHere(calendarId, kind, r);
@@ -354,27 +371,28 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         return;
       }
       if (o.base_hash === hash) {
-        if (o.hidden !== hidden || (kind === 'event' && o.read_only !== readOnly)) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden, read_only: kind === 'event' ? readOnly : undefined });
+        if (o.hidden !== hidden || (kind === 'event' && o.read_only !== readOnly)) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden, read_only: kind === 'event' ? readOnly : undefined }, o);
         return;
       }
       // Embedded copies (an event's venue) are not always whole: only a listing changes a known record.
       if (embedded) return;
-      const localId = o.local_id !== null && localRecord(cx, kind, o.local_id) !== undefined ? o.local_id : undefined;
+      const baseJson = store.sites.objectBase(o.id);
+      const local = o.local_id !== null ? localRecord(cx, kind, o.local_id) : undefined;
+      const localId = local !== undefined ? o.local_id! : undefined;
       const save = (id: number | undefined) =>
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden, read_only: kind === 'event' ? readOnly : undefined });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden, read_only: kind === 'event' ? readOnly : undefined }, o);
       if (!pendingOf(cx, kind, o)) {
         save(applyLocally(cx, kind, r, localId));
-        const trashedNow = kind === 'event' && r.status === 'trash' && !(o.base_json ?? '').includes('"status":"trash"');
+        const trashedNow = kind === 'event' && r.status === 'trash' && !(baseJson ?? '').includes('"status":"trash"');
         cx.report.received[trashedNow ? 'deleted' : 'changed']++;
         return;
       }
-      const local = localId === undefined ? undefined : localRecord(cx, kind, localId);
       // Trashed there while edited here: ours stays, and the push brings it back with the change.
       if (kind === 'event' && r.status === 'trash' && local && local.status !== 'trash') {
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, remote_status: 'trash' });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, remote_status: 'trash' }, o);
         return;
       }
-      const agreed = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
+      const agreed = baseJson ? (JSON.parse(baseJson) as SiteRecord) : undefined;
       const [mine, theirs] = kind === 'event' ? withExdatesMerged(agreed, local, r) : [local, r];
       const decision = decideRecords(agreed, mine, theirs);
       switch (decision.outcome) {

@@ -113,6 +113,12 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const objByLocal = db.prepare<[number, string, number], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND kind = ? AND local_id = ?');
   const objByUid = db.prepare<[number, string], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND uid = ?');
   const objById = db.prepare<[number], SyncObjectRow>('SELECT * FROM sync_objects WHERE id = ?');
+  const HEAD = 'id, calendar_id, kind, local_id, uid, remote_id, base_hash, remote_status, hidden, read_only';
+  const objHeadById = db.prepare<[number], Omit<SyncObjectRow, 'base_json'>>(`SELECT ${HEAD} FROM sync_objects WHERE id = ?`);
+  const objHeadsByRemote = db.prepare<[number, string, string], Omit<SyncObjectRow, 'base_json'>>(
+    `SELECT ${HEAD} FROM sync_objects WHERE calendar_id = ? AND kind = ? AND remote_id IN (SELECT value FROM json_each(?))`,
+  );
+  const objBase = db.prepare<[number], string | null>('SELECT base_json FROM sync_objects WHERE id = ?').pluck();
   const objsOfKind = db.prepare<[number, string], Omit<SyncObjectRow, 'base_json'>>(
     'SELECT id, calendar_id, kind, local_id, uid, remote_id, NULL AS base_json, base_hash, remote_status, hidden, read_only FROM sync_objects WHERE calendar_id = ? AND kind = ?',
   );
@@ -122,6 +128,10 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   );
   const updateObj = db.prepare(
     `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id, base_json = @base_json,
+       base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden, read_only = @read_only WHERE id = @id`,
+  );
+  const updateObjKeepBase = db.prepare(
+    `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id,
        base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden, read_only = @read_only WHERE id = @id`,
   );
   const deleteObj = db.prepare<[number]>('DELETE FROM sync_objects WHERE id = ?');
@@ -225,26 +235,33 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     objectByUid: (calendarId: number, uid: string) => objByUid.get(calendarId, uid),
     /** Every object of a kind, without its base copy (a listing compares ids and hashes only). */
     objects: (calendarId: number, kind: SiteKind) => objsOfKind.all(calendarId, kind),
-    /** Inserts or updates (by `id`) an object; returns its id. Call in a write transaction. */
-    saveObject(o: ObjectInput): number {
-      const current = o.id !== undefined ? objById.get(o.id) : undefined;
+    /** The objects of these ids of the site, without their base copies: a batch of a listing reads them at once. */
+    objectsByRemote: (calendarId: number, kind: SiteKind, remoteIds: number[]) => objHeadsByRemote.all(calendarId, kind, JSON.stringify(remoteIds)),
+    /** An object's base copy, read only when it is compared (its hash differs). */
+    objectBase: (id: number): string | null => objBase.get(id) ?? null,
+    /**
+     * Inserts or updates (by `id`) an object; returns its id. `current`: its row as the caller
+     * read it in this transaction, so it is not read again (the base copy is never read: left as
+     * it is unless `o` gives one). Call in a write transaction.
+     */
+    saveObject(o: ObjectInput, current: Omit<SyncObjectRow, 'base_json'> | undefined = o.id !== undefined ? objHeadById.get(o.id) : undefined): number {
       const row = {
         calendar_id: o.calendar_id,
         kind: o.kind,
         local_id: o.local_id !== undefined ? o.local_id : (current?.local_id ?? null),
         uid: o.uid !== undefined ? o.uid : (current?.uid ?? null),
         remote_id: o.remote_id !== undefined ? o.remote_id : (current?.remote_id ?? null),
-        base_json: o.base_json !== undefined ? o.base_json : (current?.base_json ?? null),
         base_hash: o.base_hash !== undefined ? o.base_hash : (current?.base_hash ?? null),
         remote_status: o.remote_status !== undefined ? o.remote_status : (current?.remote_status ?? null),
         hidden: o.hidden !== undefined ? o.hidden : (current?.hidden ?? 0),
         read_only: o.read_only !== undefined ? o.read_only : (current?.read_only ?? null),
       };
       if (current) {
-        updateObj.run({ ...row, id: current.id });
+        if (o.base_json === undefined) updateObjKeepBase.run({ ...row, id: current.id });
+        else updateObj.run({ ...row, base_json: o.base_json, id: current.id });
         return current.id;
       }
-      return Number(insertObj.run(row).lastInsertRowid);
+      return Number(insertObj.run({ ...row, base_json: o.base_json ?? null }).lastInsertRowid);
     },
     object: (id: number) => objById.get(id),
     forgetObject: (id: number) => void deleteObj.run(id),
