@@ -86,7 +86,7 @@ const TLS_REASONS: Record<string, string> = {
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_SSL_WRONG_VERSION_NUMBER)/;
 
 /** The code of a failed fetch (undici wraps the socket's error in `cause`, sometimes twice). */
-export function networkCode(err: unknown): string | undefined {
+function networkCode(err: unknown): string | undefined {
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++) {
     const code = (e as { code?: unknown }).code;

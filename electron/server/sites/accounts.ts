@@ -24,7 +24,7 @@ export interface NewSiteInput {
 }
 
 /** The name a site gets when none is given: its host and path ("example.org/blog"). */
-export function defaultSiteName(url: string): string {
+function defaultSiteName(url: string): string {
   const u = new URL(url);
   return `${u.host}${u.pathname}`.replace(/\/+$/, '');
 }

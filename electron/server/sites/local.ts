@@ -58,7 +58,7 @@ export function withLinkMemo<T>(cx: SiteRound, fn: () => T): T {
 }
 
 /** The local id a reference names, if that record is here. */
-export function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undefined {
+function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undefined {
   if (typeof ref === 'string') {
     const m = /^local:(\d+)$/.exec(ref);
     return m ? Number(m[1]) : undefined;

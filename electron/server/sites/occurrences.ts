@@ -48,7 +48,7 @@ export const occurrencesMayWait = (cx: SiteRound, anchorId: number): boolean => 
  * An occurrence as the sync compares it: its event record without what is its series' (the rule)
  * or its post's own (the post date, which each side's generated rows have their own).
  */
-export function occurrenceRecord(json: Record<string, unknown>, ref: RefOf): SiteRecord {
+function occurrenceRecord(json: Record<string, unknown>, ref: RefOf): SiteRecord {
   const { date: _date, recurrence: _rule, ...rest } = normEvent(json, ref) as unknown as SiteRecord;
   return rest;
 }

@@ -34,7 +34,7 @@ const MAX_PAGES = 4000;
  * thousands of known records (a caching plugin, a bad page) costs a bounded round, and what was
  * not confirmed gone is left as it is until a later round asks.
  */
-export const MAX_SINGLE_READS = 500;
+const MAX_SINGLE_READS = 500;
 const singleReads = new WeakMap<SiteRound, { left: number }>();
 const mayReadOne = (cx: SiteRound) => {
   let budget = singleReads.get(cx);
@@ -58,7 +58,7 @@ export async function pullSite(cx: SiteRound): Promise<void> {
  * ahead the site sat idle most of the time; with several it works on the next pages while this
  * side stores. Bounded: at most this many answers (each under the size limit) wait.
  */
-export const PAGES_AHEAD = 8;
+const PAGES_AHEAD = 8;
 
 /**
  * Records applied in one write transaction at most. Pages that have arrived while the previous
@@ -67,7 +67,7 @@ export const PAGES_AHEAD = 8;
  * bound keeps each transaction short (a few tens of milliseconds) for the requests waiting
  * between them.
  */
-export const MAX_BATCH = 400;
+const MAX_BATCH = 400;
 
 /**
  * Every page of a collection; `onBatch` gets the records of one or more consecutive pages, in

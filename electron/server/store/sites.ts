@@ -103,7 +103,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const byCalendar = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE calendar_id = ?');
   const byUrl = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE api_root = ?');
   const setResult = db.prepare<[string | null, string | null, number]>('UPDATE sites SET last_sync_utc = coalesce(?, last_sync_utc), last_error = ? WHERE id = ?');
-  const setCapabilities = db.prepare<[string, number]>('UPDATE sites SET capabilities = ? WHERE id = ?');
   const deleteSite = db.prepare<[number]>('DELETE FROM sites WHERE id = ?');
   const deleteCalendar = db.prepare<[number]>('DELETE FROM calendars WHERE id = ?');
   const calendarEvents = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id = ? ORDER BY parent_id IS NULL, id').pluck();
@@ -135,7 +134,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
        base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden, read_only = @read_only WHERE id = @id`,
   );
   const deleteObj = db.prepare<[number]>('DELETE FROM sync_objects WHERE id = ?');
-  const localLinkedElsewhere = db.prepare<[string, number], number>('SELECT count(*) FROM sync_objects WHERE kind = ? AND local_id = ?').pluck();
 
   const due = db.prepare<[number, string, number], SiteOutboxRow>(
     `SELECT * FROM site_outbox WHERE calendar_id = ? AND (next_try_utc IS NULL OR next_try_utc <= ?) ORDER BY ${KIND_ORDER}, local_id LIMIT ?`,
@@ -185,7 +183,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const dropRefusalById = db.prepare<[number]>('DELETE FROM site_refusals WHERE id = ?');
   const dropPullRefusalsBefore = db.prepare<[number, string]>("DELETE FROM site_refusals WHERE calendar_id = ? AND direction = 'pull' AND at_utc < ?");
   const anyRefusal = db.prepare<[number], number>('SELECT 1 FROM site_refusals WHERE calendar_id = ? LIMIT 1').pluck();
-  const readOnlyEvent = db.prepare<[number, number], string>("SELECT read_only FROM sync_objects WHERE calendar_id = ? AND kind = 'event' AND local_id = ? AND read_only IS NOT NULL").pluck();
   const readOnlyEventsIn = db.prepare<[string], { local_id: number; read_only: string }>(
     "SELECT local_id, read_only FROM sync_objects WHERE kind = 'event' AND local_id IN (SELECT value FROM json_each(?)) AND read_only IS NOT NULL",
   );
@@ -208,7 +205,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     byCalendar: (calendarId: number) => byCalendar.get(calendarId),
     byApiRoot: (apiRoot: string) => byUrl.get(apiRoot),
     setResult: (id: number, syncedUtc: string | null, error: string | null) => void setResult.run(syncedUtc, error, id),
-    setCapabilities: (id: number, caps: Record<string, unknown>) => void setCapabilities.run(JSON.stringify(caps), id),
     /**
      * Removes the site, its calendar and its events for good (the site keeps its copies). Its
      * sync rows and outbox rows go with the calendar. Call in a write transaction, as the server's
@@ -276,8 +272,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
       }
       return sameTerm.get({ calendar: calendarId, taxonomy: kind, kind, slug: text(r.slug), name: text(r.name) }) as number | undefined;
     },
-    /** Whether any site links this local venue, organizer or term. */
-    linkedAnywhere: (kind: SiteKind, localId: number) => (localLinkedElsewhere.get(kind, localId) as number) > 0,
 
     /** Venues, organizers and terms to send, in dependency order of kind. */
     due: (calendarId: number, nowUtc: string, limit: number) => due.all(calendarId, nowUtc, limit),
@@ -292,11 +286,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     conflictCount: (calendarId: number): number => conflictCount.get(calendarId) as number,
     hasPending: (): boolean => anyPending.get() !== undefined,
 
-    /** Why a site's event may not be written back, if it may not (see ReadOnlyReason). */
-    readOnlyEvent(calendarId: number, localId: number): ReadOnlyReason | undefined {
-      const json = readOnlyEvent.get(calendarId, localId) as string | undefined;
-      return json === undefined ? undefined : (JSON.parse(json) as ReadOnlyReason);
-    },
     /** The read-only reasons of these local events (only those that have one). */
     readOnlyEvents(localIds: number[]): Map<number, ReadOnlyReason> {
       const out = new Map<number, ReadOnlyReason>();
