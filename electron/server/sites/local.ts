@@ -23,37 +23,23 @@ export const localRefOf =
   (kind, id) =>
     cx.store.sites.objectByLocal(cx.calendarId, kind, id)?.remote_id ?? `local:${id}`;
 
-/** Links found while a page of events is stored (`withLinksRemembered`): its events name the same few records. */
-const rememberedLinks = new WeakMap<SiteRound, Map<string, number>>();
+/** What the storing of a page of events knows of its links (`withPageLinks`): its events name the same few records. */
+const pageLinks = new WeakMap<SiteRound, { found: Map<string, number>; memo?: LinkMemo }>();
 
 /**
  * Runs `fn` (the storing of a page of events) with the local ids of the venues, organizers and
  * terms it names looked up once each instead of once per event. Only links found are kept, and
  * only while `fn` runs: storing events creates and forgets no venue, organizer or term link.
+ * `inOneGo` (nothing of the page is rolled back but all of it): also with the events store's
+ * memory of the venues, organizers, terms and calendar it has found usable, each checked once a
+ * page rather than once an event (a record rolled back alone could leave it wrong).
  */
-export function withLinksRemembered<T>(cx: SiteRound, fn: () => T): T {
-  rememberedLinks.set(cx, new Map());
+export function withPageLinks<T>(cx: SiteRound, inOneGo: boolean, fn: () => T): T {
+  pageLinks.set(cx, { found: new Map(), memo: inOneGo ? new LinkMemo() : undefined });
   try {
     return fn();
   } finally {
-    rememberedLinks.delete(cx);
-  }
-}
-
-/** The events store's memory of a batch stored in one go (`withLinkMemo`). */
-const batchMemos = new WeakMap<SiteRound, LinkMemo>();
-
-/**
- * Runs `fn` (a batch of records stored in one go: nothing of it is rolled back but all of it)
- * with the events store's memory of the venues, organizers, terms and calendar it has found
- * usable, so each is checked once a batch rather than once an event.
- */
-export function withLinkMemo<T>(cx: SiteRound, fn: () => T): T {
-  batchMemos.set(cx, new LinkMemo());
-  try {
-    return fn();
-  } finally {
-    batchMemos.delete(cx);
+    pageLinks.delete(cx);
   }
 }
 
@@ -63,7 +49,7 @@ function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undefined {
     const m = /^local:(\d+)$/.exec(ref);
     return m ? Number(m[1]) : undefined;
   }
-  const memo = rememberedLinks.get(cx);
+  const memo = pageLinks.get(cx)?.found;
   const key = memo && `${kind}:${ref}`;
   const known = key === undefined ? undefined : memo!.get(key);
   if (known !== undefined) return known;
@@ -139,7 +125,7 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
     if (split?.sameTiming) for (const f of ['start_date', 'end_date', 'timezone', 'all_day']) delete values[f];
     const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
     if (localId === undefined) {
-      const id = store.events.create(values, write, { calendarId: cx.calendarId, memo: batchMemos.get(cx) });
+      const id = store.events.create(values, write, { calendarId: cx.calendarId, memo: pageLinks.get(cx)?.memo });
       if (recurrence) store.series.create(id, recurrence);
       if (split && recurrence) applyFirstEvent(cx, id, split.first);
       return id;
@@ -151,7 +137,7 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
       if (split && recurrence) applyFirstEvent(cx, id, split.first);
       return id;
     }
-    store.events.update(localId, values, write, { memo: batchMemos.get(cx) });
+    store.events.update(localId, values, write, { memo: pageLinks.get(cx)?.memo });
     return localId;
   }
   if (kind === 'venue' || kind === 'organizer') {

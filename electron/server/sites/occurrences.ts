@@ -37,6 +37,7 @@ import type { SeriesRow } from '../store/series';
 import { GROUP_OF_FIELD, OWN } from '../store/series-fields';
 import { addSeconds, wallMs } from '../store/series-record';
 import { virtualId } from '../store/series-virtual';
+import { yieldToRequests } from '../sync/outbox';
 
 /** A site's event JSON that is an occurrence of a series other than its first event. */
 export const isOccurrenceJson = (json: Record<string, unknown>): boolean => json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== Number(json.id);
@@ -125,7 +126,7 @@ export function noteOccurrence(cx: SiteRound, json: Record<string, unknown>): vo
 }
 
 /** Takes the occurrences noted by the listings, each in a savepoint of one transaction per batch. */
-export async function takeOccurrences(cx: SiteRound, yieldToRequests: () => Promise<void>): Promise<void> {
+export async function takeOccurrences(cx: SiteRound): Promise<void> {
   const list = noted.get(cx) ?? [];
   noted.delete(cx);
   knownKeys.delete(cx);

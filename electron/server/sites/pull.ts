@@ -20,8 +20,9 @@ import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { baseOf, identity, normRecord, recordTitle, siteOccurrence, type SiteRecord } from './records';
 import { refusedHere } from './refusals';
-import { applyLocally, keepLocalCopy, localRecord, withLinkMemo, withLinksRemembered } from './local';
-import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
+import { applyLocally, keepLocalCopy, localRecord, withPageLinks } from './local';
+import { jsonOf, PATHS, type SiteRound } from './round';
+import { yieldToRequests } from '../sync/outbox';
 import { deferFirstEvent, isOccurrenceJson, noteOccurrence, occurrencesMayWait, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
@@ -207,7 +208,7 @@ async function pullEvents(cx: SiteRound): Promise<void> {
     } else jsonOf(cx, answer, `GET events/${o.remote_id}`);
   }
   takeFirstEvents(cx, (json) => takeRecord(cx, 'event', json, seen));
-  await takeOccurrences(cx, yieldToRequests);
+  await takeOccurrences(cx);
 }
 
 /** Venues, organizers and terms a page of events names that are not linked here yet: taken from the events' own copies. */
@@ -276,7 +277,7 @@ function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, 
     const search = allNew ? store.events.deferSearchIndex() : undefined;
     try {
       // Events name the same few venues, organizers and terms: their links looked up and checked once a batch.
-      if (kind === 'event') withLinksRemembered(cx, () => withLinkMemo(cx, each(false)));
+      if (kind === 'event') withPageLinks(cx, true, each(false));
       else each(false)();
       search?.finish();
     } catch (err) {
@@ -284,7 +285,7 @@ function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, 
       throw err;
     }
   };
-  const careful = kind === 'event' ? () => withLinksRemembered(cx, each(true)) : each(true);
+  const careful = kind === 'event' ? () => withPageLinks(cx, false, each(true)) : each(true);
   const counts = JSON.stringify({ received: cx.report.received, merged: cx.report.merged, conflicts: cx.report.conflicts });
   try {
     store.write(() => store.davSync.asServer(fast));

@@ -73,4 +73,3 @@ export function jsonOf(cx: SiteRound, a: SiteAnswer, what: string): Record<strin
 /** The API path of a kind's collection. */
 export const PATHS = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' } as const;
 
-export { yieldToRequests } from '../sync/outbox';

@@ -128,6 +128,9 @@ describe('connect a website', () => {
     expect(readFileSync(join(here.dataDir, 'almanac.sqlite')).includes(Buffer.from(site.server.token))).toBe(false);
     // Twice: refused.
     await connectFails({ url: site.server.url, user: 'owner', password: site.server.token }, 422, 'site-duplicate', 'url');
+    // Another site under a name taken: refused on the name field.
+    const taken = await connectFails({ url: proxy.url, user: 'owner', password: site.server.token, name: res.body.name }, 422, 'site-duplicate', 'name');
+    expect(taken.data.params.name).toContain(res.body.name);
     const removed = await here.api('delete', `sites/${res.body.id}`);
     expect(removed.status).toBe(200);
     expect(removed.body.deleted).toBe(true);
