@@ -36,12 +36,7 @@ const MAX_PAGES = 4000;
  * not confirmed gone is left as it is until a later round asks.
  */
 const MAX_SINGLE_READS = 500;
-const singleReads = new WeakMap<SiteRound, { left: number }>();
-const mayReadOne = (cx: SiteRound) => {
-  let budget = singleReads.get(cx);
-  if (!budget) singleReads.set(cx, (budget = { left: MAX_SINGLE_READS }));
-  return budget.left-- > 0;
-};
+const mayReadOne = (cx: SiteRound) => cx.state.singleReads++ < MAX_SINGLE_READS;
 
 type Linked = Exclude<SiteKind, 'event'>;
 
@@ -212,12 +207,9 @@ async function pullEvents(cx: SiteRound): Promise<void> {
 }
 
 /** Venues, organizers and terms a page of events names that are not linked here yet: taken from the events' own copies. */
-/** Linked records a round found linked already: the events of a site name the same few again and again. */
-const linkedThisRound = new WeakMap<SiteRound, Set<string>>();
-
 async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>>): Promise<void> {
-  let known = linkedThisRound.get(cx);
-  if (!known) linkedThisRound.set(cx, (known = new Set()));
+  // Linked records a round found linked already: the events of a site name the same few again and again.
+  const known = cx.state.linked;
   const todo: Array<[Linked, Record<string, unknown>]> = [];
   for (const e of events) {
     const venue = e.venue && typeof e.venue === 'object' && !Array.isArray(e.venue) ? [e.venue] : [];

@@ -12,7 +12,7 @@ import { storedError } from '../caldav/errors';
 import { createSiteHttp, type SiteHttpOptions } from './http';
 import { proveLogin, type SiteCapabilities } from './discovery';
 import { SiteError } from './errors';
-import { newReport, type SiteReport, type SiteRound } from './round';
+import { newReport, newRoundState, type SiteReport, type SiteRound } from './round';
 import { pushSite } from './push';
 import { pullSite } from './pull';
 
@@ -39,7 +39,7 @@ export async function syncSite(deps: SiteSyncDeps, site: SiteRow, password: stri
   const report = newReport(site);
   const http = createSiteHttp(site.api_root, { user: site.username, password }, deps.http);
   const caps = capabilitiesOf(site);
-  const cx: SiteRound = { store, site, calendarId: site.calendar_id, http, apiRoot: site.api_root, caps, write: deps.write(), url: deps.url(), report };
+  const cx: SiteRound = { store, site, calendarId: site.calendar_id, http, apiRoot: site.api_root, caps, write: deps.write(), url: deps.url(), report, state: newRoundState() };
   let error: string | null = null;
   try {
     await proveLogin(http, site.api_root, caps, site.url);
