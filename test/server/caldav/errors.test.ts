@@ -32,8 +32,8 @@ describe('stored sync errors in words', () => {
   });
 
   it('any error of Almanac\'s telling (a website\'s, the API\'s) is kept by key; any other only as an excerpt', () => {
-    const site = storedError(new SiteError('busy', { host: 'example.org' }));
-    expect(errorText(site, 'pt-br')).toBe(new SiteError('busy', { host: 'example.org' }).describe('pt-br'));
+    const site = storedError(new SiteError('busy', { host: 'example.org', status: 503 }));
+    expect(errorText(site, 'pt-br')).toBe(new SiteError('busy', { host: 'example.org', status: 503 }).describe('pt-br'));
     const api = storedError(new ApiError('sync-site-not-found', 404, 'sync-site-not-found', { name: 'Blog' }));
     expect(errorText(api, 'es')).toBe('No hay ningún sitio web llamado "Blog".');
     const raw = storedError(new Error(`the site said\r\nAuthorization: Basic ${'a1B2'.repeat(8)}`));
