@@ -86,7 +86,7 @@ const TLS_REASONS: Record<string, string> = {
 const TLS_CODES = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|EPROTO$|ERR_SSL_WRONG_VERSION_NUMBER)/;
 
 /** The code of a failed fetch (undici wraps the socket's error in `cause`, sometimes twice). */
-export function networkCode(err: unknown): string | undefined {
+function networkCode(err: unknown): string | undefined {
   let e: unknown = err;
   for (let depth = 0; e && depth < 4; depth++) {
     const code = (e as { code?: unknown }).code;
@@ -102,14 +102,25 @@ export function networkReason(err: unknown): string {
   return code ? `${NETWORK_REASONS[code] ?? 'network error'}, ${code}` : String((err as Error)?.message ?? err);
 }
 
+/**
+ * Why a request got no HTTP answer at all, for every client that talks to a server (CalDAV, a
+ * website): out of time, a certificate this computer cannot trust (told as such, not as
+ * "unreachable": the user can act on it), or the network, with the reason in words.
+ */
+export function classifyNetworkError(err: unknown): { kind: 'timeout' } | { kind: 'tls' | 'unreachable'; reason: string } {
+  const name = (err as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'timeout' };
+  const code = networkCode(err);
+  if (code && TLS_CODES.test(code)) return { kind: 'tls', reason: TLS_REASONS[code] ? `${TLS_REASONS[code]}, ${code}` : code };
+  return { kind: 'unreachable', reason: networkReason(err) };
+}
+
 /** A failed request (no HTTP answer at all) as a CalDavError. */
 export function fromNetworkError(err: unknown, host: string, timeoutMs: number): CalDavError {
   if (err instanceof CalDavError) return err;
-  const name = (err as { name?: string })?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new CalDavError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
-  const code = networkCode(err);
-  if (code && TLS_CODES.test(code)) return new CalDavError('tls', { host, reason: TLS_REASONS[code] ? `${TLS_REASONS[code]}, ${code}` : code });
-  return new CalDavError('unreachable', { host, reason: networkReason(err) });
+  const failure = classifyNetworkError(err);
+  if (failure.kind === 'timeout') return new CalDavError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
+  return new CalDavError(failure.kind, { host, reason: failure.reason });
 }
 
 /**
@@ -125,14 +136,17 @@ interface StoredError {
 }
 
 /**
- * A keyed error as stored text (JSON); anything else in Almanac's words with a short sanitized
- * excerpt of its message (which may be a library's, quoting whatever the server sent).
+ * A keyed error (an Error with `messageKey` and `vars`, or `{key, vars}`) as stored text (JSON);
+ * anything else in Almanac's words with a short sanitized excerpt of its message (which may be a
+ * library's, quoting whatever the server sent).
  */
-export function storedError(err: Error | { key: MessageKey; vars?: Record<string, string | number> }): string {
-  if (err instanceof CalDavError) return JSON.stringify({ key: err.messageKey, vars: err.vars } satisfies StoredError);
-  if (err instanceof SyncProblem) return JSON.stringify({ key: err.key, vars: err.vars } satisfies StoredError);
-  if (err instanceof Error) return JSON.stringify({ key: 'sync_failed', vars: { reason: excerpt(err.message) } } satisfies StoredError);
-  return JSON.stringify(err satisfies StoredError);
+export function storedError(err: unknown): string {
+  // Any error of Almanac's telling (CalDAV's, a website's, the API's): its key and values.
+  const keyed = err as { messageKey?: unknown; key?: unknown; vars?: Record<string, string | number> } | null;
+  const key = typeof keyed?.messageKey === 'string' ? keyed.messageKey : typeof keyed?.key === 'string' ? keyed.key : undefined;
+  if (key !== undefined && isMessageKey(key)) return JSON.stringify({ key, vars: keyed!.vars ?? {} } satisfies StoredError);
+  const text = err instanceof Error ? err.message : String(err);
+  return JSON.stringify({ key: 'sync_failed', vars: { reason: excerpt(text) } } satisfies StoredError);
 }
 
 /**

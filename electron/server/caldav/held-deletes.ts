@@ -9,9 +9,9 @@ import type { Store } from '../store';
 import type { CalendarRow } from '../store/caldav-accounts';
 
 /** A calendar of at most this many events has its deletions applied whatever their share. */
-export const HOLD_MIN_EVENTS = 5;
+const HOLD_MIN_EVENTS = 5;
 /** Deleting more than this share of a calendar at once is held. */
-export const HOLD_SHARE = 0.9;
+const HOLD_SHARE = 0.9;
 
 export type HoldDecision = 'allow' | 'refuse' | null;
 

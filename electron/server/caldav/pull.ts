@@ -27,7 +27,8 @@ import { calendarMultiGet, propfind, syncCollection, type DAVResponse } from 'ts
 import { applyItems, localResource, mappedItems, sameMapped, veventUids } from './resource';
 import { mergeThreeWay } from './merge';
 import { decideBothChanged } from '../sync/merge';
-import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
+import { HttpStatusError, type RoundContext } from './sync';
+import { yieldToRequests } from '../sync/outbox';
 import { text } from './discovery';
 import { excerpt, SyncProblem } from './errors';
 import { heldDeletes, mustHold, saveHeld } from './held-deletes';

@@ -19,7 +19,8 @@ import type { OutboxRow } from '../store/dav-sync';
 import { applyItems, applyResource, localResource, sameMapped, withUnknownOf } from './resource';
 import { mergeThreeWay } from './merge';
 import { decideBothChanged } from '../sync/merge';
-import { HttpStatusError, yieldToRequests, type RoundContext } from './sync';
+import { HttpStatusError, type RoundContext } from './sync';
+import { yieldToRequests } from '../sync/outbox';
 import { storedError } from './errors';
 
 /** Changes sent per step of a round (each a request or three). */

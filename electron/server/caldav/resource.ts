@@ -208,11 +208,6 @@ export function sameMapped(a: string, b: string, ctx: WriteContext): boolean {
 }
 
 /**
- * A value as JSON with every object's keys sorted: two readings of the same event compare equal
- * (and hash alike) whatever order their fields were set in.
- */
-
-/**
  * Writes the server's copy of a resource over the calendar's events (creating them when new),
  * as the server's: no outbox row comes of it. Call inside a write transaction. Returns the UID
  * the text is about (its first VEVENT's), or undefined when no event could be read from it.

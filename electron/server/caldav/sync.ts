@@ -78,9 +78,6 @@ export interface RoundContext {
  */
 export const SYNC_TIMEOUT_MS = 180_000;
 
-/** Lets the server answer requests waiting behind a step of the round. */
-export const yieldToRequests = () => new Promise<void>((done) => setImmediate(done));
-
 /** `signal` aborts the round's requests (the account removed, the app quitting): nothing waits on a peer. */
 export async function syncAccount(deps: SyncDeps, account: AccountRow, password: string, signal?: AbortSignal): Promise<SyncReport> {
   const store = deps.store;

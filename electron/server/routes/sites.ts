@@ -95,7 +95,7 @@ export const siteRoutes: RouteDef[] = [
     {
       methods: ['POST'],
       summary:
-        'Connect a website that serves the events REST API (Almanac): its API is found from the address as typed (Link header, /wp-json/, ?rest_route=), the login is proven (a host that strips the Authorization header is told), and the site becomes a calendar; 201 with the site, and its first pull starts at once. A malformed address is 400; a refused password (site-unauthorized), an address that is not such a site or whose events API is off (site-not-found), a web page from a security plugin or firewall (site-blocked), an unreachable site (site-unreachable), a stripped login (site-anonymous) or a site connected already (site-duplicate) is 422 with the words under data.params.<field>; nothing is stored then.',
+        'Connect a website that serves the events REST API (Almanac): its API is found from the address as typed (Link header, /wp-json/, ?rest_route=), the login is proven (a host that strips the Authorization header is told), and the site becomes a calendar; 201 with the site, and its first pull starts at once. A malformed address is 400; a refused password (site-unauthorized), an address that is not such a site or whose events API is off (site-not-found), a web page from a security plugin or firewall (site-blocked), an unreachable site or one whose certificate cannot be trusted (site-unreachable, the certificate told in words), a stripped login (site-anonymous) or a site connected already (site-duplicate) is 422 with the words under data.params.<field>; nothing is stored then.',
       args: siteFields,
       body: true,
       creates: true,

@@ -44,7 +44,7 @@ function syncNow(req: ApiRequest): ApiResponse {
   let siteIds: number[] | undefined;
   if (siteName !== undefined) {
     const site = req.store.sites.byName(siteName);
-    if (!site) throw new ApiError('sync-account-not-found', 404, 'sync-account-not-found', { name: siteName });
+    if (!site) throw new ApiError('sync-site-not-found', 404, 'sync-site-not-found', { name: siteName });
     siteIds = [site.id];
   }
   // The round's outcome is in the status (and the server's log); the request does not wait for the network.
@@ -142,7 +142,7 @@ export const syncRoutes: RouteDef[] = [
     },
     {
       methods: ['POST'],
-      summary: 'Sync now (Almanac): starts a round for every account (or `account`) and answers 202 at once with the state; follow it with GET /sync.',
+      summary: 'Sync now (Almanac): starts a round for every account and website (or only `account`, or only `site`) and answers 202 at once with the state; follow it with GET /sync. 404 `sync-account-not-found` when no account has that name, `sync-site-not-found` when no website has that name.',
       args: syncParams,
       body: true,
       write: true,

@@ -6,7 +6,7 @@
 import type { Store } from '../store';
 import type { SecretStore } from '../secrets';
 import { siteSecretKey } from '../secrets';
-import { DuplicateSiteError, type SiteRow } from '../store/sites';
+import type { SiteRow } from '../store/sites';
 import { discoverSite, type DiscoverOptions } from './discovery';
 
 export class SiteAlreadyConnected extends Error {
@@ -24,7 +24,7 @@ export interface NewSiteInput {
 }
 
 /** The name a site gets when none is given: its host and path ("example.org/blog"). */
-export function defaultSiteName(url: string): string {
+function defaultSiteName(url: string): string {
   const u = new URL(url);
   return `${u.host}${u.pathname}`.replace(/\/+$/, '');
 }
@@ -34,7 +34,7 @@ export async function addSite(store: Store, secrets: SecretStore, input: NewSite
   const existing = store.sites.byApiRoot(found.apiRoot);
   if (existing) throw new SiteAlreadyConnected(existing);
   const name = input.name?.trim() || defaultSiteName(found.url);
-  if (store.sites.byName(name)) throw new DuplicateSiteError(name);
+  // A name taken is refused by store.sites.add, in the transaction (DuplicateSiteError).
   const site = store.write(() =>
     store.sites.add({ name, url: found.url, apiRoot: found.apiRoot, username: input.user, color: input.color ?? null, capabilities: { ...found.capabilities }, createdUtc: new Date().toISOString() }),
   );

@@ -10,7 +10,7 @@ import type { SiteKind } from '../store/sites';
 import { capabilitiesOf } from './sync';
 import { applyLocally } from './local';
 import { restoreOccurrenceCopy } from './occurrences';
-import { newReport, type SiteRound } from './round';
+import { newReport, newRoundState, type SiteLocal } from './round';
 import type { SiteRecord } from './records';
 
 /** Writes the kept copy over the record here (a local change). Returns the local id. Call in a write transaction. */
@@ -18,7 +18,8 @@ export function restoreSiteCopy(store: Store, row: ConflictRow, write: WriteCont
   const site = store.sites.byCalendar(row.calendar_id);
   if (!site) return undefined;
   const kind = row.kind as SiteKind;
-  const cx = { store, site, calendarId: site.calendar_id, http: undefined, apiRoot: site.api_root, caps: capabilitiesOf(site), write, url, report: newReport(site) } as unknown as SiteRound;
+  // The local side of a round, with no connection: nothing is sent from here.
+  const cx: SiteLocal = { store, site, calendarId: site.calendar_id, caps: capabilitiesOf(site), write, url, report: newReport(site), state: newRoundState() };
   // An occurrence's copy (kept under its series' UID and original start) is that occurrence again.
   if (kind === 'event' && row.uid.includes('#')) {
     const id = restoreOccurrenceCopy(cx, row.uid, JSON.parse(row.local_ical) as SiteRecord);

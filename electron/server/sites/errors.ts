@@ -5,7 +5,7 @@
  */
 import { message, type MessageKey } from '../../../shared/i18n/messages';
 import type { Language } from '../../../shared/i18n/languages';
-import { networkReason } from '../caldav/errors';
+import { classifyNetworkError } from '../caldav/errors';
 
 export type SiteErrorKind =
   | 'bad_url'
@@ -15,6 +15,7 @@ export type SiteErrorKind =
   | 'api_off'
   | 'blocked'
   | 'unreachable'
+  | 'tls'
   | 'timeout'
   | 'busy'
   | 'server_error'
@@ -29,6 +30,7 @@ const KEYS: Record<SiteErrorKind, MessageKey> = {
   api_off: 'site_api_off',
   blocked: 'site_blocked',
   unreachable: 'site_unreachable',
+  tls: 'site_tls',
   timeout: 'site_timeout',
   busy: 'site_busy',
   server_error: 'site_server_error',
@@ -45,6 +47,7 @@ export const SITE_ERROR_CODES: Record<SiteErrorKind, { code: string; field: 'url
   api_off: { code: 'site-not-found', field: 'url' },
   blocked: { code: 'site-blocked', field: 'url' },
   unreachable: { code: 'site-unreachable', field: 'url' },
+  tls: { code: 'site-unreachable', field: 'url' },
   timeout: { code: 'site-unreachable', field: 'url' },
   busy: { code: 'site-unreachable', field: 'url' },
   server_error: { code: 'site-unreachable', field: 'url' },
@@ -78,7 +81,7 @@ export class SiteError extends Error {
 /** A request that got no HTTP answer, as a SiteError. */
 export function fromNetwork(err: unknown, host: string, timeoutMs: number): SiteError {
   if (err instanceof SiteError) return err;
-  const name = (err as { name?: string })?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new SiteError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
-  return new SiteError('unreachable', { host, reason: networkReason(err) });
+  const failure = classifyNetworkError(err);
+  if (failure.kind === 'timeout') return new SiteError('timeout', { host, seconds: Math.round(timeoutMs / 1000) });
+  return new SiteError(failure.kind, { host, reason: failure.reason });
 }

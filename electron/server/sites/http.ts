@@ -40,7 +40,7 @@ export interface SiteAnswer {
 export type Params = Record<string, string | number | boolean | undefined | Array<string | number>>;
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const USER_AGENT = 'Almanac (events REST sync)';
 
 /** A URL under an API root, in the root's own form (pretty path, or `?rest_route=`). */

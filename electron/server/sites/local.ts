@@ -12,58 +12,41 @@ import { serializeTerm } from '../serialize/terms';
 import type { SiteKind } from '../store/sites';
 import { normEvent, normRecord, recordTitle, type Ref, type RefOf, type SiteEvent, type SiteRecord } from './records';
 import type { SyncObjectRow } from '../store/sites';
-import type { SiteRound } from './round';
+import type { SiteLocal } from './round';
 import { applyFirstEvent, splitFirstEvent } from './occurrences';
 
 type Linked = Exclude<SiteKind, 'event'>;
 
 /** The site's id of a local record, or `local:N` while the site has not got it. */
 export const localRefOf =
-  (cx: SiteRound): RefOf =>
+  (cx: SiteLocal): RefOf =>
   (kind, id) =>
     cx.store.sites.objectByLocal(cx.calendarId, kind, id)?.remote_id ?? `local:${id}`;
-
-/** Links found while a page of events is stored (`withLinksRemembered`): its events name the same few records. */
-const rememberedLinks = new WeakMap<SiteRound, Map<string, number>>();
 
 /**
  * Runs `fn` (the storing of a page of events) with the local ids of the venues, organizers and
  * terms it names looked up once each instead of once per event. Only links found are kept, and
  * only while `fn` runs: storing events creates and forgets no venue, organizer or term link.
+ * `inOneGo` (nothing of the page is rolled back but all of it): also with the events store's
+ * memory of the venues, organizers, terms and calendar it has found usable, each checked once a
+ * page rather than once an event (a record rolled back alone could leave it wrong).
  */
-export function withLinksRemembered<T>(cx: SiteRound, fn: () => T): T {
-  rememberedLinks.set(cx, new Map());
+export function withPageLinks<T>(cx: SiteLocal, inOneGo: boolean, fn: () => T): T {
+  cx.state.page = { found: new Map(), memo: inOneGo ? new LinkMemo() : undefined };
   try {
     return fn();
   } finally {
-    rememberedLinks.delete(cx);
-  }
-}
-
-/** The events store's memory of a batch stored in one go (`withLinkMemo`). */
-const batchMemos = new WeakMap<SiteRound, LinkMemo>();
-
-/**
- * Runs `fn` (a batch of records stored in one go: nothing of it is rolled back but all of it)
- * with the events store's memory of the venues, organizers, terms and calendar it has found
- * usable, so each is checked once a batch rather than once an event.
- */
-export function withLinkMemo<T>(cx: SiteRound, fn: () => T): T {
-  batchMemos.set(cx, new LinkMemo());
-  try {
-    return fn();
-  } finally {
-    batchMemos.delete(cx);
+    cx.state.page = undefined;
   }
 }
 
 /** The local id a reference names, if that record is here. */
-export function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undefined {
+function localIdOf(cx: SiteLocal, kind: Linked, ref: Ref): number | undefined {
   if (typeof ref === 'string') {
     const m = /^local:(\d+)$/.exec(ref);
     return m ? Number(m[1]) : undefined;
   }
-  const memo = rememberedLinks.get(cx);
+  const memo = cx.state.page?.found;
   const key = memo && `${kind}:${ref}`;
   const known = key === undefined ? undefined : memo!.get(key);
   if (known !== undefined) return known;
@@ -73,7 +56,7 @@ export function localIdOf(cx: SiteRound, kind: Linked, ref: Ref): number | undef
 }
 
 /** The local record in the sync's form, or undefined when it is not here (deleted). */
-export function localRecord(cx: SiteRound, kind: SiteKind, localId: number): SiteRecord | undefined {
+export function localRecord(cx: SiteLocal, kind: SiteKind, localId: number): SiteRecord | undefined {
   const { store, url } = cx;
   if (kind === 'event') {
     const row = store.events.get(localId);
@@ -90,10 +73,10 @@ export function localRecord(cx: SiteRound, kind: SiteKind, localId: number): Sit
   return normRecord(kind, serializeTerm(row, url, {}) as unknown as Record<string, unknown>, localRefOf(cx));
 }
 
-const ids = (cx: SiteRound, kind: Linked, refs: Ref[]) => refs.map((r) => localIdOf(cx, kind, r)).filter((n): n is number => n !== undefined);
+const ids = (cx: SiteLocal, kind: Linked, refs: Ref[]) => refs.map((r) => localIdOf(cx, kind, r)).filter((n): n is number => n !== undefined);
 
 /** An event record of the site as the values the event store takes (links as local ids). */
-export function eventValues(cx: SiteRound, e: SiteEvent, mode: 'create' | 'update'): Record<string, unknown> {
+export function eventValues(cx: SiteLocal, e: SiteEvent, mode: 'create' | 'update'): Record<string, unknown> {
   const venue = e.venue === null ? undefined : localIdOf(cx, 'venue', e.venue);
   const body: Record<string, unknown> = {
     title: e.title,
@@ -128,7 +111,7 @@ export function eventValues(cx: SiteRound, e: SiteEvent, mode: 'create' | 'updat
  * Writes a record of the site here: updates `localId`, or creates one. Returns the local id. Call
  * in a write transaction, as the site's (store.davSync.asServer): no outbox row comes of it.
  */
-export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, localId?: number): number {
+export function applyLocally(cx: SiteLocal, kind: SiteKind, r: SiteRecord, localId?: number): number {
   const { store, write } = cx;
   const mode = localId === undefined ? 'create' : 'update';
   if (kind === 'event') {
@@ -139,7 +122,7 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
     if (split?.sameTiming) for (const f of ['start_date', 'end_date', 'timezone', 'all_day']) delete values[f];
     const recurrence = e.recurrence ? validateFields(eventFields, { recurrence: e.recurrence }, 'update').recurrence : undefined;
     if (localId === undefined) {
-      const id = store.events.create(values, write, { calendarId: cx.calendarId, memo: batchMemos.get(cx) });
+      const id = store.events.create(values, write, { calendarId: cx.calendarId, memo: cx.state.page?.memo });
       if (recurrence) store.series.create(id, recurrence);
       if (split && recurrence) applyFirstEvent(cx, id, split.first);
       return id;
@@ -151,7 +134,7 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
       if (split && recurrence) applyFirstEvent(cx, id, split.first);
       return id;
     }
-    store.events.update(localId, values, write, { memo: batchMemos.get(cx) });
+    store.events.update(localId, values, write, { memo: cx.state.page?.memo });
     return localId;
   }
   if (kind === 'venue' || kind === 'organizer') {
@@ -172,6 +155,6 @@ export function applyLocally(cx: SiteRound, kind: SiteKind, r: SiteRecord, local
  * Ours, kept as a conflict copy the user can restore ("Keep mine") when the site's version of the
  * same record wins (the same field changed on both sides): the one place pull and push keep it.
  */
-export function keepLocalCopy(cx: SiteRound, kind: SiteKind, o: Pick<SyncObjectRow, 'uid'>, local: SiteRecord, localId: number): void {
+export function keepLocalCopy(cx: SiteLocal, kind: SiteKind, o: Pick<SyncObjectRow, 'uid'>, local: SiteRecord, localId: number): void {
   cx.store.davSync.keepConflict(cx.calendarId, o.uid ?? `${kind}:${localId}`, recordTitle(kind, local), JSON.stringify(local), new Date().toISOString(), 'json', kind);
 }

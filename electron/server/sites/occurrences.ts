@@ -30,13 +30,14 @@ import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { identity, normEvent, payload, recordHash, recordTitle, type RefOf, type SiteEvent, type SiteRecord } from './records';
 import { eventValues, keepLocalCopy, localRefOf } from './local';
-import { jsonOf, type SiteRound } from './round';
+import { jsonOf, type SiteLocal, type SiteRound } from './round';
 import { refusedHere } from './refusals';
 import type { SyncObjectRow } from '../store/sites';
 import type { SeriesRow } from '../store/series';
 import { GROUP_OF_FIELD, OWN } from '../store/series-fields';
 import { addSeconds, wallMs } from '../store/series-record';
 import { virtualId } from '../store/series-virtual';
+import { yieldToRequests } from '../sync/outbox';
 
 /** A site's event JSON that is an occurrence of a series other than its first event. */
 export const isOccurrenceJson = (json: Record<string, unknown>): boolean => json.series_id !== undefined && json.series_id !== null && Number(json.series_id) !== Number(json.id);
@@ -48,19 +49,19 @@ export const occurrencesMayWait = (cx: SiteRound, anchorId: number): boolean => 
  * An occurrence as the sync compares it: its event record without what is its series' (the rule)
  * or its post's own (the post date, which each side's generated rows have their own).
  */
-export function occurrenceRecord(json: Record<string, unknown>, ref: RefOf): SiteRecord {
+function occurrenceRecord(json: Record<string, unknown>, ref: RefOf): SiteRecord {
   const { date: _date, recurrence: _rule, ...rest } = normEvent(json, ref) as unknown as SiteRecord;
   return rest;
 }
 
-function localOccurrence(cx: SiteRound, rowId: number): SiteRecord | undefined {
+function localOccurrence(cx: SiteLocal, rowId: number): SiteRecord | undefined {
   const row = cx.store.events.get(rowId);
   if (!row) return undefined;
   return occurrenceRecord(serializeEvent(row, cx.url, cx.store) as unknown as Record<string, unknown>, localRefOf(cx));
 }
 
 /** Whether the local row differs from its series (changed on its own, or trashed). */
-function isLocalException(cx: SiteRound, rowId: number): boolean {
+function isLocalException(cx: SiteLocal, rowId: number): boolean {
   const row = cx.store.events.get(rowId);
   return !!row && (row.own_fields !== 0 || row.status === 'trash');
 }
@@ -74,7 +75,7 @@ const copyUid = (seriesUid: string, key: string) => `${seriesUid}#${key}`;
  * restoring it as the site did. Returns its row. Call in a write transaction (as the site's, except
  * for "Keep mine", which is a local change).
  */
-function applyOccurrence(cx: SiteRound, s: SeriesRow, key: string, r: SiteRecord, rowId: number | undefined): number {
+function applyOccurrence(cx: SiteLocal, s: SeriesRow, key: string, r: SiteRecord, rowId: number | undefined): number {
   const { store, write } = cx;
   const { calendar: _calendar, date: _date, status, ...values } = eventValues(cx, r as unknown as SiteEvent, 'update');
   // An occurrence shown without a row here (past the rows' horizon) gets its row first, as an edit of it does.
@@ -94,14 +95,8 @@ function applyOccurrence(cx: SiteRound, s: SeriesRow, key: string, r: SiteRecord
 
 // ---- pull
 
-/** The site's occurrences a pull's listings noted, taken after them. */
-const noted = new WeakMap<SiteRound, Array<Record<string, unknown>>>();
-/** Original starts of the occurrences known here, per series of the site, as a round first asks. */
-const knownKeys = new WeakMap<SiteRound, Map<number, Set<string>>>();
-
 function keysKnown(cx: SiteRound, seriesRemoteId: number): Set<string> {
-  let bySeries = knownKeys.get(cx);
-  if (!bySeries) knownKeys.set(cx, (bySeries = new Map()));
+  const bySeries = cx.state.knownKeys;
   let keys = bySeries.get(seriesRemoteId);
   if (!keys) {
     const o = cx.store.sites.objectByRemote(cx.calendarId, 'event', seriesRemoteId);
@@ -119,16 +114,14 @@ export function noteOccurrence(cx: SiteRound, json: Record<string, unknown>): vo
   if (!cx.caps.almanac || typeof json.recurrence_id !== 'string') return;
   noteGenerated(cx, json);
   if (!json.is_exception && json.status !== 'trash' && !keysKnown(cx, Number(json.series_id)).has(String(json.recurrence_id))) return;
-  let list = noted.get(cx);
-  if (!list) noted.set(cx, (list = []));
-  list.push(json);
+  cx.state.notedOccurrences.push(json);
 }
 
 /** Takes the occurrences noted by the listings, each in a savepoint of one transaction per batch. */
-export async function takeOccurrences(cx: SiteRound, yieldToRequests: () => Promise<void>): Promise<void> {
-  const list = noted.get(cx) ?? [];
-  noted.delete(cx);
-  knownKeys.delete(cx);
+export async function takeOccurrences(cx: SiteRound): Promise<void> {
+  const list = cx.state.notedOccurrences;
+  cx.state.notedOccurrences = [];
+  cx.state.knownKeys = new Map();
   for (let i = 0; i < list.length; i += 50) {
     const part = list.slice(i, i + 50);
     cx.store.write(() => cx.store.davSync.asServer(() => part.forEach((json) => takeOne(cx, json))));
@@ -380,7 +373,7 @@ export function withExdatesMerged<R extends SiteRecord | undefined>(base: SiteRe
 }
 
 /** "Keep mine" of an occurrence's conflict copy: the kept record is that occurrence again, as a local change. Undefined when it is not one. */
-export function restoreOccurrenceCopy(cx: SiteRound, uid: string, r: SiteRecord): number | undefined {
+export function restoreOccurrenceCopy(cx: SiteLocal, uid: string, r: SiteRecord): number | undefined {
   const at = uid.lastIndexOf('#');
   if (at < 0) return undefined;
   const anchor = cx.store.davSync.anchor(cx.calendarId, uid.slice(0, at));
@@ -436,44 +429,33 @@ export function seriesOfFirstEvent(cx: SiteRound, anchorId: number, local: SiteR
   return series;
 }
 
-/** A site's first event changed on its own, being taken (pull): its JSON and a generated occurrence of its series there. */
-const firstEvents = new WeakMap<SiteRound, { first: Record<string, unknown>; generated: Record<string, unknown> }>();
-/** A generated occurrence of each series of the site, as the listings gave them (its series' values). */
-const generatedOf = new WeakMap<SiteRound, Map<number, Record<string, unknown>>>();
-/** First events changed on their own there, taken after the listings (when a generated occurrence of theirs is known). */
-const deferred = new WeakMap<SiteRound, Array<Record<string, unknown>>>();
-/** Rounds taking their deferred first events (which are not deferred again). */
-const draining = new WeakSet<SiteRound>();
-
 /**
  * Whether the listing's record is the first event of a series changed on its own there: then it is
  * taken after the listings, with its series' values read from a generated occurrence (the API
  * gives the first event's own values; the series' are only in what its occurrences show).
  */
 export function deferFirstEvent(cx: SiteRound, json: Record<string, unknown>): boolean {
-  if (!cx.caps.almanac || json.is_exception !== true || Number(json.series_id) !== Number(json.id) || draining.has(cx)) return false;
-  let list = deferred.get(cx);
-  if (!list) deferred.set(cx, (list = []));
-  list.push(json);
+  if (!cx.caps.almanac || json.is_exception !== true || Number(json.series_id) !== Number(json.id) || cx.state.takingDeferred) return false;
+  cx.state.deferredFirst.push(json);
   return true;
 }
 
 /** Takes the first events deferred by the listings (`take`: the pull's own taking of a record). */
 export function takeFirstEvents(cx: SiteRound, take: (json: Record<string, unknown>) => void): void {
-  const list = deferred.get(cx) ?? [];
-  deferred.delete(cx);
-  draining.add(cx);
+  const list = cx.state.deferredFirst;
+  cx.state.deferredFirst = [];
+  cx.state.takingDeferred = true;
   for (const json of list) {
-    const generated = generatedOf.get(cx)?.get(Number(json.id));
-    if (generated) firstEvents.set(cx, { first: json, generated });
+    const generated = cx.state.generated.get(Number(json.id));
+    if (generated) cx.state.firstEvent = { first: json, generated };
     try {
       // Without a generated occurrence (every other one changed on its own) it goes whole, as before.
       cx.store.write(() => cx.store.davSync.asServer(() => take(json)));
     } finally {
-      firstEvents.delete(cx);
+      cx.state.firstEvent = undefined;
     }
   }
-  draining.delete(cx);
+  cx.state.takingDeferred = false;
 }
 
 /**
@@ -482,7 +464,7 @@ export function takeFirstEvents(cx: SiteRound, take: (json: Record<string, unkno
  * Undefined when the listings gave none.
  */
 function asTheSeriesMakesIt(cx: SiteRound, seriesRemoteId: number, key: string): SiteRecord | undefined {
-  const g = generatedOf.get(cx)?.get(seriesRemoteId);
+  const g = cx.state.generated.get(seriesRemoteId);
   return g ? movedTo(occurrenceRecord(g, identity), key) : undefined;
 }
 
@@ -502,8 +484,7 @@ function movedTo(r: SiteRecord, key: string): SiteRecord {
 /** Notes a generated occurrence of a series as the listings give it. */
 function noteGenerated(cx: SiteRound, json: Record<string, unknown>): void {
   if (json.is_exception || json.status === 'trash') return;
-  let map = generatedOf.get(cx);
-  if (!map) generatedOf.set(cx, (map = new Map()));
+  const map = cx.state.generated;
   if (!map.has(Number(json.series_id))) map.set(Number(json.series_id), json);
 }
 
@@ -513,8 +494,8 @@ function noteGenerated(cx: SiteRound, json: Record<string, unknown>): void {
  * series store needs to write them (local.ts applyLocally). The series' values are the generated
  * occurrence's where the first event differs from it; its start is the first event's original one.
  */
-export function splitFirstEvent(cx: SiteRound, r: SiteRecord, localId: number | undefined): { series: SiteRecord; first: SiteRecord; sameTiming: boolean } | undefined {
-  const taking = firstEvents.get(cx);
+export function splitFirstEvent(cx: SiteLocal, r: SiteRecord, localId: number | undefined): { series: SiteRecord; first: SiteRecord; sameTiming: boolean } | undefined {
+  const taking = cx.state.firstEvent;
   if (!taking) return undefined;
   const g = occurrenceRecord(taking.generated, identity);
   const key = String(taking.first.recurrence_id);
@@ -528,7 +509,7 @@ export function splitFirstEvent(cx: SiteRound, r: SiteRecord, localId: number | 
 }
 
 /** The first event's own values written over it, as an override of its series (importException). */
-export function applyFirstEvent(cx: SiteRound, anchorId: number, first: SiteRecord): void {
+export function applyFirstEvent(cx: SiteLocal, anchorId: number, first: SiteRecord): void {
   const s = cx.store.series.get(anchorId);
   if (!s) return;
   const { calendar: _calendar, date: _date, ...values } = eventValues(cx, first as unknown as SiteEvent, 'update');

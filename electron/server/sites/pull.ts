@@ -20,8 +20,9 @@ import { apiUrl } from './http';
 import { SiteError } from './errors';
 import { baseOf, identity, normRecord, recordTitle, siteOccurrence, type SiteRecord } from './records';
 import { refusedHere } from './refusals';
-import { applyLocally, keepLocalCopy, localRecord, withLinkMemo, withLinksRemembered } from './local';
-import { jsonOf, PATHS, yieldToRequests, type SiteRound } from './round';
+import { applyLocally, keepLocalCopy, localRecord, withPageLinks } from './local';
+import { jsonOf, PATHS, type SiteRound } from './round';
+import { yieldToRequests } from '../sync/outbox';
 import { deferFirstEvent, isOccurrenceJson, noteOccurrence, occurrencesMayWait, takeFirstEvents, takeOccurrences, withExdatesMerged } from './occurrences';
 import type { SiteKind, SyncObjectRow } from '../store/sites';
 
@@ -34,13 +35,8 @@ const MAX_PAGES = 4000;
  * thousands of known records (a caching plugin, a bad page) costs a bounded round, and what was
  * not confirmed gone is left as it is until a later round asks.
  */
-export const MAX_SINGLE_READS = 500;
-const singleReads = new WeakMap<SiteRound, { left: number }>();
-const mayReadOne = (cx: SiteRound) => {
-  let budget = singleReads.get(cx);
-  if (!budget) singleReads.set(cx, (budget = { left: MAX_SINGLE_READS }));
-  return budget.left-- > 0;
-};
+const MAX_SINGLE_READS = 500;
+const mayReadOne = (cx: SiteRound) => cx.state.singleReads++ < MAX_SINGLE_READS;
 
 type Linked = Exclude<SiteKind, 'event'>;
 
@@ -58,7 +54,7 @@ export async function pullSite(cx: SiteRound): Promise<void> {
  * ahead the site sat idle most of the time; with several it works on the next pages while this
  * side stores. Bounded: at most this many answers (each under the size limit) wait.
  */
-export const PAGES_AHEAD = 8;
+const PAGES_AHEAD = 8;
 
 /**
  * Records applied in one write transaction at most. Pages that have arrived while the previous
@@ -67,7 +63,7 @@ export const PAGES_AHEAD = 8;
  * bound keeps each transaction short (a few tens of milliseconds) for the requests waiting
  * between them.
  */
-export const MAX_BATCH = 400;
+const MAX_BATCH = 400;
 
 /**
  * Every page of a collection; `onBatch` gets the records of one or more consecutive pages, in
@@ -207,16 +203,13 @@ async function pullEvents(cx: SiteRound): Promise<void> {
     } else jsonOf(cx, answer, `GET events/${o.remote_id}`);
   }
   takeFirstEvents(cx, (json) => takeRecord(cx, 'event', json, seen));
-  await takeOccurrences(cx, yieldToRequests);
+  await takeOccurrences(cx);
 }
 
 /** Venues, organizers and terms a page of events names that are not linked here yet: taken from the events' own copies. */
-/** Linked records a round found linked already: the events of a site name the same few again and again. */
-const linkedThisRound = new WeakMap<SiteRound, Set<string>>();
-
 async function takeLinkedOf(cx: SiteRound, events: Array<Record<string, unknown>>): Promise<void> {
-  let known = linkedThisRound.get(cx);
-  if (!known) linkedThisRound.set(cx, (known = new Set()));
+  // Linked records a round found linked already: the events of a site name the same few again and again.
+  const known = cx.state.linked;
   const todo: Array<[Linked, Record<string, unknown>]> = [];
   for (const e of events) {
     const venue = e.venue && typeof e.venue === 'object' && !Array.isArray(e.venue) ? [e.venue] : [];
@@ -264,7 +257,10 @@ function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, 
           if (id !== undefined) seen.add(id);
           return false;
         });
-  const each = (careful: boolean) => () => records.forEach((json) => takeRecord(cx, kind, json, seen, false, careful));
+  const each = (careful: boolean) => () => {
+    const known = knownObjects(cx, kind, records);
+    records.forEach((json) => takeRecord(cx, kind, json, seen, false, careful, known));
+  };
   const allNew =
     kind === 'event' &&
     records.every((json) => json.recurrence === undefined || json.recurrence === null) &&
@@ -273,7 +269,7 @@ function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, 
     const search = allNew ? store.events.deferSearchIndex() : undefined;
     try {
       // Events name the same few venues, organizers and terms: their links looked up and checked once a batch.
-      if (kind === 'event') withLinksRemembered(cx, () => withLinkMemo(cx, each(false)));
+      if (kind === 'event') withPageLinks(cx, true, each(false));
       else each(false)();
       search?.finish();
     } catch (err) {
@@ -281,7 +277,7 @@ function storeBatch(cx: SiteRound, kind: SiteKind, listed: Array<Record<string, 
       throw err;
     }
   };
-  const careful = kind === 'event' ? () => withLinksRemembered(cx, each(true)) : each(true);
+  const careful = kind === 'event' ? () => withPageLinks(cx, false, each(true)) : each(true);
   const counts = JSON.stringify({ received: cx.report.received, merged: cx.report.merged, conflicts: cx.report.conflicts });
   try {
     store.write(() => store.davSync.asServer(fast));
@@ -321,11 +317,24 @@ function savepoint(store: SiteRound['store']): (fn: () => void) => void {
 const uidOf = (cx: SiteRound, localId: number) => cx.store.events.icsUid(localId);
 
 /**
+ * A batch's objects by the site's id, without their base copies (read only for a record whose
+ * hash differs), in one query inside the batch's transaction; null: not linked here. A record
+ * saved is dropped from it, so a later copy of it in the batch (or a batch stored again) reads it.
+ */
+type KnownObjects = Map<number, Omit<SyncObjectRow, 'base_json'> | null>;
+function knownObjects(cx: SiteRound, kind: SiteKind, records: Array<Record<string, unknown>>): KnownObjects {
+  const ids = records.map(idOf).filter((id): id is number => id !== undefined);
+  const known: KnownObjects = new Map(ids.map((id) => [id, null]));
+  for (const o of cx.store.sites.objectsByRemote(cx.calendarId, kind, ids)) known.set(o.remote_id!, o);
+  return known;
+}
+
+/**
  * One record of the site, as listed: new → created here (or linked to the same record here),
  * unchanged → nothing, changed → applied, or decided with the local change. Call in a write
  * transaction, as the site's. A record that cannot be stored here is reported, not fatal.
  */
-function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>, seen: Set<number>, embedded = false, careful = true): void {
+function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>, seen: Set<number>, embedded = false, careful = true, known?: KnownObjects): void {
   const remoteId = idOf(json);
   if (remoteId === undefined) return;
   // An occurrence of an Almanac site's series is not a record of its own: one changed on its own is taken after the listings (occurrences.ts).
@@ -343,7 +352,8 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
   const guarded = careful ? savepoint(store) : (fn: () => void) => fn();
   try {
     guarded(() => {
-      const o = store.sites.objectByRemote(calendarId, kind, remoteId);
+      const o = known?.has(remoteId) ? (known.get(remoteId) ?? undefined) : store.sites.objectByRemote(calendarId, kind, remoteId);
+      known?.delete(remoteId);
       const hidden = kind === 'event' && r.hide_from_listings ? 1 : 0;
       if (!o) {
         const linked = kind === 'event' ? undefined : store.sites.sameHere(calendarId, kind, r);
@@ -354,27 +364,28 @@ function takeRecord(cx: SiteRound, kind: SiteKind, json: Record<string, unknown>
         return;
       }
       if (o.base_hash === hash) {
-        if (o.hidden !== hidden || (kind === 'event' && o.read_only !== readOnly)) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden, read_only: kind === 'event' ? readOnly : undefined });
+        if (o.hidden !== hidden || (kind === 'event' && o.read_only !== readOnly)) store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, hidden, read_only: kind === 'event' ? readOnly : undefined }, o);
         return;
       }
       // Embedded copies (an event's venue) are not always whole: only a listing changes a known record.
       if (embedded) return;
-      const localId = o.local_id !== null && localRecord(cx, kind, o.local_id) !== undefined ? o.local_id : undefined;
+      const baseJson = store.sites.objectBase(o.id);
+      const local = o.local_id !== null ? localRecord(cx, kind, o.local_id) : undefined;
+      const localId = local !== undefined ? o.local_id! : undefined;
       const save = (id: number | undefined) =>
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden, read_only: kind === 'event' ? readOnly : undefined });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, local_id: id ?? null, uid: kind === 'event' && id !== undefined ? uidOf(cx, id) : o.uid, ...base, remote_status: null, hidden, read_only: kind === 'event' ? readOnly : undefined }, o);
       if (!pendingOf(cx, kind, o)) {
         save(applyLocally(cx, kind, r, localId));
-        const trashedNow = kind === 'event' && r.status === 'trash' && !(o.base_json ?? '').includes('"status":"trash"');
+        const trashedNow = kind === 'event' && r.status === 'trash' && !(baseJson ?? '').includes('"status":"trash"');
         cx.report.received[trashedNow ? 'deleted' : 'changed']++;
         return;
       }
-      const local = localId === undefined ? undefined : localRecord(cx, kind, localId);
       // Trashed there while edited here: ours stays, and the push brings it back with the change.
       if (kind === 'event' && r.status === 'trash' && local && local.status !== 'trash') {
-        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, remote_status: 'trash' });
+        store.sites.saveObject({ id: o.id, calendar_id: calendarId, kind, remote_status: 'trash' }, o);
         return;
       }
-      const agreed = o.base_json ? (JSON.parse(o.base_json) as SiteRecord) : undefined;
+      const agreed = baseJson ? (JSON.parse(baseJson) as SiteRecord) : undefined;
       const [mine, theirs] = kind === 'event' ? withExdatesMerged(agreed, local, r) : [local, r];
       const decision = decideRecords(agreed, mine, theirs);
       switch (decision.outcome) {

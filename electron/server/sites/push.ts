@@ -60,19 +60,14 @@ export async function pushSite(cx: SiteRound): Promise<boolean> {
   return sent > 0;
 }
 
-/** Records refused in a round (kind:key), so that one that went through has its refusal cleared. */
-const refusedThisRound = new WeakMap<SiteRound, Set<string>>();
-
 /**
  * Sends one outbox row; when the record went through (sent, found the same, or gone on both
  * sides) rather than refused, the refusal the user was shown for it goes.
  */
 async function tracked(cx: SiteRound, kind: SiteKind, key: string, send: () => Promise<void>): Promise<void> {
   await send();
-  // Most rounds have no refusal at all: no write then.
-  if (!refusedThisRound.get(cx)?.has(`${kind}:${key}`) && cx.store.sites.refusalCount(cx.calendarId) > 0) {
-    cx.store.write(() => cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, key));
-  }
+  // clearRefusal itself looks first whether the site has any refusal (most have none): one query.
+  if (!cx.state.refused.has(`${kind}:${key}`)) cx.store.write(() => cx.store.sites.clearRefusal(cx.calendarId, 'push', kind, key));
 }
 
 /** The record a refusal is about: what the user is shown in GET /sync and the sidebar. */
@@ -156,9 +151,7 @@ function refuse(cx: SiteRound, status: number, json: unknown, title: string, mar
 }
 
 function keepRefusal(cx: SiteRound, who: Who, error: string, status: number | null, mark: (error: string, next: string) => void): void {
-  let refused = refusedThisRound.get(cx);
-  if (!refused) refusedThisRound.set(cx, (refused = new Set()));
-  refused.add(`${who.kind}:${who.key}`);
+  cx.state.refused.add(`${who.kind}:${who.key}`);
   cx.store.write(() => {
     mark(error, retryLater());
     cx.store.sites.refuse({ calendar_id: cx.calendarId, direction: 'push', kind: who.kind, record_key: who.key, local_id: who.localId, remote_id: who.remoteId, title: excerpt(who.title, 200), reason: error, status, at_utc: new Date().toISOString() });

@@ -125,7 +125,7 @@ export function normEvent(json: Record<string, unknown>, ref: RefOf, opts: { ser
  * `tec_custom_tables_v1_provisional_post_base_provisional_id`, 10,000,000 unless a site moved it
  * (TEC's Provisional_Post / ID_Generator, and its WPML integration's filter of the same name).
  */
-export const TEC_PROVISIONAL_ID_BASE = 10_000_000;
+const TEC_PROVISIONAL_ID_BASE = 10_000_000;
 
 /**
  * Whether the site's event is an occurrence its Events Calendar Pro generates from a Series, which
@@ -152,7 +152,7 @@ export function siteOccurrence(json: Record<string, unknown>): { reason: 'site_o
 
 const VENUE_TEXT = ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website'] as const;
 
-export function normVenue(json: Record<string, unknown>): SiteRecord {
+function normVenue(json: Record<string, unknown>): SiteRecord {
   const out: SiteRecord = { venue: decodeEntities(str(json.venue)), description: visibleText(json.description) };
   for (const k of VENUE_TEXT) out[k] = decodeEntities(str(json[k]));
   out.show_map = !!json.show_map;
@@ -160,7 +160,7 @@ export function normVenue(json: Record<string, unknown>): SiteRecord {
   return out;
 }
 
-export function normOrganizer(json: Record<string, unknown>): SiteRecord {
+function normOrganizer(json: Record<string, unknown>): SiteRecord {
   return {
     organizer: decodeEntities(str(json.organizer)),
     description: visibleText(json.description),

@@ -7,7 +7,6 @@ import type { Store } from '../store';
 import type { SiteKind, SiteRefusalRow } from '../store/sites';
 import { PATHS, type SiteRound } from './round';
 import { storedError } from '../caldav/errors';
-import { ApiError } from '../errors';
 
 /**
  * A record of the site that cannot be stored here (its `err`): told in the round's report and
@@ -16,7 +15,7 @@ import { ApiError } from '../errors';
  */
 export function refusedHere(cx: SiteRound, kind: SiteKind, remoteId: number, title: string, err: unknown, what = ''): void {
   cx.report.problems.push(`${PATHS[kind]}/${remoteId} "${title}"${what ? ` (${what})` : ''}: ${(err as Error).message}`);
-  const reason = err instanceof ApiError ? storedError({ key: err.messageKey, vars: err.vars }) : storedError(err as Error);
+  const reason = storedError(err);
   cx.store.sites.refuse({ calendar_id: cx.calendarId, direction: 'pull', kind, record_key: String(remoteId), local_id: null, remote_id: remoteId, title: title.slice(0, 200), reason, status: null, at_utc: new Date().toISOString() });
 }
 

@@ -9,6 +9,7 @@ import type { UrlContext } from '../serialize/context';
 import type { SiteHttp, SiteAnswer } from './http';
 import type { SiteCapabilities } from './discovery';
 import { SiteError } from './errors';
+import type { LinkMemo } from '../store/event-links';
 
 export interface SiteReport {
   siteId: number;
@@ -33,16 +34,50 @@ export interface SiteReport {
   retryAfterMs?: number;
 }
 
-export interface SiteRound {
+/** What one round remembers between its steps, each part kept by the file named. */
+export interface RoundState {
+  /** push.ts: records the site refused in this round (kind:key): a later send of them clears no refusal. */
+  refused: Set<string>;
+  /** pull.ts: reads of one record by id this round has made (bounded). */
+  singleReads: number;
+  /** pull.ts: venues, organizers and terms the events named that were found linked already (kind:id). */
+  linked: Set<string>;
+  /** local.ts: while a page of events is stored (withPageLinks). */
+  page?: { found: Map<string, number>; memo?: LinkMemo };
+  /** occurrences.ts: the site's occurrences the listings noted, taken after them. */
+  notedOccurrences: Array<Record<string, unknown>>;
+  /** occurrences.ts: original starts of the occurrences known here, per series of the site, as first asked. */
+  knownKeys: Map<number, Set<string>>;
+  /** occurrences.ts: a generated occurrence of each series of the site, as the listings gave them (its series' values). */
+  generated: Map<number, Record<string, unknown>>;
+  /** occurrences.ts: first events changed on their own there, taken after the listings. */
+  deferredFirst: Array<Record<string, unknown>>;
+  /** occurrences.ts: the deferred first events are being taken (they are not deferred again). */
+  takingDeferred: boolean;
+  /** occurrences.ts: the first event being taken, and a generated occurrence of its series. */
+  firstEvent?: { first: Record<string, unknown>; generated: Record<string, unknown> };
+}
+
+export const newRoundState = (): RoundState => ({ refused: new Set(), singleReads: 0, linked: new Set(), notedOccurrences: [], knownKeys: new Map(), generated: new Map(), deferredFirst: [], takingDeferred: false });
+
+/**
+ * The local side of a site's round (local.ts, occurrences.ts's writes here): all but the
+ * connection, so that Keep mine (conflicts.ts), which talks to no site, has all it needs.
+ */
+export interface SiteLocal {
   store: Store;
   site: SiteRow;
   calendarId: number;
-  http: SiteHttp;
-  apiRoot: string;
   caps: SiteCapabilities;
   write: WriteContext;
   url: UrlContext;
   report: SiteReport;
+  state: RoundState;
+}
+
+export interface SiteRound extends SiteLocal {
+  http: SiteHttp;
+  apiRoot: string;
 }
 
 export const newReport = (site: SiteRow): SiteReport => ({
@@ -73,4 +108,3 @@ export function jsonOf(cx: SiteRound, a: SiteAnswer, what: string): Record<strin
 /** The API path of a kind's collection. */
 export const PATHS = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' } as const;
 
-export { yieldToRequests } from '../sync/outbox';

@@ -12,7 +12,7 @@ import { storedError } from '../caldav/errors';
 import { createSiteHttp, type SiteHttpOptions } from './http';
 import { proveLogin, type SiteCapabilities } from './discovery';
 import { SiteError } from './errors';
-import { newReport, type SiteReport, type SiteRound } from './round';
+import { newReport, newRoundState, type SiteReport, type SiteRound } from './round';
 import { pushSite } from './push';
 import { pullSite } from './pull';
 
@@ -39,7 +39,7 @@ export async function syncSite(deps: SiteSyncDeps, site: SiteRow, password: stri
   const report = newReport(site);
   const http = createSiteHttp(site.api_root, { user: site.username, password }, deps.http);
   const caps = capabilitiesOf(site);
-  const cx: SiteRound = { store, site, calendarId: site.calendar_id, http, apiRoot: site.api_root, caps, write: deps.write(), url: deps.url(), report };
+  const cx: SiteRound = { store, site, calendarId: site.calendar_id, http, apiRoot: site.api_root, caps, write: deps.write(), url: deps.url(), report, state: newRoundState() };
   let error: string | null = null;
   try {
     await proveLogin(http, site.api_root, caps, site.url);
@@ -47,16 +47,17 @@ export async function syncSite(deps: SiteSyncDeps, site: SiteRow, password: stri
     await pullSite(cx);
   } catch (err) {
     report.ok = false;
-    if (err instanceof SiteError) {
-      report.error = err.message;
-      report.transient = err.transient;
-      report.retryAfterMs = err.retryAfterMs;
-      error = storedError({ key: err.messageKey, vars: err.vars });
-    } else {
-      report.error = (err as Error).message;
-      report.transient = false;
-      error = report.error;
+    if (deps.http?.signal?.aborted) {
+      // Stopped here (the site removed, the app quitting): not the site's fault, so no error is
+      // kept (an abort reads as a timeout to the HTTP client); the next round resumes.
+      report.error = 'The round was stopped.';
+      report.transient = true;
+      return report;
     }
+    report.error = (err as Error).message;
+    report.transient = err instanceof SiteError && err.transient;
+    if (err instanceof SiteError) report.retryAfterMs = err.retryAfterMs;
+    error = storedError(err);
   } finally {
     report.requests = http.requests;
     report.pending = store.sites.pendingCount(site.calendar_id);

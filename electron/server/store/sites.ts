@@ -103,7 +103,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const byCalendar = db.prepare<[number], SiteRow>('SELECT * FROM sites WHERE calendar_id = ?');
   const byUrl = db.prepare<[string], SiteRow>('SELECT * FROM sites WHERE api_root = ?');
   const setResult = db.prepare<[string | null, string | null, number]>('UPDATE sites SET last_sync_utc = coalesce(?, last_sync_utc), last_error = ? WHERE id = ?');
-  const setCapabilities = db.prepare<[string, number]>('UPDATE sites SET capabilities = ? WHERE id = ?');
   const deleteSite = db.prepare<[number]>('DELETE FROM sites WHERE id = ?');
   const deleteCalendar = db.prepare<[number]>('DELETE FROM calendars WHERE id = ?');
   const calendarEvents = db.prepare<[number], number>('SELECT id FROM events WHERE calendar_id = ? ORDER BY parent_id IS NULL, id').pluck();
@@ -113,6 +112,12 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const objByLocal = db.prepare<[number, string, number], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND kind = ? AND local_id = ?');
   const objByUid = db.prepare<[number, string], SyncObjectRow>('SELECT * FROM sync_objects WHERE calendar_id = ? AND uid = ?');
   const objById = db.prepare<[number], SyncObjectRow>('SELECT * FROM sync_objects WHERE id = ?');
+  const HEAD = 'id, calendar_id, kind, local_id, uid, remote_id, base_hash, remote_status, hidden, read_only';
+  const objHeadById = db.prepare<[number], Omit<SyncObjectRow, 'base_json'>>(`SELECT ${HEAD} FROM sync_objects WHERE id = ?`);
+  const objHeadsByRemote = db.prepare<[number, string, string], Omit<SyncObjectRow, 'base_json'>>(
+    `SELECT ${HEAD} FROM sync_objects WHERE calendar_id = ? AND kind = ? AND remote_id IN (SELECT value FROM json_each(?))`,
+  );
+  const objBase = db.prepare<[number], string | null>('SELECT base_json FROM sync_objects WHERE id = ?').pluck();
   const objsOfKind = db.prepare<[number, string], Omit<SyncObjectRow, 'base_json'>>(
     'SELECT id, calendar_id, kind, local_id, uid, remote_id, NULL AS base_json, base_hash, remote_status, hidden, read_only FROM sync_objects WHERE calendar_id = ? AND kind = ?',
   );
@@ -124,8 +129,11 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id, base_json = @base_json,
        base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden, read_only = @read_only WHERE id = @id`,
   );
+  const updateObjKeepBase = db.prepare(
+    `UPDATE sync_objects SET local_id = @local_id, uid = @uid, remote_id = @remote_id,
+       base_hash = @base_hash, remote_status = @remote_status, hidden = @hidden, read_only = @read_only WHERE id = @id`,
+  );
   const deleteObj = db.prepare<[number]>('DELETE FROM sync_objects WHERE id = ?');
-  const localLinkedElsewhere = db.prepare<[string, number], number>('SELECT count(*) FROM sync_objects WHERE kind = ? AND local_id = ?').pluck();
 
   const due = db.prepare<[number, string, number], SiteOutboxRow>(
     `SELECT * FROM site_outbox WHERE calendar_id = ? AND (next_try_utc IS NULL OR next_try_utc <= ?) ORDER BY ${KIND_ORDER}, local_id LIMIT ?`,
@@ -164,7 +172,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   ).pluck();
 
   const refusalsOf = db.prepare<[number], SiteRefusalRow>('SELECT * FROM site_refusals WHERE calendar_id = ? ORDER BY at_utc DESC, id DESC LIMIT 200');
-  const refusalCount = db.prepare<[number], number>('SELECT count(*) FROM site_refusals WHERE calendar_id = ?').pluck();
   const refusalById = db.prepare<[number], SiteRefusalRow>('SELECT * FROM site_refusals WHERE id = ?');
   const putRefusal = db.prepare(
     `INSERT INTO site_refusals (calendar_id, direction, kind, record_key, local_id, remote_id, title, reason, status, at_utc)
@@ -176,7 +183,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
   const dropRefusalById = db.prepare<[number]>('DELETE FROM site_refusals WHERE id = ?');
   const dropPullRefusalsBefore = db.prepare<[number, string]>("DELETE FROM site_refusals WHERE calendar_id = ? AND direction = 'pull' AND at_utc < ?");
   const anyRefusal = db.prepare<[number], number>('SELECT 1 FROM site_refusals WHERE calendar_id = ? LIMIT 1').pluck();
-  const readOnlyEvent = db.prepare<[number, number], string>("SELECT read_only FROM sync_objects WHERE calendar_id = ? AND kind = 'event' AND local_id = ? AND read_only IS NOT NULL").pluck();
   const readOnlyEventsIn = db.prepare<[string], { local_id: number; read_only: string }>(
     "SELECT local_id, read_only FROM sync_objects WHERE kind = 'event' AND local_id IN (SELECT value FROM json_each(?)) AND read_only IS NOT NULL",
   );
@@ -199,7 +205,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     byCalendar: (calendarId: number) => byCalendar.get(calendarId),
     byApiRoot: (apiRoot: string) => byUrl.get(apiRoot),
     setResult: (id: number, syncedUtc: string | null, error: string | null) => void setResult.run(syncedUtc, error, id),
-    setCapabilities: (id: number, caps: Record<string, unknown>) => void setCapabilities.run(JSON.stringify(caps), id),
     /**
      * Removes the site, its calendar and its events for good (the site keeps its copies). Its
      * sync rows and outbox rows go with the calendar. Call in a write transaction, as the server's
@@ -226,26 +231,33 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     objectByUid: (calendarId: number, uid: string) => objByUid.get(calendarId, uid),
     /** Every object of a kind, without its base copy (a listing compares ids and hashes only). */
     objects: (calendarId: number, kind: SiteKind) => objsOfKind.all(calendarId, kind),
-    /** Inserts or updates (by `id`) an object; returns its id. Call in a write transaction. */
-    saveObject(o: ObjectInput): number {
-      const current = o.id !== undefined ? objById.get(o.id) : undefined;
+    /** The objects of these ids of the site, without their base copies: a batch of a listing reads them at once. */
+    objectsByRemote: (calendarId: number, kind: SiteKind, remoteIds: number[]) => objHeadsByRemote.all(calendarId, kind, JSON.stringify(remoteIds)),
+    /** An object's base copy, read only when it is compared (its hash differs). */
+    objectBase: (id: number): string | null => objBase.get(id) ?? null,
+    /**
+     * Inserts or updates (by `id`) an object; returns its id. `current`: its row as the caller
+     * read it in this transaction, so it is not read again (the base copy is never read: left as
+     * it is unless `o` gives one). Call in a write transaction.
+     */
+    saveObject(o: ObjectInput, current: Omit<SyncObjectRow, 'base_json'> | undefined = o.id !== undefined ? objHeadById.get(o.id) : undefined): number {
       const row = {
         calendar_id: o.calendar_id,
         kind: o.kind,
         local_id: o.local_id !== undefined ? o.local_id : (current?.local_id ?? null),
         uid: o.uid !== undefined ? o.uid : (current?.uid ?? null),
         remote_id: o.remote_id !== undefined ? o.remote_id : (current?.remote_id ?? null),
-        base_json: o.base_json !== undefined ? o.base_json : (current?.base_json ?? null),
         base_hash: o.base_hash !== undefined ? o.base_hash : (current?.base_hash ?? null),
         remote_status: o.remote_status !== undefined ? o.remote_status : (current?.remote_status ?? null),
         hidden: o.hidden !== undefined ? o.hidden : (current?.hidden ?? 0),
         read_only: o.read_only !== undefined ? o.read_only : (current?.read_only ?? null),
       };
       if (current) {
-        updateObj.run({ ...row, id: current.id });
+        if (o.base_json === undefined) updateObjKeepBase.run({ ...row, id: current.id });
+        else updateObj.run({ ...row, base_json: o.base_json, id: current.id });
         return current.id;
       }
-      return Number(insertObj.run(row).lastInsertRowid);
+      return Number(insertObj.run({ ...row, base_json: o.base_json ?? null }).lastInsertRowid);
     },
     object: (id: number) => objById.get(id),
     forgetObject: (id: number) => void deleteObj.run(id),
@@ -260,8 +272,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
       }
       return sameTerm.get({ calendar: calendarId, taxonomy: kind, kind, slug: text(r.slug), name: text(r.name) }) as number | undefined;
     },
-    /** Whether any site links this local venue, organizer or term. */
-    linkedAnywhere: (kind: SiteKind, localId: number) => (localLinkedElsewhere.get(kind, localId) as number) > 0,
 
     /** Venues, organizers and terms to send, in dependency order of kind. */
     due: (calendarId: number, nowUtc: string, limit: number) => due.all(calendarId, nowUtc, limit),
@@ -276,11 +286,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
     conflictCount: (calendarId: number): number => conflictCount.get(calendarId) as number,
     hasPending: (): boolean => anyPending.get() !== undefined,
 
-    /** Why a site's event may not be written back, if it may not (see ReadOnlyReason). */
-    readOnlyEvent(calendarId: number, localId: number): ReadOnlyReason | undefined {
-      const json = readOnlyEvent.get(calendarId, localId) as string | undefined;
-      return json === undefined ? undefined : (JSON.parse(json) as ReadOnlyReason);
-    },
     /** The read-only reasons of these local events (only those that have one). */
     readOnlyEvents(localIds: number[]): Map<number, ReadOnlyReason> {
       const out = new Map<number, ReadOnlyReason>();
@@ -291,7 +296,6 @@ export function createSiteStore(db: DB, events: EventDeleter) {
 
     /** Records of the site's calendar it refused, newest first (at most 200). */
     refusals: (calendarId: number): SiteRefusalRow[] => refusalsOf.all(calendarId),
-    refusalCount: (calendarId: number): number => refusalCount.get(calendarId) as number,
     refusal: (id: number) => refusalById.get(id),
     /** Records (or replaces) the refusal of a record. Call in a write transaction. */
     refuse: (r: Omit<SiteRefusalRow, 'id'>) => void putRefusal.run(r),

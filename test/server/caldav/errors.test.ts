@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorText, excerpt, storedCalendarErrors, storedError } from '../../../electron/server/caldav/errors';
+import { SiteError } from '../../../electron/server/sites/errors';
+import { ApiError } from '../../../electron/server/errors';
 
 describe('stored sync errors in words', () => {
   it('an account failed through some calendars: the sentence first, then each calendar with its own error, in the language asked', () => {
@@ -27,5 +29,15 @@ describe('stored sync errors in words', () => {
     expect(excerpt(`proxy said\r\nWWW-Authenticate: Basic realm=x\u0007`)).toBe('proxy said …');
     expect(excerpt(`sent Bearer ${'a1B2'.repeat(8)} ok`)).toBe('sent … ok');
     expect(excerpt('x'.repeat(500)).length).toBe(120);
+  });
+
+  it('any error of Almanac\'s telling (a website\'s, the API\'s) is kept by key; any other only as an excerpt', () => {
+    const site = storedError(new SiteError('busy', { host: 'example.org', status: 503 }));
+    expect(errorText(site, 'pt-br')).toBe(new SiteError('busy', { host: 'example.org', status: 503 }).describe('pt-br'));
+    const api = storedError(new ApiError('sync-site-not-found', 404, 'sync-site-not-found', { name: 'Blog' }));
+    expect(errorText(api, 'es')).toBe('No hay ningún sitio web llamado "Blog".');
+    const raw = storedError(new Error(`the site said\r\nAuthorization: Basic ${'a1B2'.repeat(8)}`));
+    expect(raw).not.toContain('a1B2');
+    expect(errorText(raw, 'en')).toContain('the site said');
   });
 });

@@ -1,13 +1,17 @@
 /**
  * Connecting a website (issue 26 item 1) against a second real Almanac (and, for what a real site
  * cannot be made to do on demand, a proxy in front of it): the right password; a wrong one; an
- * address that is not such a site; a firewall's web page; an unreachable site; a host that strips
+ * address that is not such a site; a firewall's web page; an unreachable site; a self-signed
+ * certificate (told as such, not as unreachable); a host that strips
  * the login; a site connected twice; a site without pretty permalinks (?rest_route=). Each failure
  * is told in words on the field to fix, in the reader's language, and nothing is stored.
  */
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
@@ -86,6 +90,25 @@ describe('connect a website', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('tells a self-signed certificate as a certificate problem, not as a site that cannot be reached', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'almanac-tls-'));
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+      const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('{}'));
+      await new Promise<void>((done) => tls.listen(0, '127.0.0.1', done));
+      try {
+        const port = (tls.address() as AddressInfo).port;
+        const body = await connectFails({ url: `https://127.0.0.1:${port}/`, user: 'owner', password: 'x-password' }, 422, 'site-unreachable', 'url');
+        expect(body.data.params.url).toMatch(/secure connection/);
+        expect(body.data.params.url).toMatch(/self-signed/);
+      } finally {
+        await new Promise<void>((done) => tls.close(() => done()));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('with the right password: the site, its calendar and its events, the password kept apart', async () => {
     const res = await here.api('post', 'sites').send({ url: site.server.url.replace('http://', ''), user: 'owner', password: site.server.token, color: '#336699' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -105,6 +128,9 @@ describe('connect a website', () => {
     expect(readFileSync(join(here.dataDir, 'almanac.sqlite')).includes(Buffer.from(site.server.token))).toBe(false);
     // Twice: refused.
     await connectFails({ url: site.server.url, user: 'owner', password: site.server.token }, 422, 'site-duplicate', 'url');
+    // Another site under a name taken: refused on the name field.
+    const taken = await connectFails({ url: proxy.url, user: 'owner', password: site.server.token, name: res.body.name }, 422, 'site-duplicate', 'name');
+    expect(taken.data.params.name).toContain(res.body.name);
     const removed = await here.api('delete', `sites/${res.body.id}`);
     expect(removed.status).toBe(200);
     expect(removed.body.deleted).toBe(true);

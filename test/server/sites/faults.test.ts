@@ -238,4 +238,15 @@ describe('a site misbehaving', () => {
       await quick.close();
     }
   });
+
+  it('Sync now for a site no one connected answers 404 naming the site, not a CalDAV account', async () => {
+    const res = await here.api('post', 'sync').send({ site: 'Nobody' });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('sync-site-not-found');
+    expect(res.body.message).toContain('"Nobody"');
+    expect(res.body.message).not.toMatch(/CalDAV/);
+    const pt = await here.api('post', 'sync').send({ site: 'Nobody', i18n_language: 'pt-br' });
+    expect(pt.body.message).toMatch(/site/i);
+    expect(pt.body.message).not.toBe(res.body.message);
+  });
 });

@@ -26,6 +26,28 @@ afterAll(async () => {
 });
 
 describe('removing a site whose round hangs', () => {
+  it('a round stopped mid-way (the app quitting) keeps no error: the site did not time out', async () => {
+    const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Stopped' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await here.server.sync.siteSettled(res.body.id);
+    try {
+      expect(here.server.sync.siteStatus(res.body.id)?.last_error).toBeNull();
+      const before = proxy.sent.filter((s) => s.path.endsWith('/tags')).length;
+      proxy.fault({ kind: 'hang', times: 1, match: (r) => r.path.endsWith('/tags') });
+      const round = here.server.sync.syncSitesNow([res.body.id]);
+      await expect.poll(() => proxy.sent.filter((s) => s.path.endsWith('/tags')).length, { timeout: 10_000 }).toBeGreaterThan(before);
+      await here.server.sync.cancelSite(res.body.id);
+      const [report] = await round;
+      expect(report.ok).toBe(false);
+      const status = here.server.sync.siteStatus(res.body.id);
+      expect(status?.last_error).toBeNull();
+      expect(status?.state).toBe('ok');
+    } finally {
+      expect((await here.api('delete', `sites/${res.body.id}`)).status).toBe(200);
+    }
+  });
+
+
   it('answers at once, the round aborted, and the site and its calendar are gone', async () => {
     const res = await here.api('post', 'sites').send({ url: proxy.url, user: 'owner', password: site.server.token, name: 'Hung' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
