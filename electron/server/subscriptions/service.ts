@@ -15,6 +15,7 @@ import type { CalendarRow } from '../store/caldav-accounts';
 import type { WriteContext } from '../store/post-fields';
 import { NO_LANGUAGE } from '../../../shared/i18n/languages';
 import { applyItems } from '../caldav/resource';
+import { yieldToRequests } from '../sync/outbox';
 import { fetchFeed, SubscriptionError, type FeedRequest } from './fetch';
 import { readFeed, type Feed } from './feed';
 import { feedHttpUrl } from '../../../shared/schema/subscriptions';
@@ -58,8 +59,6 @@ export interface SubscribeInput {
   name?: string;
   color?: string;
 }
-
-const yieldToRequests = () => new Promise<void>((done) => setImmediate(done));
 
 /** Thrown when the subscription was removed while a refresh was writing it. */
 class Removed extends Error {}
