@@ -109,14 +109,21 @@ describe('a site misbehaving', () => {
   });
 
   it('a site that never answers: the round gives up in time while Almanac keeps answering', async () => {
+    const hungBefore = proxy.hung.length;
     proxy.fault({ kind: 'hang', times: 1, match: (r) => r.path.endsWith('/tags') });
-    const round = sync();
-    const started = Date.now();
+    let over = false;
+    const round = sync().finally(() => (over = true));
+    await expect.poll(() => proxy.hung.length).toBe(hungBefore + 1);
+    const held = proxy.hung[hungBefore];
     const answer = await here.api('get', 'events').query({ per_page: 1 });
     expect(answer.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Answered while the round still waited on the site, not after it.
+    expect(held.closed).toBe(false);
+    expect(over).toBe(false);
     const report = await round;
     expect(report.error).toMatch(/did not answer within 2 seconds/);
+    // The round gave up on the request: it closed it.
+    await expect.poll(() => held.closed).toBe(true);
   });
 
   it('a change made here while the site is stopped waits, and goes once it is back', async () => {
