@@ -79,7 +79,7 @@ describe.skipIf(!runBrowserSuites)('double-booking warnings (e2e)', () => {
     // 16:00–17:00: nobody else there. The editor has asked and been answered so; then, once the page
     // has had a frame to draw what the answer makes, no warning.
     expect((await (await asked).json()).events).toEqual([]);
-    await s.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r))));
+    await s.page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r)))');
     expect(await warning.count()).toBe(0);
     await editor.getByLabel('End time', { exact: true }).fill('20:00');
     await warning.waitFor();

@@ -32,17 +32,10 @@ describe.skipIf(!runBrowserSuites)('a synced description never runs script (e2e)
    * its ways has fired, the page's copy had as long, so a `__ran` still empty says it never ran.
    */
   async function controlFired() {
-    await s.page.evaluate((html) => {
-      const scratch = document.createElement('div');
-      scratch.id = 'probe-control';
-      scratch.innerHTML = html;
-      document.body.append(scratch);
-    }, HOSTILE.replaceAll('__ran', '__control'));
-    await s.page.waitForFunction(() => ['img', 'svg', 'iframe'].every((way) => ((window as unknown as { __control?: string[] }).__control ?? []).includes(way)));
-    await s.page.evaluate(() => {
-      document.getElementById('probe-control')?.remove();
-      delete (window as unknown as { __control?: string[] }).__control;
-    });
+    const control = JSON.stringify(HOSTILE.replaceAll('__ran', '__control'));
+    await s.page.evaluate(`{ const scratch = document.createElement('div'); scratch.id = 'probe-control'; scratch.innerHTML = ${control}; document.body.append(scratch); }`);
+    await s.page.waitForFunction(`['img', 'svg', 'iframe'].every((way) => (window.__control ?? []).includes(way))`);
+    await s.page.evaluate(`document.getElementById('probe-control')?.remove(); delete window.__control;`);
   }
 
   it('the details card shows its words and its web address as a link, and nothing in it runs', async () => {
