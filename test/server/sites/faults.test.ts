@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { createServer, silentLogger } from '../../../electron/server';
-import { FULL } from './_sites';
+import { FULL, listedTitles } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
 let site: TestServer;
@@ -22,27 +22,8 @@ async function sync() {
   return report;
 }
 
-async function hereTitles(): Promise<string[]> {
-  const out: string[] = [];
-  for (let page = 1; ; page++) {
-    const res = await here.api('get', 'events').query({ ...FULL, page, calendar: String(calendar) });
-    if (res.status !== 200) break;
-    out.push(...res.body.events.map((e: any) => e.title));
-    if (page >= res.body.total_pages) break;
-  }
-  return out.sort();
-}
-
-async function siteTitles(): Promise<string[]> {
-  const out: string[] = [];
-  for (let page = 1; ; page++) {
-    const res = await site.api('get', 'events').query({ ...FULL, page });
-    if (res.status !== 200) break;
-    out.push(...res.body.events.map((e: any) => e.title));
-    if (page >= res.body.total_pages) break;
-  }
-  return out.sort();
-}
+const hereTitles = () => listedTitles(here, { calendar: String(calendar) });
+const siteTitles = () => listedTitles(site);
 
 const siteState = async () => (await here.api('get', 'sync')).body.sites.find((s: any) => s.id === siteId);
 
