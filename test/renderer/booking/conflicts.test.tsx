@@ -6,7 +6,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { request } from 'node:http';
 import type { Event } from '@shared/api/records';
 import i18n from '../../../renderer/src/i18n';
 import { ApiClient } from '../../../renderer/src/api/client';
@@ -20,24 +19,7 @@ import { ConflictConfirmHost } from '../../../renderer/src/booking/ConflictWarni
 import { EventEditor } from '../../../renderer/src/editor/EventEditor';
 import { moveEvent } from '../../../renderer/src/state/eventActions';
 import { startTestServer, type TestServer } from '../../helpers/server';
-
-/** Node's own HTTP for the client (happy-dom's fetch applies page rules this test has no use for). */
-function nodeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(String(input)), { method: init.method ?? 'GET', headers: init.headers as Record<string, string> }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
-        resolve(new Response(Buffer.concat(chunks).toString('utf8'), { status: res.statusCode, headers }));
-      });
-    });
-    req.on('error', reject);
-    if (typeof init.body === 'string') req.write(init.body);
-    req.end();
-  });
-}
+import { nodeFetch } from '../helpers';
 
 /** The double-booking answers the client has read, in order: a warning's absence is checked after one. */
 const conflictAnswers: string[] = [];
