@@ -71,12 +71,15 @@ describe.skipIf(!runBrowserSuites)('double-booking warnings (e2e)', () => {
     const talk = await post({ title: 'Talk', start_date: '2031-03-12 16:00:00', end_date: '2031-03-12 17:00:00', venue: luso });
     await s.page.reload();
     await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
+    const asked = s.page.waitForResponse((r) => r.url().includes('/events/conflicts'));
     await event('Talk').dblclick();
     const editor = s.page.getByRole('dialog', { name: 'Edit event' });
     await editor.waitFor();
     const warning = editor.getByTestId('conflict-warning');
-    // 16:00–17:00: nobody else there.
-    await s.page.waitForTimeout(600);
+    // 16:00–17:00: nobody else there. The editor has asked and been answered so; then, once the page
+    // has had a frame to draw what the answer makes, no warning.
+    expect((await (await asked).json()).events).toEqual([]);
+    await s.page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r)))');
     expect(await warning.count()).toBe(0);
     await editor.getByLabel('End time', { exact: true }).fill('20:00');
     await warning.waitFor();

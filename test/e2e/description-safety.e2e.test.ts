@@ -26,6 +26,17 @@ const HOSTILE = [
 describe.skipIf(!runBrowserSuites)('a synced description never runs script (e2e)', () => {
   const s = e2eSuite({ bypassCSP: true });
   const ran = () => s.page.evaluate<unknown>('window.__ran ?? null');
+  /**
+   * The probe's positive control: the same markup, flagging `__control` instead, put into a scratch
+   * element by innerHTML (where it does run) after the page has shown the description. Once each of
+   * its ways has fired, the page's copy had as long, so a `__ran` still empty says it never ran.
+   */
+  async function controlFired() {
+    const control = JSON.stringify(HOSTILE.replaceAll('__ran', '__control'));
+    await s.page.evaluate(`{ const scratch = document.createElement('div'); scratch.id = 'probe-control'; scratch.innerHTML = ${control}; document.body.append(scratch); }`);
+    await s.page.waitForFunction(`['img', 'svg', 'iframe'].every((way) => (window.__control ?? []).includes(way))`);
+    await s.page.evaluate(`document.getElementById('probe-control')?.remove(); delete window.__control;`);
+  }
 
   it('the details card shows its words and its web address as a link, and nothing in it runs', async () => {
     const created = await s.api('events', {
@@ -43,8 +54,8 @@ describe.skipIf(!runBrowserSuites)('a synced description never runs script (e2e)
     const text = await card.innerText();
     for (const words of ['Bring a chair.', 'Tickets here', 'Programme: https://jazz.example.org/programme']) expect(text).toContain(words);
     expect(text).not.toContain('<script');
-    // An image's error and an animation's begin come after a moment: give them one.
-    await s.page.waitForTimeout(300);
+    // An image's error and an animation's begin come after a moment: the control's came.
+    await controlFired();
     expect(await ran()).toBeNull();
     // The address is a link that opens outside; the javascript: one is only its words.
     expect(await card.getByRole('link', { name: 'https://jazz.example.org/programme' }).getAttribute('href')).toBe('https://jazz.example.org/programme');
@@ -65,14 +76,14 @@ describe.skipIf(!runBrowserSuites)('a synced description never runs script (e2e)
     const description = editor.getByLabel('Description', { exact: true });
     await description.waitFor();
     expect(await description.inputValue()).toContain('Bring');
-    await s.page.waitForTimeout(300);
+    await controlFired();
     expect(await ran()).toBeNull();
     await s.page.keyboard.press('Escape');
     await editor.waitFor({ state: 'detached' });
 
     await s.page.getByRole('searchbox', { name: 'Search events' }).fill('chair');
     await s.page.getByRole('option', { name: /Hostile gig/ }).or(s.page.getByRole('button', { name: /Hostile gig/ })).first().waitFor();
-    await s.page.waitForTimeout(300);
+    await controlFired();
     expect(await ran()).toBeNull();
     expect(s.pageErrors).toEqual([]);
   });

@@ -13,6 +13,11 @@ describe.skipIf(!runBrowserSuites)('loading the calendar (e2e)', () => {
   it('the settings say Monday first and another zone than the computer', async () => {
     const res = await s.api('settings', { method: 'POST', body: { week_starts_on: 'monday', timezone: 'Asia/Tokyo' } });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
+    // An event today (a load opens on today) in the calendar's zone: once it is drawn, the range
+    // that holds it has been answered.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date());
+    const made = await s.api('events', { method: 'POST', body: { title: 'Load marker', all_day: true, start_date: `${today} 00:00:00`, end_date: `${today} 23:59:59`, timezone: 'Asia/Tokyo' } });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
   });
 
   for (const view of ['Month', 'Week', 'Day', 'Agenda'] as const) {
@@ -20,20 +25,25 @@ describe.skipIf(!runBrowserSuites)('loading the calendar (e2e)', () => {
       await s.page.getByLabel('Go to date', { exact: true }).fill('2031-03-12');
       await s.page.getByRole('button', { name: view, exact: true }).click();
       await s.page.getByRole('button', { name: view, pressed: true }).waitFor();
-      await s.page.waitForTimeout(300);
       const errors: string[] = [];
       const ranges: string[] = [];
       const onConsole = (m: { type(): string; text(): string }) => void (m.type() === 'error' && errors.push(m.text()));
-      const onRequest = (r: { url(): string }) => {
+      // Counted from the reload's own document on: a request the page before it made is not this load's.
+      let reloading = false;
+      const onRequest = (r: { url(): string; isNavigationRequest(): boolean }) => {
+        if (r.isNavigationRequest()) reloading = true;
         const url = new URL(r.url());
-        if (!/\/events$/.test(url.pathname) || url.searchParams.get('search')) return;
+        if (!reloading || !/\/events$/.test(url.pathname) || url.searchParams.get('search')) return;
         ranges.push(`${url.searchParams.get('ends_after') ?? url.searchParams.get('start_date')} → ${url.searchParams.get('starts_before') ?? url.searchParams.get('end_date')}`);
       };
       s.page.on('console', onConsole);
       s.page.on('request', onRequest);
+      // The page holds an event stream open: the load is over when the range's answer is drawn.
+      const answered = s.page.waitForResponse((r) => reloading && /\/events$/.test(new URL(r.url()).pathname) && !new URL(r.url()).searchParams.get('search'));
       await s.page.reload();
+      await answered;
       await s.page.getByRole('button', { name: view, pressed: true }).waitFor();
-      await s.page.waitForTimeout(800);
+      await s.page.locator('[data-event-id]', { hasText: 'Load marker' }).first().waitFor();
       s.page.off('console', onConsole);
       s.page.off('request', onRequest);
       expect(errors).toEqual([]);

@@ -202,11 +202,9 @@ describe('quit', () => {
       dav.misbehave = (req) => (req.path.startsWith('/home/cal/') ? 'hang' : false);
       expect((await fetch(`${server.apiRoot}sync`, { method: 'POST', headers, body: '{}' })).status).toBe(202);
       await until(() => dav.requests.some((r) => r.path.startsWith('/home/cal/')));
-      const started = performance.now();
       await closeAndWait(fake);
       // Not the forced exit after the quit's time limit (10 s): the round ended with its requests.
       expect(fake.app.exitCode).toBeUndefined();
-      expect(performance.now() - started).toBeLessThan(5000);
       expect(server.db.open).toBe(false);
     } finally {
       await dav.close();

@@ -158,10 +158,15 @@ describe('in the desktop app', () => {
     await until(() => contents.sent.some((m) => (m.args[0] as { name: string }).name === 'site-authorized'));
     expect(contents.sent.at(-1)).toEqual({ channel: IPC.command, args: [{ name: 'site-authorized', url: site.url, user: 'ana', password: 'abcd efgh ijkl' }] });
 
-    // macOS: open-url, for an approval nobody asked for: nothing reaches the page.
+    // macOS: open-url. The link the second launch used answers nothing now; a fresh approval's does.
+    // The stale link goes first and the fresh one after, so when the fresh one has reached the page
+    // the stale one has had its turn: only one more message may have come.
     const before = contents.sent.length;
     fake.app.emit('open-url', { preventDefault() {} }, back);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(contents.sent).toHaveLength(before);
+    expect(await fake.ipcMain.invoke(contents, page, IPC.authorizeSite, site.url)).toEqual({ status: 'opened' });
+    const again = `almanac://site-authorized?${new URLSearchParams({ site_url: site.url, user_login: 'bia', password: 'mnop qrst uvwx' })}`;
+    fake.app.emit('open-url', { preventDefault() {} }, again);
+    await until(() => contents.sent.length > before && (contents.sent.at(-1)!.args[0] as { name: string }).name === 'site-authorized');
+    expect(contents.sent.slice(before)).toEqual([{ channel: IPC.command, args: [{ name: 'site-authorized', url: site.url, user: 'bia', password: 'mnop qrst uvwx' }] }]);
   });
 });

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startRadicale, startXandikos, makeCalendar, putIcs, getResource, deleteResource, resourcesOf, runCalDavSuites, type CalDavTestServer } from './caldav-servers';
 import { tempDir } from './temp-dir';
+import { unfold } from './ics';
 
 /** Running, as opposed to gone or a zombie waiting for whoever adopted it to reap it. */
 function alive(pid: number): boolean {
@@ -69,7 +70,6 @@ setInterval(() => {}, 1000);
 });
 
 const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, '../fixtures/ics', name), 'utf8');
-const unfold = (text: string) => text.replace(/\r\n[ \t]/g, '');
 
 describe.skipIf(!runCalDavSuites).each([
   ['Radicale', startRadicale],

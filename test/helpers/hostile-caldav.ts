@@ -18,6 +18,8 @@ export interface HostileRequest {
   body: string;
   /** The Authorization header it came with. */
   authorization?: string;
+  /** For a request left hanging: whether the client has closed it (gave up or aborted it). */
+  abandoned?: boolean;
 }
 
 export interface HostileCalDav {
@@ -60,6 +62,7 @@ export async function startHostileCalDav(opts: { user?: string; password?: strin
   const expected = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
   let version = 0;
   const hanging = new Set<ServerResponse>();
+  let closing = false;
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -71,6 +74,8 @@ export async function startHostileCalDav(opts: { user?: string; password?: strin
       const bad = dav.misbehave?.(r, res);
       if (bad === 'hang') {
         hanging.add(res);
+        r.abandoned = false;
+        res.on('close', () => void (closing || (r.abandoned = true)));
         return;
       }
       if (bad) return;
@@ -150,6 +155,7 @@ export async function startHostileCalDav(opts: { user?: string; password?: strin
     },
     close: () =>
       new Promise<void>((done) => {
+        closing = true;
         for (const res of hanging) res.destroy();
         server.closeAllConnections();
         server.close(() => done());

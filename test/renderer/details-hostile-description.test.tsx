@@ -31,7 +31,9 @@ const HOSTILE = [
 ].join('\n');
 
 describe('a description with script in it, in the details card', () => {
-  it('shows its text and nothing of its markup: no element of it reaches the page', async () => {
+  // happy-dom runs no script or handler, so what is checked is that none reaches the page; that
+  // nothing runs in a browser is test/e2e/description-safety.e2e.test.ts.
+  it('shows its text and nothing of its markup: no element of it reaches the page', () => {
     const { container } = render(<EventDetails event={makeEvent({ id: 9, title: 'Gig', description: HOSTILE })} />);
     const card = container.ownerDocument.body;
     const text = card.querySelector('.details-description');
@@ -50,9 +52,6 @@ describe('a description with script in it, in the details card', () => {
         expect(attr.value.trim().toLowerCase().startsWith('javascript:'), `${el.tagName} ${attr.name}`).toBe(false);
       }
     }
-    await new Promise((r) => setTimeout(r, 20));
-    const w = window as unknown as Record<string, unknown>;
-    for (const flag of ['__ranScript', '__ranHandler', '__ranSvg', '__ranLink', '__ranClick']) expect(w[flag], flag).toBeUndefined();
     expect(screen.getByText('Gig')).toBeTruthy();
   });
 

@@ -2,6 +2,7 @@
  * Shared pieces of the renderer tests: records shaped like the API's, and a fetch stand-in that
  * answers by route and remembers every request (the boundary the renderer talks through).
  */
+import { request } from 'node:http';
 import type { Event, Term, Venue, Organizer } from '@shared/api/records';
 import { ApiClient } from '../../renderer/src/api/client';
 import { setApiClient } from '../../renderer/src/state/api';
@@ -161,3 +162,24 @@ export function mockApi(routes: Record<string, Reply> = {}) {
 }
 
 export const listOf = (key: string, items: unknown[]) => ({ body: { [key]: items, rest_url: '', total: items.length, total_pages: items.length ? 1 : 0 } });
+
+/**
+ * Node's own HTTP for an ApiClient talking to a real server: happy-dom's fetch applies a page's rules
+ * (CORS) these tests have no use for.
+ */
+export function nodeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(String(input)), { method: init.method ?? 'GET', headers: init.headers as Record<string, string> }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+        resolve(new Response(Buffer.concat(chunks).toString('utf8'), { status: res.statusCode, headers }));
+      });
+    });
+    req.on('error', reject);
+    if (typeof init.body === 'string') req.write(init.body);
+    req.end();
+  });
+}

@@ -6,7 +6,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { request } from 'node:http';
 import type { Event } from '@shared/api/records';
 import i18n from '../../../renderer/src/i18n';
 import { ApiClient } from '../../../renderer/src/api/client';
@@ -20,23 +19,27 @@ import { ConflictConfirmHost } from '../../../renderer/src/booking/ConflictWarni
 import { EventEditor } from '../../../renderer/src/editor/EventEditor';
 import { moveEvent } from '../../../renderer/src/state/eventActions';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { nodeFetch } from '../helpers';
 
-/** Node's own HTTP for the client (happy-dom's fetch applies page rules this test has no use for). */
-function nodeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(String(input)), { method: init.method ?? 'GET', headers: init.headers as Record<string, string> }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
-        resolve(new Response(Buffer.concat(chunks).toString('utf8'), { status: res.statusCode, headers }));
-      });
-    });
-    req.on('error', reject);
-    if (typeof init.body === 'string') req.write(init.body);
-    req.end();
-  });
+/** The double-booking answers the client has read, in order: a warning's absence is checked after one. */
+const conflictAnswers: string[] = [];
+async function recordingFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const res = await nodeFetch(input, init);
+  if (!String(input).includes('/events/conflicts')) return res;
+  const text = res.text.bind(res);
+  res.text = async () => {
+    const body = await text();
+    conflictAnswers.push(body);
+    return body;
+  };
+  return res;
+}
+
+/** Waits until the editor's question has been answered and what the answer makes is on screen. */
+async function answered(count: number) {
+  await waitFor(() => expect(conflictAnswers.length).toBeGreaterThanOrEqual(count));
+  await act(async () => {});
+  return JSON.parse(conflictAnswers[count - 1]) as { events: Event[] };
 }
 
 let t: TestServer;
@@ -52,7 +55,7 @@ async function language(lang: 'en' | 'pt-br' | 'es') {
 
 beforeAll(async () => {
   t = await startTestServer();
-  setApiClient(new ApiClient({ base: `${t.server.url}/cal/events/v1/`, token: 'test-token-0123456789abcdef', language: () => 'en', fetch: nodeFetch as typeof fetch }));
+  setApiClient(new ApiClient({ base: `${t.server.url}/cal/events/v1/`, token: 'test-token-0123456789abcdef', language: () => 'en', fetch: recordingFetch as typeof fetch }));
   setViewerZone('Europe/Lisbon');
   luso = (await t.api('post', 'venues').send({ venue: 'Sala Luso' })).body.id;
   ana = (await t.api('post', 'organizers').send({ organizer: 'Ana Lima' })).body.id;
@@ -108,9 +111,10 @@ describe('the sentence', () => {
 describe('the editor', () => {
   it('warns before saving when the venue is held then, and Save still saves', async () => {
     const talk: Event = (await t.api('post', 'events').send({ title: 'Talk', start_date: '2031-01-14 17:00:00', end_date: '2031-01-14 18:00:00', timezone: 'Europe/Lisbon', venue: luso })).body;
+    const asked = conflictAnswers.length;
     render(<EventEditor target={{ kind: 'edit', event: talk }} />);
     // 17:00–18:00 touches nothing.
-    await new Promise((r) => setTimeout(r, 400));
+    expect((await answered(asked + 1)).events).toEqual([]);
     expect(screen.queryByTestId('conflict-warning')).toBeNull();
     // Ending at 20:00 overlaps the recital.
     const end = screen.getByLabelText('End time') as HTMLInputElement;
@@ -129,8 +133,9 @@ describe('the editor', () => {
     // Alone at its venue: only itself holds it then.
     const sol = (await t.api('post', 'venues').send({ venue: 'Sala Sol' })).body.id;
     const solo: Event = (await t.api('post', 'events').send({ title: 'Solo', start_date: '2031-02-01 19:00:00', end_date: '2031-02-01 21:00:00', timezone: 'Europe/Lisbon', venue: sol })).body;
+    const asked = conflictAnswers.length;
     render(<EventEditor target={{ kind: 'edit', event: solo }} />);
-    await new Promise((r) => setTimeout(r, 600));
+    await answered(asked + 1);
     expect(screen.queryByTestId('conflict-warning')).toBeNull();
   });
 });

@@ -15,25 +15,7 @@ import { useLookups } from '../../../renderer/src/state/lookups';
 import { useSettings } from '../../../renderer/src/state/settings';
 import { useUi } from '../../../renderer/src/state/ui';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { request } from 'node:http';
-
-/** Node's own HTTP for the client: happy-dom's fetch holds a page's rules (CORS) this test has no use for. */
-function nodeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(String(input)), { method: init.method ?? 'GET', headers: init.headers as Record<string, string> }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
-        resolve(new Response(Buffer.concat(chunks).toString('utf8'), { status: res.statusCode, headers }));
-      });
-    });
-    req.on('error', reject);
-    if (typeof init.body === 'string') req.write(init.body);
-    req.end();
-  });
-}
+import { nodeFetch } from '../helpers';
 
 let t: TestServer;
 beforeAll(async () => {

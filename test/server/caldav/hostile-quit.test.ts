@@ -47,11 +47,10 @@ describe('a hung CalDAV server', () => {
     // The round on start reaches the calendar, and waits there.
     while (!dav.requests.some((r) => r.path.startsWith('/home/cal/')) && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 20));
     expect(dav.requests.some((r) => r.path.startsWith('/home/cal/'))).toBe(true);
-    const started = performance.now();
     child.kill('SIGTERM');
     const code = await Promise.race([exited, new Promise<'hung'>((ok) => setTimeout(() => ok('hung'), 10_000))]);
     if (code === 'hung') child.kill('SIGKILL');
+    // Exited, cleanly, long before the round's request limit (180 s) could have ended it.
     expect(code).toBe(0);
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

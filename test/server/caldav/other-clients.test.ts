@@ -11,9 +11,9 @@ import { discoverAccount } from '../../../electron/server/caldav/discovery';
 import { accountSecretKey } from '../../../electron/server/secrets';
 import { startRadicale, makeCalendar, putIcs, getResource, runCalDavSuites, type CalDavTestServer } from '../../helpers/caldav-servers';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { unfold } from '../../helpers/ics';
 
 const FIXTURES = join(__dirname, '../../fixtures/ics/rewrites');
-const unfold = (s: string) => s.replace(/\r?\n[ \t]/g, '');
 
 describe.runIf(runCalDavSuites)("another client's edit of an event Almanac wrote, through Radicale", () => {
   let dav: CalDavTestServer;

@@ -11,6 +11,7 @@ import { accountSecretKey } from '../../../electron/server/secrets';
 import type { SyncReport } from '../../../electron/server/caldav/sync';
 import { OWNER_RIGHTS, startRadicale, startXandikos, makeCalendar, putIcs, getResource, deleteResource, runCalDavSuites, type CalDavTestServer } from '../../helpers/caldav-servers';
 import { startTestServer, type TestServer } from '../../helpers/server';
+import { unfold } from '../../helpers/ics';
 
 /** An Almanac data dir with the CalDAV account, syncing one calendar. */
 interface Device {
@@ -62,7 +63,6 @@ async function serverCopies(dav: CalDavTestServer, calendarUrl: string): Promise
   return out;
 }
 
-const unfold = (s: string) => s.replace(/\r?\n[ \t]/g, '');
 
 for (const kind of ['radicale', 'xandikos'] as const) {
   describe.runIf(runCalDavSuites)(`two-way sync through ${kind}`, () => {

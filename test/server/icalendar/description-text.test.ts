@@ -4,12 +4,12 @@
  * another client (which keeps DESCRIPTION and may drop everything else).
  */
 import fc from 'fast-check';
-import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { exportIcs } from '../../../electron/server/icalendar/export';
 import { parseIcs } from '../../../electron/server/icalendar/import';
 import { renderContent } from '../../../electron/server/serialize/content';
 import { event } from '../import-export/records';
+import { descriptionOf as descriptionOrNull, firstVevent } from '../../helpers/ics';
 
 /** What the API shows of stored content (the description field of a record). */
 const shown = (content: string) => renderContent(content);
@@ -19,11 +19,9 @@ function exportedWith(description: string): string {
   return exportIcs([event({ id: 7, title: 'Talk', start_date: '2031-05-06 18:00:00', end_date: '2031-05-06 19:00:00', timezone: 'UTC', description })], { uidHost: 'almanac.test' });
 }
 
-function vevent(text: string) {
-  return new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!;
-}
-
-const descriptionOf = (text: string) => (vevent(text).getFirstPropertyValue('description') as string | null) ?? '';
+const vevent = firstVevent;
+/** A text without DESCRIPTION shows the user an empty one. */
+const descriptionOf = (text: string) => descriptionOrNull(text) ?? '';
 
 /** The stored content an import makes of a text. */
 function imported(text: string): string {

@@ -5,16 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { exportIcs } from '../../../electron/server/icalendar/export';
 import { parseIcs, type EventBody } from '../../../electron/server/icalendar/import';
 import { renderContent } from '../../../electron/server/serialize/content';
 import { event, organizer, term, venue } from '../import-export/records';
+import { descriptionOf, unfold } from '../../helpers/ics';
 
 const FIXTURES = join(__dirname, '../../fixtures/ics/rewrites');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
-const unfold = (s: string) => s.replace(/\r\n[ \t]/g, '');
 
 /** The one event body a text gives (its master for a series). */
 function bodyOf(text: string, siteZone = 'Asia/Tokyo'): EventBody {
@@ -22,12 +21,6 @@ function bodyOf(text: string, siteZone = 'Asia/Tokyo'): EventBody {
   expect(result.errors).toEqual([]);
   expect(result.events.length).toBeGreaterThan(0);
   return result.events[0].body;
-}
-
-/** DESCRIPTION of the first VEVENT of a text, unescaped. */
-function descriptionOf(text: string): string | null {
-  const vevent = new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!;
-  return (vevent.getFirstPropertyValue('description') as string | null) ?? null;
 }
 
 /** Replaces one property's unfolded line (by name) in the VEVENT, as another client's edit would. */

@@ -24,6 +24,8 @@ type Fault = { match: (r: { method: string; path: string; query: URLSearchParams
 export interface Proxy {
   url: string;
   sent: Sent[];
+  /** The requests a 'hang' fault took, and whether the client has closed each (gave up or aborted it). */
+  hung: Array<{ path: string; closed: boolean }>;
   /** A host that drops the Authorization header (the silent anonymous fallback of WordPress). */
   stripAuth?: boolean;
   /** A site without pretty permalinks: /wp-json/ is a 404 page, the Link header names ?rest_route=/. */
@@ -55,6 +57,8 @@ export async function startProxy(target: string): Promise<Proxy> {
   const sent: Sent[] = [];
   let faults: Fault[] = [];
   const hanging = new Set<import('node:http').ServerResponse>();
+  const hung: Proxy['hung'] = [];
+  let closing = false;
   let proxyUrl = '';
   // eslint-disable-next-line prefer-const
   let proxy: Proxy;
@@ -73,6 +77,9 @@ export async function startProxy(target: string): Promise<Proxy> {
     }
     if (fault?.kind === 'hang') {
       hanging.add(res);
+      const held = { path: url.pathname, closed: false };
+      hung.push(held);
+      res.on('close', () => void (closing || (held.closed = true)));
       return;
     }
     if (proxy.before) await proxy.before(record);
@@ -138,6 +145,7 @@ export async function startProxy(target: string): Promise<Proxy> {
   proxy = {
     url: proxyUrl,
     sent,
+    hung,
     fault: (f) => void faults.push(f),
     clear() {
       sent.length = 0;
@@ -145,6 +153,7 @@ export async function startProxy(target: string): Promise<Proxy> {
     },
     close: () =>
       new Promise<void>((done) => {
+        closing = true;
         for (const r of hanging) r.socket?.destroy();
         server.closeAllConnections();
         server.close(() => done());

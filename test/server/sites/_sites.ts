@@ -24,6 +24,35 @@ export interface SitePair {
 
 export const FULL = { start_date: '1900-01-01 00:00:00', end_date: '2200-12-31 23:59:59', per_page: '50' };
 
+/**
+ * Every event `server` lists to an editor over the whole calendar, page after page; `query` narrows
+ * it (`calendar`, `status`, `search`).
+ */
+export async function listedEvents(server: TestServer, query: Record<string, string> = {}): Promise<Array<Record<string, any>>> {
+  const out: Array<Record<string, any>> = [];
+  for (let page = 1; ; page++) {
+    const res = await server.api('get', 'events').query({ ...FULL, ...query, page });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    out.push(...res.body.events);
+    if (page >= res.body.total_pages) break;
+  }
+  return out;
+}
+
+/** The titles of those events, sorted: two calendars compared title by title. */
+export async function listedTitles(server: TestServer, query: Record<string, string> = {}): Promise<string[]> {
+  return (await listedEvents(server, query)).map((e) => e.title as string).sort();
+}
+
+/**
+ * The event of calendar `calendar` of `here` titled `title` (or, with `prefix`, whose title begins
+ * so), found by search; `status` widens it past the published (to the trash, say).
+ */
+export async function hereEvent(here: TestServer, calendar: number, title: string, opts: { status?: string; prefix?: boolean } = {}): Promise<Record<string, any> | undefined> {
+  const events = await listedEvents(here, { calendar: String(calendar), search: title, ...(opts.status ? { status: opts.status } : {}) });
+  return events.find((e) => (opts.prefix ? e.title.startsWith(title) : e.title === title));
+}
+
 export const siteHttp = (extra: SiteHttpOptions = {}): SiteHttpOptions => ({ timeoutMs: 5000, ...extra });
 
 export async function startHere(extra: SiteHttpOptions = {}): Promise<TestServer> {
@@ -66,11 +95,7 @@ export async function pairOf(site: TestServer, here: TestServer, connected?: { s
       if (!allowError) expect(report.error, JSON.stringify(report)).toBeUndefined();
       return report;
     },
-    async siteEvents(status?: string) {
-      const res = await site.api('get', 'events').query({ ...FULL, ...(status ? { status } : {}) });
-      expect(res.status).toBe(200);
-      return res.body.events;
-    },
+    siteEvents: (status?: string) => listedEvents(site, status ? { status } : {}),
     async hereEvents() {
       const out: Array<Record<string, any>> = [];
       for (let page = 1; ; page++) {

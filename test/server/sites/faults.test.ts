@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
 import { createServer, silentLogger } from '../../../electron/server';
-import { FULL } from './_sites';
+import { FULL, listedTitles } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
 let site: TestServer;
@@ -22,27 +22,8 @@ async function sync() {
   return report;
 }
 
-async function hereTitles(): Promise<string[]> {
-  const out: string[] = [];
-  for (let page = 1; ; page++) {
-    const res = await here.api('get', 'events').query({ ...FULL, page, calendar: String(calendar) });
-    if (res.status !== 200) break;
-    out.push(...res.body.events.map((e: any) => e.title));
-    if (page >= res.body.total_pages) break;
-  }
-  return out.sort();
-}
-
-async function siteTitles(): Promise<string[]> {
-  const out: string[] = [];
-  for (let page = 1; ; page++) {
-    const res = await site.api('get', 'events').query({ ...FULL, page });
-    if (res.status !== 200) break;
-    out.push(...res.body.events.map((e: any) => e.title));
-    if (page >= res.body.total_pages) break;
-  }
-  return out.sort();
-}
+const hereTitles = () => listedTitles(here, { calendar: String(calendar) });
+const siteTitles = () => listedTitles(site);
 
 const siteState = async () => (await here.api('get', 'sync')).body.sites.find((s: any) => s.id === siteId);
 
@@ -109,14 +90,21 @@ describe('a site misbehaving', () => {
   });
 
   it('a site that never answers: the round gives up in time while Almanac keeps answering', async () => {
+    const hungBefore = proxy.hung.length;
     proxy.fault({ kind: 'hang', times: 1, match: (r) => r.path.endsWith('/tags') });
-    const round = sync();
-    const started = Date.now();
+    let over = false;
+    const round = sync().finally(() => (over = true));
+    await expect.poll(() => proxy.hung.length).toBe(hungBefore + 1);
+    const held = proxy.hung[hungBefore];
     const answer = await here.api('get', 'events').query({ per_page: 1 });
     expect(answer.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Answered while the round still waited on the site, not after it.
+    expect(held.closed).toBe(false);
+    expect(over).toBe(false);
     const report = await round;
     expect(report.error).toMatch(/did not answer within 2 seconds/);
+    // The round gave up on the request: it closed it.
+    await expect.poll(() => held.closed).toBe(true);
   });
 
   it('a change made here while the site is stopped waits, and goes once it is back', async () => {

@@ -13,7 +13,7 @@ import { openDatabase, closeDatabase } from '../../../electron/server/store/db';
 import { createStore, type Store } from '../../../electron/server/store';
 import { DB_FILE } from '../../../electron/server/data-dir';
 import { startProxy, type Proxy } from './_proxy';
-import { FULL } from './_sites';
+import { listedTitles } from './_sites';
 
 let site: TestServer;
 let proxy: Proxy;
@@ -29,16 +29,7 @@ function withDir<T>(fn: (store: Store) => T): T {
   }
 }
 
-async function siteTitles(status?: string): Promise<string[]> {
-  const out: string[] = [];
-  for (let page = 1; ; page++) {
-    const res = await site.api('get', 'events').query({ ...FULL, page, ...(status ? { status } : {}) });
-    if (res.status !== 200) break;
-    out.push(...res.body.events.map((e: any) => e.title));
-    if (page >= res.body.total_pages) break;
-  }
-  return out;
-}
+const siteTitles = () => listedTitles(site);
 
 /** Runs the CLI and kills it (-9) once `when` says so (checked between the site's answers). */
 async function killedWhen(args: string[], when: () => boolean): Promise<void> {

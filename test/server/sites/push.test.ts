@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { connect, startHere, FULL } from './_sites';
+import { connect, startHere, hereEvent as findHere, listedEvents } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
 let site: TestServer;
@@ -21,14 +21,10 @@ async function sync(allowError = false) {
   return report;
 }
 
-async function siteEvents(status?: string): Promise<Array<Record<string, any>>> {
-  const res = await site.api('get', 'events').query({ ...FULL, ...(status ? { status } : {}) });
-  return res.body.events;
-}
+const siteEvents = (status?: string) => listedEvents(site, status ? { status } : {});
 
 async function hereEvent(title: string): Promise<Record<string, any>> {
-  const res = await here.api('get', 'events').query({ ...FULL, calendar: String(calendar), search: title, status: 'publish,draft,pending,private,future,trash' });
-  return res.body.events.find((e: any) => e.title === title);
+  return (await findHere(here, calendar, title, { status: 'publish,draft,pending,private,future,trash' }))!;
 }
 
 /** Every field an update must carry: the original resets what is left out. */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { connect, startHere, FULL } from './_sites';
+import { connect, startHere, hereEvent as findHere } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 
 const BASE = 10_000_000;
@@ -26,8 +26,7 @@ async function sync() {
 }
 
 async function hereEvent(title: string): Promise<Record<string, any>> {
-  const res = await here.api('get', 'events').query({ ...FULL, calendar: String(calendar), search: title });
-  return res.body.events.find((e: any) => e.title.startsWith(title));
+  return (await findHere(here, calendar, title, { prefix: true }))!;
 }
 
 const writesToOccurrence = () => proxy.sent.filter((s) => s.method !== 'GET' && /\/events\/\d+$/.test(s.path) && Number(s.path.split('/').pop()) >= BASE);

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/server';
-import { connect, startHere, FULL } from './_sites';
+import { connect, startHere, hereEvent as findHere } from './_sites';
 import { startProxy, type Proxy } from './_proxy';
 import { describeSites } from '../../../electron/cli/sync';
 
@@ -25,8 +25,7 @@ async function sync() {
 }
 
 async function hereEvent(title: string): Promise<Record<string, any>> {
-  const res = await here.api('get', 'events').query({ ...FULL, calendar: String(calendar), search: title });
-  return res.body.events.find((e: any) => e.title === title);
+  return (await findHere(here, calendar, title))!;
 }
 
 async function hereVenue(name: string): Promise<Record<string, any>> {
