@@ -4,6 +4,7 @@
  */
 import { request } from 'node:http';
 import type { Event, Term, Venue, Organizer } from '@shared/api/records';
+import type { CalendarJson } from '@shared/schema/accounts';
 import { ApiClient } from '../../renderer/src/api/client';
 import { setApiClient } from '../../renderer/src/state/api';
 import { useSettings } from '../../renderer/src/state/settings';
@@ -183,3 +184,9 @@ export function nodeFetch(input: RequestInfo | URL, init: RequestInit = {}): Pro
     req.end();
   });
 }
+
+/** An ISO time `n` minutes ago (last syncs, created times). */
+export const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+
+/** A calendar as `GET /calendars` gives it: on this computer unless `over` says otherwise. */
+export const makeCalendar = (id: number, name: string, over: Partial<CalendarJson> = {}): CalendarJson => ({ id, name, color: null, visible: true, account: null, account_id: null, synced: false, read_only: false, subscription: null, site: null, ...over });

@@ -16,10 +16,9 @@ import { useSites } from '../../renderer/src/state/sites';
 import { useSyncStatus, REFRESH_MS, AFTER_CHANGE_MS } from '../../renderer/src/state/syncStatus';
 import { useSettings } from '../../renderer/src/state/settings';
 import { useEvents } from '../../renderer/src/state/events';
-import { makeEvent, mockApi } from './helpers';
+import { makeEvent, mockApi, makeCalendar, minutesAgo } from './helpers';
 
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
-const cal = (id: number, name: string, over: Partial<CalendarJson> = {}): CalendarJson => ({ id, name, color: null, visible: true, account: null, account_id: null, synced: false, read_only: false, subscription: null, site: null, ...over });
+const cal = makeCalendar;
 const CALENDARS = [cal(1, 'On this computer'), cal(5, 'Work', { account: 'Office', account_id: 2, synced: true }), cal(7, 'Jazz Club', { synced: true, site: { id: 4, url: 'https://jazz.example.org', repeats: false } })];
 const SITE: SiteJson = { id: 4, name: 'Jazz Club', url: 'https://jazz.example.org', api_root: 'https://jazz.example.org/wp-json/tribe/events/v1/', user: 'ana', calendar_id: 7, color: null, created: minutesAgo(600), last_sync: minutesAgo(5), last_error: null, pending: 0, conflicts: 0, state: 'ok', repeats: false, refused: [] };
 const siteSync = (over: Partial<SiteSyncJson> = {}): SiteSyncJson => ({ id: 4, name: 'Jazz Club', calendar_id: 7, last_sync: SITE.last_sync, pending: 0, last_error: null, conflicts: 0, state: 'ok', next_try: null, refused: [], ...over });

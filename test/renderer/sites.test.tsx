@@ -21,11 +21,9 @@ import { useEvents } from '../../renderer/src/state/events';
 import { useToasts } from '../../renderer/src/state/toasts';
 import { useUi } from '../../renderer/src/state/ui';
 import { runCommand } from '../../renderer/src/desktop';
-import { makeEvent, mockApi } from './helpers';
+import { makeEvent, mockApi, makeCalendar, minutesAgo } from './helpers';
 
-type Cal = CalendarJson;
-const cal = (id: number, name: string, over: Partial<Cal> = {}): Cal => ({ id, name, color: null, visible: true, account: null, account_id: null, synced: false, read_only: false, subscription: null, site: null, ...over });
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+const cal = makeCalendar;
 const site = (over: Partial<SiteJson> = {}): SiteJson => ({
   id: 4,
   name: 'Jazz Club',
